@@ -1,0 +1,1 @@
+"""Simulation, benchmarks and statistics over many games (above the bots layer)."""

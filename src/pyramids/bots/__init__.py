@@ -1,0 +1,23 @@
+"""Bots: programs that choose actions from a seat's view only (never the hidden state)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pyramids.bots.random_bot import RandomBot
+from pyramids.core.game import Bot
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+}
+
+
+def make_bot(spec: str) -> Bot:
+    """A bot from its name (e.g. ``random``); ValueError lists the known names."""
+    factory = BOTS.get(spec.strip().lower())
+    if factory is None:
+        raise ValueError(f"unknown bot {spec!r} (known: {', '.join(sorted(BOTS))})")
+    return factory()
+
+
+__all__ = ["BOTS", "RandomBot", "make_bot"]

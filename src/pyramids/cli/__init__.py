@@ -1,0 +1,1 @@
+"""The ``pyramids`` command line (typer): play, replay, apply/show positions, simulate, bench."""

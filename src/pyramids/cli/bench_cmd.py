@@ -1,0 +1,5 @@
+"""`pyramids bench` (placeholder)."""
+
+
+def bench() -> None:
+    """Benchmark the engine."""

@@ -1,0 +1,25 @@
+"""Entry point of the ``pyramids`` command: wires the subcommands together."""
+
+from __future__ import annotations
+
+import typer
+
+from pyramids.cli import bench_cmd, flaming_cmd, play_cmd, sim_cmd
+
+app = typer.Typer(
+    name="pyramids",
+    help="Play, study and build AI for pyramid tile games (Flaming Pyramids).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(flaming_cmd.app, name="flaming")
+app.command("play")(play_cmd.play)
+app.command("replay")(play_cmd.replay)
+app.command("simulate")(sim_cmd.simulate)
+app.command("bench")(bench_cmd.bench)
+
+
+def main() -> None:
+    """Run the CLI."""
+    app()

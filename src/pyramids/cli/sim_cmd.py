@@ -1,0 +1,5 @@
+"""`pyramids simulate` (placeholder)."""
+
+
+def simulate() -> None:
+    """Simulate many games."""

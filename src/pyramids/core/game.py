@@ -1,0 +1,181 @@
+"""The game protocol: metadata as data, a mutable State, per-seat Views, and bots.
+
+Modelled on OpenSpiel's Python games: a Game makes States; a State knows whose
+decision comes next (a seat, CHANCE, or TERMINAL), its sorted legal actions, and how
+to apply one. Actions are ints; text notation is per game. Decisions in the middle
+of a turn (a fall direction) are ordinary decision points owned by whoever decides.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self
+
+from pyramids.core.errors import IllegalActionError
+
+Action = int
+
+CHANCE = -1
+"""current_player() at a chance point (a die roll): the driver samples chance_outcomes()."""
+
+TERMINAL = -4
+"""current_player() once the game is over."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's metadata, as data."""
+
+    name: str
+    short_name: str
+    min_players: int
+    max_players: int
+    has_chance: bool
+    has_hidden_information: bool
+    rules_version: str
+    default_options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened while an action was applied, with the reason why.
+
+    ``kind`` is a short stable word (``place``, ``collapse``, ``fire`` ...); ``data`` holds
+    the facts in the game's notation; ``text_en``/``text_fr`` say what happened and why.
+    """
+
+    kind: str
+    data: Mapping[str, Any]
+    text_en: str
+    text_fr: str
+
+    def text(self, lang: str = "en") -> str:
+        """The one-line explanation in ``lang`` ("en" or "fr")."""
+        return self.text_fr if lang == "fr" else self.text_en
+
+
+class View(abc.ABC):
+    """What one seat may know (or the public, for seat None). Never holds hidden facts."""
+
+    player: int | None
+
+    @abc.abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data; hidden things appear only as counts."""
+
+
+class State(abc.ABC):
+    """A game in progress. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+
+    game: Game
+
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat to decide next, CHANCE for a chance point, TERMINAL when over."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The legal actions in ascending order (chance outcomes at a chance point)."""
+
+    @abc.abstractmethod
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance point, each outcome with its probability; otherwise empty."""
+
+    @abc.abstractmethod
+    def apply(self, action: Action) -> None:
+        """Apply one action (or chance outcome); raises IllegalActionError, changing nothing."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    @abc.abstractmethod
+    def returns(self) -> list[float]:
+        """Each seat's result in [0, 1] (1 = won); zeros while the game goes on."""
+
+    @abc.abstractmethod
+    def clone(self) -> Self:
+        """An independent copy."""
+
+    @abc.abstractmethod
+    def view(self, player: int | None) -> View:
+        """What ``player`` may know (None: a spectator's public view)."""
+
+    @abc.abstractmethod
+    def action_to_string(self, action: Action) -> str:
+        """The action in the game's text notation."""
+
+    @abc.abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse text in this state; ActionParseError if unparseable, IllegalActionError if illegal."""
+
+    @abc.abstractmethod
+    def events(self) -> list[Event]:
+        """What the last ``apply`` did, in order, each with its reason."""
+
+    @abc.abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The full position in the game's notation (all hidden facts included)."""
+
+    @property
+    @abc.abstractmethod
+    def num_players(self) -> int:
+        """Number of seats."""
+
+    def check_legal(self, action: Action) -> None:
+        """Raise IllegalActionError unless ``action`` is legal here (generic, slow path)."""
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"action {action} is not legal here")
+
+
+class Game(abc.ABC):
+    """A game with fixed options: makes initial states, parses positions, samples views."""
+
+    info: GameInfo
+
+    @property
+    @abc.abstractmethod
+    def options(self) -> Mapping[str, Any]:
+        """The rules options in force, as JSON-ready data (part of every game record)."""
+
+    @property
+    @abc.abstractmethod
+    def num_players(self) -> int:
+        """Number of seats."""
+
+    @abc.abstractmethod
+    def new_initial_state(self, seed: int) -> State:
+        """The position after setup; the shuffle is drawn from ``random.Random(seed)``."""
+
+    @abc.abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """A state from the game's position notation; PositionError when inconsistent."""
+
+    @abc.abstractmethod
+    def determinize(self, view: View, rng: random.Random) -> State:
+        """A full state consistent with ``view``, hidden facts sampled with ``rng``."""
+
+
+class Bot(Protocol):
+    """A player program: picks one of ``legal`` seeing only ``view``; randomness from ``rng``."""
+
+    name: str
+
+    def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose an action from ``legal``."""
+        ...
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """Draw a chance outcome of ``state`` with ``rng``."""
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if x < acc:
+            return action
+    return outcomes[-1][0]

@@ -1,0 +1,131 @@
+"""Game records (rules options, seed, actions) and the seeded driver that makes them.
+
+A record is the whole truth about a game: replaying its actions on the initial
+state of its seed reproduces every state exactly. Actions are stored as text in the
+game's notation so records stay readable and survive changes of action numbering.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyramids.core.errors import PositionError, PyramidsError
+from pyramids.core.game import CHANCE, Bot, Game, State, sample_chance
+
+RECORD_FORMAT = 1
+
+
+@dataclass
+class GameRecord:
+    """A game as (game name, rules options, seed, actions), plus who played."""
+
+    game: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    actions: list[str] = field(default_factory=list)
+    rules_version: str = ""
+    seats: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "options": dict(self.options),
+            "players": self.players,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "actions": list(self.actions),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        """Parse a record; PositionError says which field is wrong."""
+        try:
+            game = data["game"]
+            options = data["options"]
+            players = data["players"]
+            seed = data["seed"]
+            actions = data["actions"]
+        except (KeyError, TypeError) as exc:
+            raise PositionError(f"record is missing the field {exc}") from None
+        if not isinstance(game, str):
+            raise PositionError("record field 'game' must be a string")
+        if not isinstance(options, dict):
+            raise PositionError("record field 'options' must be an object")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise PositionError("record field 'players' must be an integer")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise PositionError("record field 'seed' must be an integer")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise PositionError("record field 'actions' must be a list of strings")
+        seats = data.get("seats", [])
+        return cls(
+            game=game,
+            options=dict(options),
+            players=players,
+            seed=seed,
+            actions=list(actions),
+            rules_version=str(data.get("rules_version", "")),
+            seats=[str(s) for s in seats] if isinstance(seats, list) else [],
+        )
+
+
+def replay(game: Game, record: GameRecord) -> Iterator[tuple[str, State]]:
+    """Yield (action text, state after it) for every action of ``record``.
+
+    Raises PositionError naming the first action that does not apply.
+    """
+    state = game.new_initial_state(record.seed)
+    for index, text in enumerate(record.actions):
+        try:
+            state.apply(state.parse_action(text))
+        except PyramidsError as exc:
+            raise PositionError(f"record action {index + 1} ({text!r}) does not apply: {exc}") from None
+        yield text, state
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Bot],
+    seed: int,
+    *,
+    on_step: Callable[[State, str], None] | None = None,
+    game_name: str = "",
+) -> tuple[State, GameRecord]:
+    """Play one game to the end: bot i plays seat i, chance is drawn from the seed.
+
+    Each bot gets its own generator and the chance generator is separate, all derived
+    from ``seed``, so the same seed and bots always give the same game.
+    """
+    if len(bots) != game.num_players:
+        raise ValueError(f"{game.num_players} seats need {game.num_players} bots, got {len(bots)}")
+    state = game.new_initial_state(seed)
+    chance_rng = random.Random(f"{seed}/chance")
+    bot_rngs = [random.Random(f"{seed}/seat/{i}") for i in range(len(bots))]
+    record = GameRecord(
+        game=game_name or game.info.short_name,
+        options=dict(game.options),
+        players=game.num_players,
+        seed=seed,
+        rules_version=game.info.rules_version,
+        seats=[b.name for b in bots],
+    )
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            action = sample_chance(state, chance_rng)
+        else:
+            legal = state.legal_actions()
+            action = bots[player].act(state.view(player), legal, bot_rngs[player])
+        text = state.action_to_string(action)
+        state.apply(action)
+        record.actions.append(text)
+        if on_step is not None:
+            on_step(state, text)
+    return state, record

@@ -1,0 +1,86 @@
+"""Rules options and presets (FP-OPT): which tiles are in play, curse, fire die, max_turns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pyramids.core.errors import PositionError
+from pyramids.flaming.tiles import ALL_TILES, BASIC_TILES
+
+RULES_VERSION = "flaming-1"
+PRESETS = ("basic", "family", "standard")
+DEFAULT_MAX_TURNS = 1000
+
+
+@dataclass(frozen=True)
+class FlamingOptions:
+    """The rules in force. ``curse=None`` means the preset's default (on only in standard)."""
+
+    preset: str = "standard"
+    curse: bool | None = None
+    fire_die: bool = False
+    max_turns: int = DEFAULT_MAX_TURNS
+    first_player: int = 0
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESETS:
+            raise PositionError(f"unknown preset {self.preset!r} (choose {', '.join(PRESETS)})")
+        if self.curse is None:
+            object.__setattr__(self, "curse", self.preset == "standard")
+        if not isinstance(self.max_turns, int) or isinstance(self.max_turns, bool) or self.max_turns < 1:
+            raise PositionError(f"max_turns must be a positive integer, not {self.max_turns!r}")
+        if not isinstance(self.first_player, int) or self.first_player < 0:
+            raise PositionError(f"first_player must be a seat number, not {self.first_player!r}")
+
+    @property
+    def curse_on(self) -> bool:
+        """Whether the curse check (FP-CURSE) runs."""
+        return bool(self.curse)
+
+    @property
+    def tiles(self) -> frozenset[int]:
+        """The tiles of this preset: 40 in basic (no embers, no millstone), else 45."""
+        return BASIC_TILES if self.preset == "basic" else ALL_TILES
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as the position notation's ``rules`` object."""
+        return {
+            "preset": self.preset,
+            "curse": self.curse_on,
+            "fire_die": self.fire_die,
+            "max_turns": self.max_turns,
+        }
+
+    def to_record(self) -> dict[str, Any]:
+        """All options, for game records."""
+        data = self.to_json()
+        data["first_player"] = self.first_player
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FlamingOptions:
+        """Parse a ``rules`` object; missing keys take the preset's defaults."""
+        if not isinstance(data, Mapping):
+            raise PositionError("'rules' must be an object")
+        allowed = {"preset", "curse", "fire_die", "max_turns", "first_player"}
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise PositionError(f"unknown rules option(s): {', '.join(unknown)}")
+        preset = data.get("preset", "standard")
+        curse = data.get("curse")
+        fire_die = data.get("fire_die", False)
+        if not isinstance(preset, str):
+            raise PositionError("rules.preset must be a string")
+        if curse is not None and not isinstance(curse, bool):
+            raise PositionError("rules.curse must be true or false")
+        if not isinstance(fire_die, bool):
+            raise PositionError("rules.fire_die must be true or false")
+        return cls(
+            preset=preset,
+            curse=curse,
+            fire_die=fire_die,
+            max_turns=data.get("max_turns", DEFAULT_MAX_TURNS),
+            first_player=data.get("first_player", 0),
+        )
