@@ -12,7 +12,7 @@ import abc
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, runtime_checkable
 
 from pyramids.core.errors import IllegalActionError
 
@@ -57,14 +57,18 @@ class Event:
         return self.text_fr if lang == "fr" else self.text_en
 
 
-class View(abc.ABC):
+@runtime_checkable
+class View(Protocol):
     """What one seat may know (or the public, for seat None). Never holds hidden facts."""
 
-    player: int | None
+    @property
+    def player(self) -> int | None:
+        """The viewing seat, None for a spectator."""
+        ...
 
-    @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data; hidden things appear only as counts."""
+        ...
 
 
 class State(abc.ABC):

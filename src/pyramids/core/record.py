@@ -86,7 +86,9 @@ def replay(game: Game, record: GameRecord) -> Iterator[tuple[str, State]]:
         try:
             state.apply(state.parse_action(text))
         except PyramidsError as exc:
-            raise PositionError(f"record action {index + 1} ({text!r}) does not apply: {exc}") from None
+            raise PositionError(
+                f"record action {index + 1} ({text!r}) does not apply: {exc}"
+            ) from None
         yield text, state
 
 

@@ -107,7 +107,13 @@ def describe(raw: tuple[Any, ...]) -> Event:
         side_fr = "à gauche" if side == 0 else "à droite"
         return Event(
             kind,
-            {"seat": p, "tile": NAMES[t], "from": spot_name(src), "to": spot_name(dst), "side": side_en},
+            {
+                "seat": p,
+                "tile": NAMES[t],
+                "from": spot_name(src),
+                "to": spot_name(dst),
+                "side": side_en,
+            },
             f"seat {p} lets {NAMES[t]} fall {side_en}, from {spot_name(src)} to {spot_name(dst)}",
             f"le joueur {p} fait tomber {NAMES[t]} {side_fr}, de {spot_name(src)} en {spot_name(dst)}",
         )
@@ -175,7 +181,12 @@ def describe(raw: tuple[Any, ...]) -> Event:
         if v_names:
             en += f"; {_join(v_names, 'and')} go under seat {p}'s pile"
             fr += f" ; {_join(v_names, 'et')} vont sous la pioche du joueur {p}"
-        return Event(kind, {"seat": p, "ember": NAMES[e], "at": spot_name(k), "victims": _cells(victims)}, en, fr)
+        return Event(
+            kind,
+            {"seat": p, "ember": NAMES[e], "at": spot_name(k), "victims": _cells(victims)},
+            en,
+            fr,
+        )
     if kind == "quench":
         _, p, e, k = raw
         return Event(

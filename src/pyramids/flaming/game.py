@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from pyramids.core.errors import PositionError
@@ -34,6 +35,8 @@ class FlamingGame(Game):
             raise PositionError(f"Flaming Pyramids is for 2 to 6 players, not {players!r}")
         self._players = players
         self.options_obj = options or FlamingOptions()
+        self._options = MappingProxyType(self.options_obj.to_record())
+        self.curse_on = self.options_obj.curse_on
         if self.options_obj.first_player >= players:
             raise PositionError(
                 f"first_player {self.options_obj.first_player} is not a seat of a {players}-player game"
@@ -45,9 +48,9 @@ class FlamingGame(Game):
         return cls(players, FlamingOptions.from_json(options))
 
     @property
-    def options(self) -> dict[str, Any]:
-        """All options, as recorded with games."""
-        return self.options_obj.to_record()
+    def options(self) -> Mapping[str, Any]:
+        """All options, as recorded with games (read-only)."""
+        return self._options
 
     @property
     def num_players(self) -> int:
@@ -89,7 +92,9 @@ class FlamingGame(Game):
 
         state = position_from_json(data)
         if state.num_players != self._players:
-            raise PositionError(f"the position has {state.num_players} players, the game {self._players}")
+            raise PositionError(
+                f"the position has {state.num_players} players, the game {self._players}"
+            )
         return state
 
     def determinize(self, view: View, rng: random.Random) -> FlamingState:

@@ -75,7 +75,7 @@ def action_to_text(action: Action) -> str:
     return tile_at(tile, key)
 
 
-def parse_tile_at(text: str, what: str = "tile") -> tuple[int, int]:
+def parse_tile_at(text: object, what: str = "tile") -> tuple[int, int]:
     """(tile, key) from ``TILE@row,col``; PositionError when malformed."""
     if not isinstance(text, str):
         raise PositionError(f"{what} must be a string like 'R40@1,1', not {text!r}")
@@ -129,7 +129,11 @@ def position_to_json(state: FlamingState) -> dict[str, Any]:
     }
     kind, key = state.pending
     if kind == FALL:
-        data["pending"] = {"player": state.responsible, "kind": "fall", "tile": tile_at(board[key], key)}
+        data["pending"] = {
+            "player": state.responsible,
+            "kind": "fall",
+            "tile": tile_at(board[key], key),
+        }
     elif kind == DIE:
         data["pending"] = {"player": state.responsible, "kind": "die"}
     if state.quenched:
@@ -184,13 +188,16 @@ def position_from_json(data: Mapping[str, Any]) -> FlamingState:
     players = _int_field(data, "players")
     if not 2 <= players <= 6:
         raise PositionError(f"'players' must be 2 to 6, not {players}")
-    game = FlamingGame(players, FlamingOptions(
-        preset=options.preset,
-        curse=options.curse,
-        fire_die=options.fire_die,
-        max_turns=options.max_turns,
-        first_player=0,
-    ))
+    game = FlamingGame(
+        players,
+        FlamingOptions(
+            preset=options.preset,
+            curse=options.curse,
+            fire_die=options.fire_die,
+            max_turns=options.max_turns,
+            first_player=0,
+        ),
+    )
     to_move = _int_field(data, "to_move", 0)
     if not 0 <= to_move < players:
         raise PositionError(f"'to_move' must be a seat from 0 to {players - 1}, not {to_move}")
@@ -224,7 +231,9 @@ def position_from_json(data: Mapping[str, Any]) -> FlamingState:
     piles = _tile_lists(data, "piles", players)
     for seat in range(players):
         if len(hands[seat]) > HAND_SIZE:
-            raise PositionError(f"seat {seat} holds {len(hands[seat])} tiles; a hand holds at most 5")
+            raise PositionError(
+                f"seat {seat} holds {len(hands[seat])} tiles; a hand holds at most 5"
+            )
         for t in hands[seat]:
             claim(t, f"seat {seat}'s hand")
         for t in piles[seat]:
@@ -247,7 +256,7 @@ def position_from_json(data: Mapping[str, Any]) -> FlamingState:
 
     quenched = data.get("quenched", {})
     if not isinstance(quenched, Mapping):
-        raise PositionError("'quenched' must be an object like {\"Y1\": [\"R2\"]}")
+        raise PositionError('\'quenched\' must be an object like {"Y1": ["R2"]}')
     on_board = set(state._board.values())
     for name, touching in quenched.items():
         ember = parse_tile(name)
@@ -309,7 +318,9 @@ def _load_pending(state: FlamingState, pending: Any, players: int) -> None:
     if kind == "fall":
         tile, key = parse_tile_at(pending.get("tile"), "pending.tile")
         if state._board.get(key) != tile:
-            raise PositionError(f"pending fall names {pending.get('tile')}, which is not on the pyramid")
+            raise PositionError(
+                f"pending fall names {pending.get('tile')}, which is not on the pyramid"
+            )
         if row_of(key) == 0:
             raise PositionError("a base tile cannot fall")
         if key + SUPPORT_LEFT in state._board or key + SUPPORT_RIGHT in state._board:
@@ -324,7 +335,9 @@ def _load_pending(state: FlamingState, pending: Any, players: int) -> None:
         cat, key = state._first_event()
         state._cands = set(state._board)
         if cat != FIRE:
-            raise PositionError("pending die: no fire is waiting for a roll (the first mayhem check finds none)")
+            raise PositionError(
+                "pending die: no fire is waiting for a roll (the first mayhem check finds none)"
+            )
         state._pending = DIE
         state._pending_key = key
     else:

@@ -29,7 +29,11 @@ class FlamingOptions:
             raise PositionError(f"unknown preset {self.preset!r} (choose {', '.join(PRESETS)})")
         if self.curse is None:
             object.__setattr__(self, "curse", self.preset == "standard")
-        if not isinstance(self.max_turns, int) or isinstance(self.max_turns, bool) or self.max_turns < 1:
+        if (
+            not isinstance(self.max_turns, int)
+            or isinstance(self.max_turns, bool)
+            or self.max_turns < 1
+        ):
             raise PositionError(f"max_turns must be a positive integer, not {self.max_turns!r}")
         if not isinstance(self.first_player, int) or self.first_player < 0:
             raise PositionError(f"first_player must be a seat number, not {self.first_player!r}")

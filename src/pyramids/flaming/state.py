@@ -36,11 +36,11 @@ from pyramids.flaming.tiles import (
     col_of,
     is_base,
     key_of,
+    spot_name,
 )
 
 if TYPE_CHECKING:
     from pyramids.flaming.game import FlamingGame
-    from pyramids.flaming.view import FlamingView
 
 # Actions: two fall directions, six die faces, then placements (tile + spot).
 LEFT: Action = 0
@@ -84,6 +84,7 @@ class FlamingState(State):
         "_events",
         "_hands",
         "_hidden",
+        "_in_play",
         "_known",
         "_out",
         "_pending",
@@ -105,6 +106,7 @@ class FlamingState(State):
     _piles: list[list[int]]
     _hidden: list[int]
     _known: list[int]
+    _in_play: int
     _out: list[int]
     _spots: set[int]
     _embers: set[int]
@@ -121,6 +123,7 @@ class FlamingState(State):
         self._piles = [[] for _ in range(n)]
         self._hidden = [0] * n
         self._known = [0] * n
+        self._in_play = 0
         self._out = []
         self._spots = set()
         self._embers = set()
@@ -143,6 +146,13 @@ class FlamingState(State):
     def _rebuild(self) -> None:
         """Recompute spots, base bounds and ember keys from the board (after loading)."""
         board = self._board
+        in_play = 0
+        for t in board.values():
+            in_play |= 1 << t
+        for tiles in (*self._hands, *self._piles):
+            for t in tiles:
+                in_play |= 1 << t
+        self._in_play = in_play
         base = [col_of(k) for k in board if is_base(k)]
         self._base_n = len(base)
         self._base_lo = min(base) if base else 0
@@ -239,7 +249,7 @@ class FlamingState(State):
             lo, hi = self._base_lo, self._base_hi
             if self._base_n == 0:
                 self._rescan_base(lo, hi)
-            elif k == lo or k == hi:
+            elif k in (lo, hi):
                 while lo not in board:
                     lo += 2
                 while hi not in board:
@@ -255,6 +265,11 @@ class FlamingState(State):
             self._embers.discard(k)
             self._quenched.pop(t, None)
         return t
+
+    def _to_out(self, t: int) -> None:
+        """Tile ``t`` leaves the game for good."""
+        self._out.append(t)
+        self._in_play &= ~(1 << t)
 
     def _under(self, seat: int, tiles: list[int]) -> None:
         """Tiles go under ``seat``'s draw pile, in the given order (public knowledge)."""
@@ -282,7 +297,7 @@ class FlamingState(State):
                 w1 = WEIGHT[s1]
                 w2 = WEIGHT[s2]
                 if w > w1 + w2 or (
-                    COLOUR[t] & (COLOUR[s1] | COLOUR[s2]) == 0 and w != w1 and w != w2
+                    COLOUR[t] & (COLOUR[s1] | COLOUR[s2]) == 0 and w not in (w1, w2)
                 ):
                     return COLLAPSE
         if IS_EMBER[t]:
@@ -302,7 +317,7 @@ class FlamingState(State):
         if (
             s2 is not None
             and s1 is not None
-            and self.game.options_obj.curse_on
+            and self.game.curse_on
             and WEIGHT[t] == WEIGHT[s1] == WEIGHT[s2]
         ):
             return CURSE
@@ -389,7 +404,8 @@ class FlamingState(State):
         group.sort()
         ember_tiles = [(self._remove(e), e) for e in group]
         victim_tiles = [(self._remove(v), v) for v in victims]
-        self._out.extend(t for t, _ in ember_tiles)
+        for t, _ in ember_tiles:
+            self._to_out(t)
         self._under(p, [t for t, _ in victim_tiles])
         self._events.append(("explosion", p, tuple(ember_tiles), tuple(victim_tiles)))
 
@@ -414,7 +430,7 @@ class FlamingState(State):
         self._under(p, [t for t, _ in victims])
         if remove_ember:
             self._remove(k)
-            self._out.append(ember)
+            self._to_out(ember)
         self._events.append(("fire", p, ember, k, tuple(victims), remove_ember, roll))
 
     def _curse(self, k: int, p: int) -> None:
@@ -520,7 +536,11 @@ class FlamingState(State):
             seat = self._to_move
             hand = self._hands[seat]
             spots = self._spots
-            if a < 0 or tile not in hand or (k not in spots if spots else k not in self.placement_spots()):
+            if (
+                a < 0
+                or tile not in hand
+                or (k not in spots if spots else k not in self.placement_spots())
+            ):
                 raise IllegalActionError(self.illegal_reason(action) or "illegal action")
             hand.remove(tile)
             self._known[seat] &= ~(1 << tile)
@@ -551,9 +571,11 @@ class FlamingState(State):
         if roll <= 4:
             self._burn(k, p, remove_ember=roll == 4, roll=roll)
         elif roll == 5:
-            victims = [(self._remove(n), n) for n in sorted(k + o for o in NEIGHBOURS if k + o in board)]
+            victims = [
+                (self._remove(n), n) for n in sorted(k + o for o in NEIGHBOURS if k + o in board)
+            ]
             self._remove(k)
-            self._out.append(ember)
+            self._to_out(ember)
             self._under(p, [t for t, _ in victims])
             self._events.append(("die_explosion", p, ember, k, tuple(victims)))
         else:
@@ -569,16 +591,14 @@ class FlamingState(State):
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal here, or None when it is legal."""
-        from pyramids.flaming.tiles import spot_name
-
         if self.is_terminal():
             return "the game is over"
         if self._pending == FALL:
             if action in (LEFT, RIGHT):
                 return None
-            tile = NAMES[self._board[self._pending_key]]
+            falling = NAMES[self._board[self._pending_key]]
             return (
-                f"{tile} at {spot_name(self._pending_key)} is falling: seat {self._resp} "
+                f"{falling} at {spot_name(self._pending_key)} is falling: seat {self._resp} "
                 "must first choose left or right"
             )
         if self._pending == DIE:
@@ -626,6 +646,7 @@ class FlamingState(State):
         c._piles = [p.copy() for p in self._piles]
         c._hidden = self._hidden.copy()
         c._known = self._known.copy()
+        c._in_play = self._in_play
         c._out = self._out.copy()
         c._spots = self._spots.copy()
         c._embers = self._embers.copy()
@@ -730,6 +751,11 @@ class FlamingState(State):
         """How many tiles at the top of seat's pile nobody has seen go there."""
         return self._hidden[seat]
 
+    @property
+    def in_play(self) -> int:
+        """Bit mask of the tiles still in the game (pyramid, hands and piles)."""
+        return self._in_play
+
     def known_in_hand(self, seat: int) -> int:
         """Bit mask of seat's hand tiles that everyone knows (drawn from the public pile part)."""
         return self._known[seat]
@@ -742,14 +768,10 @@ class FlamingState(State):
 
     def action_to_string(self, action: Action) -> str:
         """``TILE@row,col``, ``left``/``right`` or ``die:N``."""
-        from pyramids.flaming.notation import action_to_text
-
         return action_to_text(action)
 
     def parse_action(self, text: str) -> Action:
         """Parse and check an action in this state (see ``notation.parse_action``)."""
-        from pyramids.flaming.notation import parse_action
-
         action = parse_action(text)
         reason = self.illegal_reason(action)
         if reason is not None:
@@ -758,22 +780,21 @@ class FlamingState(State):
 
     def events(self) -> list[Event]:
         """The last apply's events with their reasons."""
-        from pyramids.flaming.events import describe
-
         return [describe(e) for e in self._events]
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (FP-NOTE)."""
-        from pyramids.flaming.notation import position_to_json
-
         return position_to_json(self)
 
     def view(self, player: int | None) -> FlamingView:
         """What ``player`` may know (FP-VIEW); None for a spectator."""
-        from pyramids.flaming.view import make_view
-
         return make_view(self, player)
 
     def __repr__(self) -> str:
         return f"FlamingState({self.to_json()!r})"
 
+
+# Imported last: these modules build on FlamingState (they import this module).
+from pyramids.flaming.events import describe  # noqa: E402
+from pyramids.flaming.notation import action_to_text, parse_action, position_to_json  # noqa: E402
+from pyramids.flaming.view import FlamingView, make_view  # noqa: E402

@@ -127,7 +127,9 @@ def parse_tile(text: str) -> int:
     """A tile from its code (``R40``); PositionError for an unknown code."""
     tile = BY_NAME.get(text.strip().upper())
     if tile is None:
-        raise PositionError(f"unknown tile {text!r} (tiles are a colour Y/R/G/B/W and a weight, e.g. R40)")
+        raise PositionError(
+            f"unknown tile {text!r} (tiles are a colour Y/R/G/B/W and a weight, e.g. R40)"
+        )
     return tile
 
 

@@ -5,17 +5,17 @@ hand's and pile's size, and what perfect memory of public events tells: the tile
 that went under each pile, in order, and which of them their owner has drawn since
 (those are known to be in that hand until played). Nothing else: no other hand, no
 pile order beyond that. ``determinize`` deals the unseen tiles at random into the
-unseen places.
+unseen places. Views are built on every bot decision, so building one is cheap:
+plain copies, with anything derived computed on demand.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramids.core.errors import PositionError
-from pyramids.core.game import View
 from pyramids.flaming.state import DIE, FALL, NONE, FlamingState
 from pyramids.flaming.tiles import NAMES, NUM_TILES, col_of, row_of
 
@@ -23,24 +23,33 @@ if TYPE_CHECKING:
     from pyramids.flaming.game import FlamingGame
 
 
-def _tiles_of(mask: int) -> tuple[int, ...]:
+def tiles_of(mask: int) -> tuple[int, ...]:
+    """The tiles of a bit mask, in tile order."""
     return tuple(t for t in range(NUM_TILES) if (mask >> t) & 1)
 
 
-@dataclass(frozen=True)
-class FlamingView(View):
-    """One seat's knowledge (``player`` None: a spectator's)."""
+def _at(tile: int, key: int) -> str:
+    return f"{NAMES[tile]}@{row_of(key)},{col_of(key)}"
+
+
+class FlamingView(NamedTuple):
+    """One seat's knowledge (``player`` None: a spectator's). Treat every field as read-only.
+
+    A named tuple because bots build one per decision: construction must be cheap.
+    """
 
     player: int | None
     players: int
-    options: dict[str, Any]
+    options: Mapping[str, Any]
     to_move: int
     turn: int
     responsible: int
     pending: int
+    """NONE, FALL or DIE (pyramids.flaming.state)."""
     pending_key: int
-    pyramid: tuple[tuple[int, int], ...]
-    """(key, tile) pairs."""
+    """Key of the falling tile or of the ember whose die is pending."""
+    board: dict[int, int]
+    """Position key -> tile."""
     out: tuple[int, ...]
     hand: tuple[int, ...] | None
     """The viewer's own hand (None for a spectator)."""
@@ -50,19 +59,36 @@ class FlamingView(View):
     """Per seat, the publicly known bottom part of the pile, top to bottom."""
     hand_known: tuple[tuple[int, ...], ...]
     """Per seat, hand tiles everyone knows (drawn from the public part of a pile)."""
-    unseen: tuple[int, ...]
-    """Tiles in the game whose place the viewer does not know."""
+    in_play: int
+    """Bit mask of the tiles still in the game (public: the tile set less what left it)."""
     quenched: tuple[tuple[int, int], ...]
     winner: int | None
     ranking: tuple[int, ...] | None
 
     @property
-    def board(self) -> dict[int, int]:
-        """Position key -> tile."""
-        return dict(self.pyramid)
+    def pyramid(self) -> tuple[tuple[int, int], ...]:
+        """(key, tile) pairs in scan order."""
+        return tuple(sorted(self.board.items()))
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """Tiles in the game whose place the viewer does not know."""
+        seen = 0
+        for t in self.board.values():
+            seen |= 1 << t
+        for part in (*self.pile_known, *self.hand_known, self.hand or ()):
+            for t in part:
+                seen |= 1 << t
+        return tiles_of(self.in_play & ~seen)
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.winner is not None or self.ranking is not None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; hidden things appear only as counts."""
+        board = self.board
         data: dict[str, Any] = {
             "viewer": self.player,
             "rules": {k: v for k, v in self.options.items() if k != "first_player"},
@@ -71,8 +97,7 @@ class FlamingView(View):
             "turn": self.turn,
             "responsible": self.responsible,
             "pyramid": [
-                f"{NAMES[t]}@{row_of(k)},{col_of(k)}"
-                for k, t in sorted(self.pyramid, key=lambda kt: (row_of(kt[0]), col_of(kt[0])))
+                _at(board[k], k) for k in sorted(board, key=lambda k: (row_of(k), col_of(k)))
             ],
             "out": [NAMES[t] for t in self.out],
             "hand": None if self.hand is None else [NAMES[t] for t in self.hand],
@@ -85,13 +110,12 @@ class FlamingView(View):
             data["pending"] = {
                 "player": self.responsible,
                 "kind": "fall",
-                "tile": f"{NAMES[self.board[self.pending_key]]}@{row_of(self.pending_key)},"
-                f"{col_of(self.pending_key)}",
+                "tile": _at(board[self.pending_key], self.pending_key),
             }
         elif self.pending == DIE:
             data["pending"] = {"player": self.responsible, "kind": "die"}
         if self.quenched:
-            data["quenched"] = {NAMES[e]: [NAMES[t] for t in _tiles_of(m)] for e, m in self.quenched}
+            data["quenched"] = {NAMES[e]: [NAMES[t] for t in tiles_of(m)] for e, m in self.quenched}
         if self.winner is not None:
             data["winner"] = self.winner
         if self.ranking is not None:
@@ -101,53 +125,33 @@ class FlamingView(View):
 
 def make_view(state: FlamingState, player: int | None) -> FlamingView:
     """The view of ``player`` (None: public) of ``state``."""
-    n = state.num_players
+    hands = state._hands
+    piles = state._piles
+    hidden = state._hidden
+    n = len(hands)
     if player is not None and not 0 <= player < n:
         raise ValueError(f"no seat {player} in a {n}-player game")
-    pile_known = []
-    hand_known = []
-    visible = 0
-    for t in state.board.values():
-        visible |= 1 << t
-    for seat in range(n):
-        pile = state.pile(seat)
-        known_part = tuple(pile[state.hidden_count(seat) :])
-        pile_known.append(known_part)
-        for t in known_part:
-            visible |= 1 << t
-        hand_known.append(_tiles_of(state.known_in_hand(seat)))
-        for t in hand_known[-1]:
-            visible |= 1 << t
-        if seat == player:
-            for t in state.hand(seat):
-                visible |= 1 << t
-    in_play = visible
-    for seat in range(n):
-        for t in state.hand(seat):
-            in_play |= 1 << t
-        for t in state.pile(seat):
-            in_play |= 1 << t
-    kind, key = state.pending
+    kind = state._pending
     return FlamingView(
         player=player,
         players=n,
         options=state.game.options,
-        to_move=state.to_move,
-        turn=state.turn,
-        responsible=state.responsible,
+        to_move=state._to_move,
+        turn=state._turn,
+        responsible=state._resp,
         pending=kind,
-        pending_key=key if kind != NONE else 0,
-        pyramid=tuple(sorted(state.board.items())),
-        out=tuple(state.out),
-        hand=None if player is None else tuple(state.hand(player)),
-        hand_sizes=tuple(len(state.hand(s)) for s in range(n)),
-        pile_sizes=tuple(len(state.pile(s)) for s in range(n)),
-        pile_known=tuple(pile_known),
-        hand_known=tuple(hand_known),
-        unseen=_tiles_of(in_play & ~visible),
-        quenched=tuple(sorted(state.quenched.items())),
+        pending_key=state._pending_key if kind != NONE else 0,
+        board=state._board.copy(),
+        out=tuple(state._out),
+        hand=None if player is None else tuple(hands[player]),
+        hand_sizes=tuple([len(h) for h in hands]),
+        pile_sizes=tuple([len(p) for p in piles]),
+        pile_known=tuple([tuple(p[h:]) for p, h in zip(piles, hidden, strict=True)]),
+        hand_known=tuple([tiles_of(m) if m else () for m in state._known]),
+        in_play=state._in_play,
+        quenched=tuple(sorted(state._quenched.items())) if state._quenched else (),
         winner=state.winner,
-        ranking=None if state.ranking is None else tuple(state.ranking),
+        ranking=None if state._ranking is None else tuple(state._ranking),
     )
 
 
@@ -158,10 +162,9 @@ def determinize(game: FlamingGame, view: FlamingView, rng: random.Random) -> Fla
     unseen = list(view.unseen)
     rng.shuffle(unseen)
     state = FlamingState(game)
-    state._board = dict(view.pyramid)
+    state._board = dict(view.board)
     state._out = list(view.out)
-    n = view.players
-    for seat in range(n):
+    for seat in range(view.players):
         known = list(view.hand_known[seat])
         if seat == view.player and view.hand is not None:
             hand = list(view.hand)

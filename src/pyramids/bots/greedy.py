@@ -1,0 +1,264 @@
+"""The greedy bot: a one-ply static estimate of what each placement or fall sends back.
+
+It never simulates. For every legal placement it looks only at the spot's supports and
+neighbours on the view's pyramid and estimates how many tiles mayhem would send under
+its own pile (FP-MAYHEM-3):
+
+- a misfit (FP-FIT) collapses: its supports come back, and it drops somewhere;
+- an ember touching an ember explodes (FP-EXPLODE): the group's neighbours come back;
+- an ember touching fuel, or fuel placed against an ember, burns (FP-FIRE): the
+  connected fuel comes back (and the placed tile too, when it is the fuel);
+- a tile on two supports of its own number completes a curse (FP-CURSE): three tiles go
+  to the player on the right, which is good for us.
+
+Among placements of equal risk it sheds the tiles that are hard to place later (a
+small cost per tile, proportional to how often that tile fits on a random pair of
+supports) and an ember that burns nothing. Falls pick the side whose landing costs
+least by the same estimate. Ties are broken with the generator it is given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from pyramids.core.game import Action, View
+from pyramids.flaming.state import FALL, LEFT, PLACE_BASE, decode_place
+from pyramids.flaming.tiles import (
+    ALL_TILES,
+    COLOUR,
+    EMBERS,
+    HALF,
+    IGNITES,
+    IS_EMBER,
+    MATERIAL,
+    NEIGHBOURS,
+    NUM_TILES,
+    SUPPORT_LEFT,
+    SUPPORT_RIGHT,
+    WEIGHT,
+    Material,
+    fits,
+)
+from pyramids.flaming.view import FlamingView
+
+# --- tuning (measured with `pyramids simulate`, see docs/BOTS.md) -----------------------
+
+FALL_COST = 0.5
+"""Expected extra tiles after a misfit's drop (it may land badly again)."""
+AIR_COST = 0.25
+"""A drop into free air only postpones the landing."""
+CURSE_GAIN = 1.5
+"""A curse gives the player on the right three tiles: worth this many of our own."""
+EMBER_SHED_GAIN = 0.5
+"""Shedding an ember that burns nothing removes a future risk and sets a trap."""
+KEEP_COST = 1.0
+"""Per unit of flexibility (0..1): playing a tile that fits almost anywhere wastes it."""
+_EPS = 1e-9
+
+# --- tables built at import ------------------------------------------------------------
+
+_EMBER = int(Material.EMBER)
+_ALL_MASK = (1 << NUM_TILES) - 1
+
+
+def _mask(tiles: Sequence[int] | frozenset[int]) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    return m
+
+
+_BY_COLOUR = [_mask([t for t in range(NUM_TILES) if COLOUR[t] & c]) for c in range(16)]
+_BY_WEIGHT = {w: _mask([t for t in range(NUM_TILES) if WEIGHT[t] == w]) for w in set(WEIGHT)}
+_WEIGHTS_SORTED = sorted(set(WEIGHT))
+_AT_MOST = {w: _mask([t for t in range(NUM_TILES) if WEIGHT[t] <= w]) for w in _WEIGHTS_SORTED}
+
+
+def _at_most(w: int) -> int:
+    """Mask of tiles weighing at most ``w``."""
+    best = 0
+    for x in _WEIGHTS_SORTED:
+        if x > w:
+            break
+        best = _AT_MOST[x]
+    return best
+
+
+def _fit_mask(left: int | None, right: int | None) -> int:
+    """Mask of the tiles that fit on these supports (FP-FIT), present ones only."""
+    if left is None and right is None:
+        return _ALL_MASK
+    sups = [s for s in (left, right) if s is not None]
+    weight = _at_most(sum(WEIGHT[s] for s in sups))
+    colour = _BY_COLOUR[COLOUR[sups[0]] | COLOUR[sups[-1]]]
+    number = _BY_WEIGHT[WEIGHT[sups[0]]] | _BY_WEIGHT[WEIGHT[sups[-1]]]
+    return weight & (colour | number)
+
+
+_FIT2 = [[_fit_mask(a, b) for b in range(NUM_TILES)] for a in range(NUM_TILES)]
+_FIT1 = [_fit_mask(a, None) for a in range(NUM_TILES)]
+_CURSE2 = [
+    [_BY_WEIGHT[WEIGHT[a]] if WEIGHT[a] == WEIGHT[b] else 0 for b in range(NUM_TILES)]
+    for a in range(NUM_TILES)
+]
+
+_SUPPORTS = sorted(ALL_TILES - set(EMBERS))
+FLEX: tuple[float, ...] = tuple(
+    sum((_FIT2[a][b] >> t) & 1 for a in _SUPPORTS for b in _SUPPORTS if a != b)
+    / (len(_SUPPORTS) * (len(_SUPPORTS) - 1))
+    for t in range(NUM_TILES)
+)
+"""Per tile, the share of ordered support pairs (no embers) it fits on: high = easy to place."""
+
+# The static part of playing tile t: keeping flexible tiles, shedding embers.
+_BASE_COST = tuple(KEEP_COST * FLEX[t] for t in range(NUM_TILES))
+
+
+def _fuel_chain(board: dict[int, int], k: int, fuel: int) -> int:
+    """How many tiles of material ``fuel`` are joined to ``k`` through such tiles (not k)."""
+    seen = {k}
+    queue = [k]
+    for q in queue:
+        for off in NEIGHBOURS:
+            n = q + off
+            if n not in seen:
+                nt = board.get(n)
+                if nt is not None and MATERIAL[nt] & fuel:
+                    seen.add(n)
+                    queue.append(n)
+    return len(seen) - 1
+
+
+def _blast(board: dict[int, int], k: int) -> int:
+    """Tiles sent back by an explosion of the ember group through ``k`` (FP-EXPLODE)."""
+    group = {k}
+    queue = [k]
+    for q in queue:
+        for off in NEIGHBOURS:
+            n = q + off
+            if n not in group and (nt := board.get(n)) is not None and IS_EMBER[nt]:
+                group.add(n)
+                queue.append(n)
+    victims = {e + off for e in group for off in NEIGHBOURS if (e + off) in board}
+    return len(victims - group)
+
+
+class _Spot:
+    """What the estimate needs about one empty position: supports, fit, fire around it."""
+
+    __slots__ = ("board", "chains", "curse", "fit", "ignited_by", "key", "lost", "near")
+
+    def __init__(self, board: dict[int, int], k: int, curse_on: bool) -> None:
+        self.board = board
+        self.key = k
+        self.chains: dict[int, int] = {}
+        near = 0  # materials touching k
+        ignited_by = 0  # materials the touching embers ignite
+        for off in NEIGHBOURS:
+            nt = board.get(k + off)
+            if nt is not None:
+                near |= MATERIAL[nt]
+                ignited_by |= IGNITES[nt]
+        self.near = near
+        self.ignited_by = ignited_by
+        self.curse = 0
+        if k >= -HALF:  # base: always fits (FP-FIT-4)
+            self.fit = _ALL_MASK
+            self.lost = 0.0
+            return
+        left = board.get(k + SUPPORT_LEFT)
+        right = board.get(k + SUPPORT_RIGHT)
+        if left is None:
+            if right is None:
+                self.fit = 0
+                self.lost = AIR_COST  # free air: no misfit, just a drop (FP-AIR)
+                return
+            self.fit = _FIT1[right]
+            self.lost = 1 + FALL_COST
+        elif right is None:
+            self.fit = _FIT1[left]
+            self.lost = 1 + FALL_COST
+        else:
+            self.fit = _FIT2[left][right]
+            self.lost = 2 + FALL_COST
+            if curse_on:
+                self.curse = _CURSE2[left][right]
+
+    def chain(self, fuel: int) -> int:
+        """Cached ``_fuel_chain`` from this spot."""
+        n = self.chains.get(fuel)
+        if n is None:
+            n = self.chains[fuel] = _fuel_chain(self.board, self.key, fuel)
+        return n
+
+    def cost(self, t: int) -> float:
+        """Estimated tiles coming back to us if ``t`` lands here (negative: a gain)."""
+        if not (self.fit >> t) & 1:
+            return self.lost
+        if IS_EMBER[t]:
+            near = self.near
+            if near & _EMBER:
+                return float(_blast(self.board, self.key))
+            fuel = IGNITES[t]
+            if near & fuel:
+                return float(self.chain(fuel))
+            return -EMBER_SHED_GAIN
+        fuel = self.ignited_by
+        if MATERIAL[t] & fuel:
+            return 1.0 + self.chain(fuel)
+        if (self.curse >> t) & 1:
+            return -CURSE_GAIN
+        return 0.0
+
+
+def _place_choice(view: FlamingView, legal: Sequence[Action], rng: random.Random) -> Action:
+    board = view.board
+    curse_on = bool(view.options.get("curse"))
+    spots: dict[int, _Spot] = {}
+    best: list[Action] = []
+    best_cost = float("inf")
+    for a in legal:
+        t, k = decode_place(a)
+        spot = spots.get(k)
+        if spot is None:
+            spot = spots[k] = _Spot(board, k, curse_on)
+        c = spot.cost(t) + _BASE_COST[t]
+        if c < best_cost - _EPS:
+            best_cost = c
+            best = [a]
+        elif c <= best_cost + _EPS:
+            best.append(a)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def _fall_choice(view: FlamingView, legal: Sequence[Action], rng: random.Random) -> Action:
+    board = view.board
+    k = view.pending_key
+    t = board.pop(k)
+    curse_on = bool(view.options.get("curse"))
+    costs = []
+    for a in legal:
+        target = k + (SUPPORT_LEFT if a == LEFT else SUPPORT_RIGHT)
+        costs.append(_Spot(board, target, curse_on).cost(t))
+    low = min(costs)
+    best = [a for a, c in zip(legal, costs, strict=True) if c <= low + _EPS]
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+class GreedyBot:
+    """Plays the placement (or fall) whose static mayhem estimate costs least."""
+
+    name = "greedy"
+
+    def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The cheapest legal action by the static estimate; ties broken with ``rng``."""
+        if not isinstance(view, FlamingView):
+            raise TypeError("the greedy bot plays Flaming Pyramids views")
+        if len(legal) == 1:
+            return legal[0]
+        if legal[0] >= PLACE_BASE:
+            return _place_choice(view, legal, rng)
+        if view.pending == FALL:
+            return _fall_choice(view, legal, rng)
+        return legal[rng.randrange(len(legal))]
