@@ -29,7 +29,7 @@ DEFAULT_MAX_ACTIONS = 20_000
 GARBAGE_TEXTS = ("", "%%", "not an action", "@@@,,,")
 """Texts no game's notation reads as an action: parse_action must raise ActionParseError."""
 
-_OUT_OF_RANGE: tuple[int, ...] = ()
+_OUT_OF_RANGE = (-1, -(10**6), 10**9)
 """Action numbers that should be illegal everywhere, tried in every state."""
 
 ILLEGAL_PER_STATE = 6

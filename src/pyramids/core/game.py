@@ -14,8 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, runtime_checkable
 
-from pyramids.core.errors import IllegalActionError
-
 Action = int
 
 CHANCE = -1
@@ -128,11 +126,6 @@ class State(abc.ABC):
     @abc.abstractmethod
     def num_players(self) -> int:
         """Number of seats."""
-
-    def check_legal(self, action: Action) -> None:
-        """Raise IllegalActionError unless ``action`` is legal here (generic, slow path)."""
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"action {action} is not legal here")
 
 
 class Game(abc.ABC):

@@ -41,25 +41,32 @@ def _cells(pairs: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
 
 
 def collapse_reason(tile: int, supports: Sequence[int]) -> tuple[str, str]:
-    """Why ``tile`` does not fit on ``supports`` (FP-FIT), in English and French."""
+    """Why ``tile`` does not fit on ``supports`` (FP-FIT), as a predicate in English and French.
+
+    E.g. ("is too heavy: 100 > 20 + 6", "est trop lourde : 100 > 20 + 6").
+    """
     w = WEIGHT[tile]
-    total = sum(WEIGHT[s] for s in supports)
-    heavy = w > total
+    heavy = w > sum(WEIGHT[s] for s in supports)
     colours = 0
     for s in supports:
         colours |= COLOUR[s]
     mismatch = COLOUR[tile] & colours == 0 and all(w != WEIGHT[s] for s in supports)
     sum_text = " + ".join(str(WEIGHT[s]) for s in supports)
     names = [NAMES[s] for s in supports]
-    en: list[str] = []
-    fr: list[str] = []
+    if len(names) == 1:
+        match_en = f"does not match {names[0]} in colour or number"
+        match_fr = f"n'a ni couleur ni nombre en commun avec {names[0]}"
+    else:
+        match_en = f"matches neither {names[0]} nor {names[1]} in colour or number"
+        match_fr = f"n'a ni couleur ni nombre en commun avec {names[0]} ou {names[1]}"
+    if heavy and mismatch:
+        return (
+            f"is too heavy ({w} > {sum_text}) and {match_en}",
+            f"est trop lourde ({w} > {sum_text}) et {match_fr}",
+        )
     if heavy:
-        en.append(f"too heavy: {w} > {sum_text}")
-        fr.append(f"trop lourde : {w} > {sum_text}")
-    if mismatch:
-        en.append(f"matches {_join(names, 'nor')} neither in colour nor in number")
-        fr.append(f"ne partage ni couleur ni nombre avec {_join(names, 'ni')}")
-    return " and ".join(en), " et ".join(fr)
+        return f"is too heavy: {w} > {sum_text}", f"est trop lourde : {w} > {sum_text}"
+    return match_en, match_fr
 
 
 def describe(raw: tuple[Any, ...]) -> Event:
@@ -98,8 +105,8 @@ def describe(raw: tuple[Any, ...]) -> Event:
         return Event(
             kind,
             {"seat": p, "tile": NAMES[t], "at": spot_name(k), "collapsed": _cells(gone)},
-            f"{_en(t, k)} is {why_en}; {_join(names, 'and')} {verb_en} under seat {p}'s pile",
-            f"{_fr(t, k)} est {why_fr} ; {_join(names, 'et')} {verb_fr} sous la pioche du joueur {p}",
+            f"{_en(t, k)} {why_en}; {_join(names, 'and')} {verb_en} under seat {p}'s pile",
+            f"{_fr(t, k)} {why_fr} ; {_join(names, 'et')} {verb_fr} sous la pioche du joueur {p}",
         )
     if kind == "fall":
         _, p, t, src, dst, side = raw
