@@ -325,7 +325,7 @@ class Reference:
             "to_move": self.to_move,
             "turn": self.turn,
             "pyramid": [f"{t}@{r},{c}" for (r, c), t in sorted(self.board.items())],
-            "hands": [sorted(h, key=_order) for h in self.hands],
+            "hands": self.hands,
             "piles": self.piles,
             "out": self.out,
         }

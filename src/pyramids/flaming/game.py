@@ -76,7 +76,7 @@ class FlamingGame(Game):
                 col += 2
         for seat in range(n):
             pile = tiles[seat * each : (seat + 1) * each]
-            state._hands[seat] = sorted(pile[:HAND_SIZE])
+            state._hands[seat] = pile[:HAND_SIZE]
             state._piles[seat] = pile[HAND_SIZE:]
             state._hidden[seat] = len(state._piles[seat])
         first = self.options_obj.first_player

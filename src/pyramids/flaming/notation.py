@@ -238,7 +238,7 @@ def position_from_json(data: Mapping[str, Any]) -> FlamingState:
             claim(t, f"seat {seat}'s hand")
         for t in piles[seat]:
             claim(t, f"seat {seat}'s pile")
-        state._hands[seat] = sorted(hands[seat])
+        state._hands[seat] = list(hands[seat])
         state._piles[seat] = list(piles[seat])
         state._hidden[seat] = len(piles[seat])
     out = data.get("out", [])

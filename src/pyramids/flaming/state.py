@@ -12,7 +12,6 @@ position is found by the first scan.
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import TYPE_CHECKING, Any, Self
 
 from pyramids.core.errors import IllegalActionError
@@ -453,7 +452,7 @@ class FlamingState(State):
                 self._hidden[a] -= 1
             else:
                 self._known[a] |= 1 << t
-            insort(hand, t)
+            hand.append(t)
             drawn += 1
         events = self._events
         if drawn:
@@ -507,7 +506,7 @@ class FlamingState(State):
             return []
         pending = self._pending
         if pending == NONE:
-            hand = self._hands[self._to_move]
+            hand = sorted(self._hands[self._to_move])
             return [
                 PLACE_BASE + ((k + _KEY_OFFSET) << 6) + t
                 for k in self.placement_spots()
@@ -700,7 +699,7 @@ class FlamingState(State):
         return self._board
 
     def hand(self, seat: int) -> list[int]:
-        """Seat's hand, sorted (do not mutate)."""
+        """Seat's hand in the order the tiles came into it (do not mutate)."""
         return self._hands[seat]
 
     def pile(self, seat: int) -> list[int]:
