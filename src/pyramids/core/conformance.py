@@ -171,6 +171,7 @@ def check_illegal(
     """
     allowed = set(legal)
     before = _dump(state, where)
+    events_before = _check_events(state, where)
     snapshot = state.clone() if _has_value_eq(state) else None
     tried = 0
     for action in candidates:
@@ -189,15 +190,26 @@ def check_illegal(
             ) from None
         else:
             raise _fail(where, f"apply({action}) accepted an action not in legal_actions()", state)
-        after = _dump(state, where)
-        if after != before:
+        # == is cheap; without it every refusal is checked through to_json().
+        if snapshot is not None and state == snapshot:
+            pass
+        else:
+            after = _dump(state, where)
+            if after != before:
+                raise _fail(
+                    where,
+                    f"the refused action {action} changed the position:\n"
+                    f"  before: {before}\n  after:  {after}",
+                )
+            if snapshot is not None:
+                raise _fail(where, f"the refused action {action} changed the state (== differs)")
+        if _check_events(state, where) != events_before:
             raise _fail(
                 where,
-                f"the refused action {action} changed the position:\n"
-                f"  before: {before}\n  after:  {after}",
+                f"the refused action {action} changed events() (what the last apply did): "
+                f"{[e[0] for e in events_before]} became {[e.kind for e in state.events()]}",
+                state,
             )
-        if snapshot is not None and state != snapshot:
-            raise _fail(where, f"the refused action {action} changed the state (== differs)", state)
         try:
             text = state.action_to_string(action)
         except Exception:  # an out-of-range number need not have a text

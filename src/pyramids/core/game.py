@@ -86,6 +86,10 @@ class State(abc.ABC):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance point, each outcome with its probability; otherwise empty."""
 
+    def sample_chance(self, rng: random.Random) -> Action:
+        """Draw one chance outcome with ``rng`` (games with huge outcome sets override this)."""
+        return sample_chance(self, rng)
+
     @abc.abstractmethod
     def apply(self, action: Action) -> None:
         """Apply one action (or chance outcome); raises IllegalActionError, changing nothing."""

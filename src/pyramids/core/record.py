@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyramids.core.errors import PositionError, PyramidsError
-from pyramids.core.game import CHANCE, Bot, Game, State, sample_chance
+from pyramids.core.game import CHANCE, Bot, Game, State
 
 RECORD_FORMAT = 1
 
@@ -121,7 +121,7 @@ def play_game(
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            action = sample_chance(state, chance_rng)
+            action = state.sample_chance(chance_rng)
         else:
             legal = state.legal_actions()
             action = bots[player].act(state.view(player), legal, bot_rngs[player])
