@@ -527,7 +527,6 @@ class FlamingState(State):
         if self._winner >= 0 or self._ranking is not None:
             raise IllegalActionError("the game is over")
         pending = self._pending
-        self._events = []
         if pending == NONE:
             a = action - PLACE_BASE
             tile = a & 63
@@ -543,7 +542,7 @@ class FlamingState(State):
                 raise IllegalActionError(self.illegal_reason(action) or "illegal action")
             hand.remove(tile)
             self._known[seat] &= ~(1 << tile)
-            self._events.append(("place", seat, tile, k))
+            self._events = [("place", seat, tile, k)]
             self._add(k, tile)
             self._resolve()
             return
@@ -555,12 +554,13 @@ class FlamingState(State):
             t = self._remove(k)
             target = k + (SUPPORT_LEFT if action == LEFT else SUPPORT_RIGHT)
             self._add(target, t)
-            self._events.append(("fall", self._resp, t, k, target, action))
+            self._events = [("fall", self._resp, t, k, target, action)]
             self._resolve()
             return
         if not DIE_BASE <= action < DIE_BASE + 6:
             raise IllegalActionError(self.illegal_reason(action) or "illegal action")
         roll = action - DIE_BASE + 1
+        self._events = []
         k = self._pending_key
         self._pending = NONE
         p = self._resp
