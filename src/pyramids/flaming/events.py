@@ -13,7 +13,15 @@ from pyramids.core.game import Event
 from pyramids.flaming.tiles import COLOUR, MATERIAL, NAMES, WEIGHT, Material, spot_name
 
 _MATERIAL_EN = {Material.STRAW: "straw", Material.WOOD: "wood"}
-_MATERIAL_FR = {Material.STRAW: "paille", Material.WOOD: "bois"}
+_MATERIAL_FR = {Material.STRAW: "à la paille", Material.WOOD: "au bois"}
+
+
+def _go_en(names: Sequence[str]) -> str:
+    return "goes" if len(names) == 1 else "go"
+
+
+def _go_fr(names: Sequence[str]) -> str:
+    return "va" if len(names) == 1 else "vont"
 
 
 def _en(tile: int, key: int) -> str:
@@ -131,8 +139,8 @@ def describe(raw: tuple[Any, ...]) -> Event:
         en = f"embers {_join(e_names, 'and')} touch: they explode and leave the game"
         fr = f"les braises {_join(e_names, 'et')} se touchent : elles explosent et quittent le jeu"
         if v_names:
-            en += f"; {_join(v_names, 'and')} go under seat {p}'s pile"
-            fr += f" ; {_join(v_names, 'et')} vont sous la pioche du joueur {p}"
+            en += f"; {_join(v_names, 'and')} {_go_en(v_names)} under seat {p}'s pile"
+            fr += f" ; {_join(v_names, 'et')} {_go_fr(v_names)} sous la pioche du joueur {p}"
         return Event(
             kind,
             {"seat": p, "embers": _cells(embers), "victims": _cells(victims)},
@@ -153,9 +161,11 @@ def describe(raw: tuple[Any, ...]) -> Event:
         mat_en = _join([_MATERIAL_EN[m] for m in mats], "and")
         mat_fr = _join([_MATERIAL_FR[m] for m in mats], "et")
         v_names = _names(victims)
-        en = f"{_en(e, k)} sets fire to {mat_en}: {_join(v_names, 'and')} burn and go under seat {p}'s pile"
+        burn_en = "burns and goes" if len(v_names) == 1 else "burn and go"
+        burn_fr = "brûle et va" if len(v_names) == 1 else "brûlent et vont"
+        en = f"{_en(e, k)} sets fire to {mat_en}: {_join(v_names, 'and')} {burn_en} under seat {p}'s pile"
         fr = (
-            f"{_fr(e, k)} met le feu au {mat_fr} : {_join(v_names, 'et')} brûlent et vont sous "
+            f"{_fr(e, k)} met le feu {mat_fr} : {_join(v_names, 'et')} {burn_fr} sous "
             f"la pioche du joueur {p}"
         )
         if roll:
@@ -186,8 +196,8 @@ def describe(raw: tuple[Any, ...]) -> Event:
         en = f"die 5: {_en(e, k)} explodes and leaves the game"
         fr = f"dé 5 : {_fr(e, k)} explose et quitte le jeu"
         if v_names:
-            en += f"; {_join(v_names, 'and')} go under seat {p}'s pile"
-            fr += f" ; {_join(v_names, 'et')} vont sous la pioche du joueur {p}"
+            en += f"; {_join(v_names, 'and')} {_go_en(v_names)} under seat {p}'s pile"
+            fr += f" ; {_join(v_names, 'et')} {_go_fr(v_names)} sous la pioche du joueur {p}"
         return Event(
             kind,
             {"seat": p, "ember": NAMES[e], "at": spot_name(k), "victims": _cells(victims)},

@@ -609,11 +609,10 @@ class FlamingState(State):
         if action < PLACE_BASE:
             return "no fire-die roll is pending"
         tile, k = decode_place(action)
+        if tile >= len(NAMES):
+            return f"{action} is not an action of Flaming Pyramids"
         seat = self._to_move
         if tile not in self._hands[seat]:
-            for other, hand in enumerate(self._hands):
-                if tile in hand:
-                    return f"{NAMES[tile]} is not in seat {seat}'s hand (seat {other} holds it)"
             for where, t in self._board.items():
                 if t == tile:
                     return f"{NAMES[tile]} is not in seat {seat}'s hand: it is on the pyramid at {spot_name(where)}"
@@ -621,10 +620,12 @@ class FlamingState(State):
         spots = self.placement_spots()
         if k in spots:
             return None
-        listing = ", ".join(spot_name(s) for s in spots)
+        listing = "; ".join(spot_name(s) for s in spots)
         if k in self._board:
-            return f"{spot_name(k)} is taken by {NAMES[self._board[k]]}; seat {seat} must play on {listing}"
-        return f"{NAMES[tile]} cannot go at {spot_name(k)}: seat {seat} must play on {listing}"
+            return f"{spot_name(k)} is taken by {NAMES[self._board[k]]}; seat {seat} must play on one of: {listing}"
+        return (
+            f"{NAMES[tile]} cannot go at {spot_name(k)}: seat {seat} must play on one of: {listing}"
+        )
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 for the others; after max_turns, 1 shared by those ranked first."""

@@ -171,7 +171,7 @@ def determinize(game: FlamingGame, view: FlamingView, rng: random.Random) -> Fla
         else:
             missing = view.hand_sizes[seat] - len(known)
             hand = known + [unseen.pop() for _ in range(missing)]
-        state._hands[seat] = sorted(hand)
+        state._hands[seat] = hand
         hidden = view.pile_sizes[seat] - len(view.pile_known[seat])
         state._piles[seat] = [unseen.pop() for _ in range(hidden)] + list(view.pile_known[seat])
         state._hidden[seat] = hidden
