@@ -38,11 +38,10 @@ from pyramids.flaming.tiles import (
     SUPPORT_RIGHT,
     WEIGHT,
     Material,
-    fits,
 )
 from pyramids.flaming.view import FlamingView
 
-# --- tuning (measured with `pyramids simulate`, see docs/BOTS.md) -----------------------
+# --- tuning (variants played against each other, see docs/BOTS.md) -------------------
 
 FALL_COST = 0.5
 """Expected extra tiles after a misfit's drop (it may land badly again)."""
@@ -55,6 +54,7 @@ EMBER_SHED_GAIN = 0.5
 KEEP_COST = 1.0
 """Per unit of flexibility (0..1): playing a tile that fits almost anywhere wastes it."""
 _EPS = 1e-9
+_INF = float("inf")
 
 # --- tables built at import ------------------------------------------------------------
 
@@ -144,86 +144,90 @@ def _blast(board: dict[int, int], k: int) -> int:
     return len(victims - group)
 
 
-class _Spot:
-    """What the estimate needs about one empty position: supports, fit, fire around it."""
+_Facts = tuple[int, float, int, int, int]
 
-    __slots__ = ("board", "chains", "curse", "fit", "ignited_by", "key", "lost", "near")
 
-    def __init__(self, board: dict[int, int], k: int, curse_on: bool) -> None:
-        self.board = board
-        self.key = k
-        self.chains: dict[int, int] = {}
-        near = 0  # materials touching k
-        ignited_by = 0  # materials the touching embers ignite
-        for off in NEIGHBOURS:
-            nt = board.get(k + off)
-            if nt is not None:
-                near |= MATERIAL[nt]
-                ignited_by |= IGNITES[nt]
-        self.near = near
-        self.ignited_by = ignited_by
-        self.curse = 0
-        if k >= -HALF:  # base: always fits (FP-FIT-4)
-            self.fit = _ALL_MASK
-            self.lost = 0.0
-            return
-        left = board.get(k + SUPPORT_LEFT)
-        right = board.get(k + SUPPORT_RIGHT)
-        if left is None:
-            if right is None:
-                self.fit = 0
-                self.lost = AIR_COST  # free air: no misfit, just a drop (FP-AIR)
-                return
-            self.fit = _FIT1[right]
-            self.lost = 1 + FALL_COST
-        elif right is None:
-            self.fit = _FIT1[left]
-            self.lost = 1 + FALL_COST
-        else:
-            self.fit = _FIT2[left][right]
-            self.lost = 2 + FALL_COST
-            if curse_on:
-                self.curse = _CURSE2[left][right]
+def _spot_facts(board: dict[int, int], k: int, curse_on: bool) -> _Facts:
+    """What the estimate needs about the empty position ``k``.
 
-    def chain(self, fuel: int) -> int:
-        """Cached ``_fuel_chain`` from this spot."""
-        n = self.chains.get(fuel)
-        if n is None:
-            n = self.chains[fuel] = _fuel_chain(self.board, self.key, fuel)
-        return n
+    (mask of tiles that fit, cost of a misfit, mask of tiles that complete a curse,
+    materials touching k, materials the touching embers ignite).
+    """
+    near = 0
+    ignited_by = 0
+    for off in NEIGHBOURS:
+        nt = board.get(k + off)
+        if nt is not None:
+            near |= MATERIAL[nt]
+            ignited_by |= IGNITES[nt]
+    if k >= -HALF:  # base: always fits (FP-FIT-4)
+        return _ALL_MASK, 0.0, 0, near, ignited_by
+    left = board.get(k + SUPPORT_LEFT)
+    right = board.get(k + SUPPORT_RIGHT)
+    if left is None:
+        if right is None:  # free air (FP-AIR): no misfit, only a further drop
+            return 0, AIR_COST, 0, near, ignited_by
+        return _FIT1[right], 1 + FALL_COST, 0, near, ignited_by
+    if right is None:
+        return _FIT1[left], 1 + FALL_COST, 0, near, ignited_by
+    curse = _CURSE2[left][right] if curse_on else 0
+    return _FIT2[left][right], 2 + FALL_COST, curse, near, ignited_by
 
-    def cost(self, t: int) -> float:
-        """Estimated tiles coming back to us if ``t`` lands here (negative: a gain)."""
-        if not (self.fit >> t) & 1:
-            return self.lost
-        if IS_EMBER[t]:
-            near = self.near
-            if near & _EMBER:
-                return float(_blast(self.board, self.key))
-            fuel = IGNITES[t]
-            if near & fuel:
-                return float(self.chain(fuel))
-            return -EMBER_SHED_GAIN
-        fuel = self.ignited_by
-        if MATERIAL[t] & fuel:
-            return 1.0 + self.chain(fuel)
-        if (self.curse >> t) & 1:
-            return -CURSE_GAIN
-        return 0.0
+
+def _ember_cost(board: dict[int, int], k: int, t: int, facts: _Facts) -> float:
+    """Cost of a fitting tile ``t`` at ``k`` when an ember is involved (FP-EXPLODE, FP-FIRE)."""
+    _, _, curse, near, ignited_by = facts
+    if IS_EMBER[t]:
+        if near & _EMBER:
+            return float(_blast(board, k))
+        if near & IGNITES[t]:
+            return float(_fuel_chain(board, k, IGNITES[t]))
+        return -EMBER_SHED_GAIN
+    if MATERIAL[t] & ignited_by:
+        return 1.0 + _fuel_chain(board, k, ignited_by)
+    return -CURSE_GAIN if (curse >> t) & 1 else 0.0
+
+
+def _cost(board: dict[int, int], k: int, t: int, curse_on: bool) -> float:
+    """Estimated tiles coming back to us if ``t`` lands at ``k`` (negative: a gain)."""
+    facts = _spot_facts(board, k, curse_on)
+    fit, lost, curse, near, _ = facts
+    if not (fit >> t) & 1:
+        return lost
+    if IS_EMBER[t] or near & _EMBER:
+        return _ember_cost(board, k, t, facts)
+    return -CURSE_GAIN if (curse >> t) & 1 else 0.0
 
 
 def _place_choice(view: FlamingView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The placement with the lowest estimate plus the cost of giving up that tile.
+
+    The same computation as ``_cost``, with the spot's facts computed once per spot
+    (legal placements come grouped by spot).
+    """
     board = view.board
     curse_on = bool(view.options.get("curse"))
-    spots: dict[int, _Spot] = {}
+    spot_code = -1
+    k = fit = curse = near = 0
+    lost = 0.0
+    facts: _Facts = (0, 0.0, 0, 0, 0)
     best: list[Action] = []
-    best_cost = float("inf")
+    best_cost = _INF
     for a in legal:
-        t, k = decode_place(a)
-        spot = spots.get(k)
-        if spot is None:
-            spot = spots[k] = _Spot(board, k, curse_on)
-        c = spot.cost(t) + _BASE_COST[t]
+        code = a - PLACE_BASE
+        t = code & 63
+        if code >> 6 != spot_code:
+            spot_code = code >> 6
+            k = decode_place(a)[1]
+            facts = _spot_facts(board, k, curse_on)
+            fit, lost, curse, near, _ = facts
+        if not (fit >> t) & 1:
+            c = lost
+        elif IS_EMBER[t] or near & _EMBER:
+            c = _ember_cost(board, k, t, facts)
+        else:
+            c = -CURSE_GAIN if (curse >> t) & 1 else 0.0
+        c += _BASE_COST[t]
         if c < best_cost - _EPS:
             best_cost = c
             best = [a]
@@ -233,14 +237,14 @@ def _place_choice(view: FlamingView, legal: Sequence[Action], rng: random.Random
 
 
 def _fall_choice(view: FlamingView, legal: Sequence[Action], rng: random.Random) -> Action:
-    board = view.board
+    """The fall side whose landing spot has the lowest estimate for the falling tile."""
+    board = dict(view.board)  # a copy: the falling tile leaves its place
     k = view.pending_key
     t = board.pop(k)
     curse_on = bool(view.options.get("curse"))
-    costs = []
-    for a in legal:
-        target = k + (SUPPORT_LEFT if a == LEFT else SUPPORT_RIGHT)
-        costs.append(_Spot(board, target, curse_on).cost(t))
+    costs = [
+        _cost(board, k + (SUPPORT_LEFT if a == LEFT else SUPPORT_RIGHT), t, curse_on) for a in legal
+    ]
     low = min(costs)
     best = [a for a, c in zip(legal, costs, strict=True) if c <= low + _EPS]
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]

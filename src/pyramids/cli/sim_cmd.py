@@ -1,5 +1,86 @@
-"""`pyramids simulate` (placeholder)."""
+"""`pyramids simulate`: play many seeded bot games in parallel and print a JSON summary.
+
+The work is done by ``pyramids.analysis.simulate``; this module parses the options,
+shows a progress bar on stderr and writes the summary to stdout or a file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from pyramids.analysis import simulate as sim
+from pyramids.core.errors import PyramidsError
 
 
-def simulate() -> None:
-    """Simulate many games."""
+def simulate(
+    *,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats (2 to 6).")] = 2,
+    preset: Annotated[
+        str, typer.Option(help="Rules preset: basic, family or standard.")
+    ] = "standard",
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated bot names, one per seat or fewer (repeated); "
+            "game i rotates them by i seats."
+        ),
+    ] = "greedy,random",
+    seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU).")
+    ] = None,
+    curse: Annotated[
+        bool | None,
+        typer.Option("--curse/--no-curse", help="Force the curse on or off (default: preset's)."),
+    ] = None,
+    fire_die: Annotated[bool, typer.Option("--fire-die", help="Play with the fire die.")] = False,
+    max_turns: Annotated[
+        int, typer.Option(help="End games nobody has won after this many turns.")
+    ] = 1000,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the JSON summary here, not to stdout.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play many seeded bot games (in parallel) and print a JSON summary of the results."""
+    err = Console(stderr=True)
+    config = sim.SimConfig(
+        players=players,
+        preset=preset,
+        bots=tuple(b.strip().lower() for b in bots.split(",") if b.strip()),
+        seed=seed,
+        games=games,
+        curse=curse,
+        fire_die=fire_die,
+        max_turns=max_turns,
+        jobs=jobs if jobs is not None else sim.default_jobs(),
+    )
+    try:
+        sim.check_config(config)
+    except (PyramidsError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=quiet,
+    ) as progress:
+        task = progress.add_task("games", total=games)
+        summary = sim.simulate(config, lambda done: progress.advance(task, done))
+    text = json.dumps(summary, indent=2)
+    if out is None:
+        typer.echo(text)
+    else:
+        out.write_text(text + "\n", encoding="utf-8")
+        err.print(f"summary written to {out}")

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
-from pyramids.core.game import CHANCE, TERMINAL, Action, Game, State, sample_chance
+from pyramids.core.game import CHANCE, TERMINAL, Action, Game, State
 
 DEFAULT_MAX_ACTIONS = 20_000
 """A playout longer than this counts as a game that never ends."""
@@ -31,6 +31,9 @@ GARBAGE_TEXTS = ("", "%%", "not an action", "@@@,,,")
 
 _OUT_OF_RANGE = (-1, -(10**6), 10**9)
 """Action numbers that should be illegal everywhere, tried in every state."""
+
+NOTATION_SAMPLE = 256
+"""Most legal actions whose notation round trip is checked per state (huge chance sets)."""
 
 ILLEGAL_PER_STATE = 6
 """How many actions legal elsewhere in the playout are tried (and must be refused) per state."""
@@ -130,8 +133,12 @@ def check_player_and_actions(state: State, where: str) -> list[Action]:
 
 
 def check_notation(state: State, legal: Sequence[Action], where: str) -> None:
-    """Every legal action prints and parses back to itself; garbage text is a parse error."""
-    for action in legal:
+    """Legal actions print and parse back to themselves; garbage text is a parse error.
+
+    Every action is checked when there are at most NOTATION_SAMPLE, else an even spread.
+    """
+    step = max(1, len(legal) // NOTATION_SAMPLE)
+    for action in legal[::step]:
         text = state.action_to_string(action)
         if not isinstance(text, str) or not text:
             raise _fail(where, f"action_to_string({action}) gave {text!r}", state)
@@ -374,6 +381,12 @@ def playout(
     state = game.new_initial_state(seed)
     if _dump(game.new_initial_state(seed), f"seed {seed}") != _dump(state, f"seed {seed}"):
         raise _fail(f"seed {seed}", "new_initial_state(seed) is not deterministic", state)
+    info = game.info
+    if not info.min_players <= game.num_players <= info.max_players:
+        raise _fail(
+            f"seed {seed}",
+            f"{game.num_players} seats, outside {info.min_players}..{info.max_players} of the game info",
+        )
     if state.num_players != game.num_players:
         raise _fail(
             f"seed {seed}", f"the state has {state.num_players} seats, the game {game.num_players}"
@@ -415,7 +428,13 @@ def playout(
             raise _fail(where, f"the game did not end within {max_actions} actions", state)
         player = state.current_player()
         if player == CHANCE:
-            action = sample_chance(state, rng)
+            if not game.info.has_chance:
+                raise _fail(
+                    where, "a chance point in a game whose info says has_chance=False", state
+                )
+            action = state.sample_chance(rng)
+            if action not in legal:
+                raise _fail(where, f"sample_chance() drew {action}, not a legal outcome", state)
             report.chance_actions += 1
         else:
             action = legal[rng.randrange(len(legal))]

@@ -1,0 +1,237 @@
+"""Write tests/flaming/perft/*.txt: fixed positions and their perft counts to depth 3.
+
+Perft, as in python-chess's ``examples/perft``: perft(0) = 1 and perft(d) is the sum,
+over the legal actions a of the position, of perft(d - 1) of the position after a.
+Fall sides and die faces are actions like placements (each die face is one branch,
+whatever its probability); a finished game has no legal action, so it contributes 0
+at every depth >= 1.
+
+Each count is computed by the engine and, independently, by the naive contract
+transcription in ``tests/flaming/reference.py``; the script refuses to write a file
+when they disagree. The depth-1 and depth-2 counts are also explained by hand in
+each file's header. Run from the repository root:
+
+    .venv/bin/python scripts/regen_perft.py
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.flaming.reference import Reference  # noqa: E402
+
+from pyramids.flaming import FlamingGame, FlamingOptions, FlamingState, position_from_json  # noqa: E402
+
+PERFT_DIR = ROOT / "tests" / "flaming" / "perft"
+MAX_DEPTH = 3
+
+HEADER = """\
+# Flaming Pyramids perft: {title}
+# perft(0) = 1; perft(d) = sum over the legal actions a of perft(d-1) after a (python-chess).
+# Fall sides and die faces count as actions, one branch each; a finished game has no
+# legal action and contributes 0. Counts: engine, checked against tests/flaming/reference.py.
+# Regenerate: .venv/bin/python scripts/regen_perft.py
+#"""
+
+
+def _pos(
+    rules: dict[str, Any],
+    pyramid: list[str],
+    hands: list[list[str]],
+    piles: list[list[str]],
+    **extra: Any,
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "rules": rules,
+        "players": len(hands),
+        "to_move": 0,
+        "turn": 1,
+        "pyramid": pyramid,
+        "hands": hands,
+        "piles": piles,
+        "out": [],
+    }
+    data.update(extra)
+    return data
+
+
+def _initial(players: int, preset: str, seed: int) -> dict[str, Any]:
+    return FlamingGame(players, FlamingOptions(preset=preset)).new_initial_state(seed).to_json()
+
+
+BASIC = {"preset": "basic", "curse": False, "fire_die": False, "max_turns": 1000}
+FAMILY = {"preset": "family", "curse": False, "fire_die": False, "max_turns": 1000}
+STANDARD = {"preset": "standard", "curse": True, "fire_die": False, "max_turns": 1000}
+FAMILY_DIE = {"preset": "family", "curse": False, "fire_die": True, "max_turns": 1000}
+
+POSITIONS: list[tuple[str, str, str, dict[str, Any]]] = [
+    (
+        "collapse_chain",
+        "a collapse chain: a 100 placed in row 2 falls twice",
+        """\
+# FP-COLLAPSE-1..3, FP-AIR-2. F = {(1,5), (2,2)}; seat 0 holds B100 and G4.
+# depth 1 = 2 spots x 2 tiles = 4:
+#   B100@2,2  100 > G20 + B6 = 26: collapse, fall pending (left, right)   -> 2
+#   B100@1,5  100 > B30 + G40 = 70: collapse, fall pending                 -> 2
+#   G4@2,2    fits (green G20, 4 <= 26); turn ends, F = {(1,5)} for seat 1 -> 1 x 2 tiles = 2
+#   G4@1,5    fits (green G40, 4 <= 70); F = {(2,2), (2,4)} for seat 1     -> 2 x 2 tiles = 4
+# depth 2 = 2 + 2 + 2 + 4 = 10""",
+        _pos(
+            BASIC,
+            ["Y10@0,0", "R20@0,2", "B30@0,4", "G40@0,6", "G20@1,1", "B6@1,3"],
+            [["B100", "G4"], ["Y2", "R4"]],
+            [["Y4"], ["G2"]],
+        ),
+    ),
+    (
+        "fire_die_pending",
+        "a fire-die roll pending (the rulebook's straw fire, FP-EX-STRAW)",
+        """\
+# FP-DIE-1..6. Y1@1,3 touches B2@1,1 (straw); the fire would reach R6@0,0. Roll pending.
+# depth 1 = 6 die faces = 6
+# depth 2, seat 1 holds G2 and Y4:
+#   die:1..3  B2, R6 burn, Y1 stays on B100 Y30: F empty, base ends (0,0), (0,6) -> 3 x (2 x 2) = 12
+#   die:4     B2, R6 burn, Y1 out: B100 Y30 side by side, F = {(1,3)}          -> 1 x 2 = 2
+#   die:5     Y1 explodes alone; B2, B100, Y30 go: R6 alone, ends (0,-2), (0,2)  -> 2 x 2 = 4
+#   die:6     quenched, nothing burns: F = {(2,2)}                              -> 1 x 2 = 2
+# depth 2 = 12 + 2 + 4 + 2 = 20""",
+        _pos(
+            FAMILY_DIE,
+            ["R6@0,0", "B100@0,2", "Y30@0,4", "B2@1,1", "Y1@1,3"],
+            [["G4", "R40"], ["G2", "Y4"]],
+            [["G6", "Y10"], ["R2"]],
+            pending={"player": 0, "kind": "die"},
+        ),
+    ),
+    (
+        "curse",
+        "the curse (FP-EX-CURSE) with three players",
+        """\
+# FP-CURSE-1..5. F = {(1,1), (1,3)}; seat 0 holds Y6 and G2; seat 1 holds R2 and B4.
+# depth 1 = 2 spots x 2 tiles = 4:
+#   Y6@1,1  fits (number 6); curse: Y6 R6 B6 go under seat 2's pile; Y30 alone -> ends (0,2), (0,6): 2 x 2 = 4
+#   Y6@1,3  fits (yellow Y30); no curse (6 6 30); F = {(1,1)}                  -> 1 x 2 = 2
+#   G2@1,1  matches R6 B6 in neither colour nor number: collapse, fall pending  -> 2
+#   G2@1,3  matches B6 Y30 in neither: collapse, fall pending                   -> 2
+# depth 2 = 4 + 2 + 2 + 2 = 10""",
+        _pos(
+            STANDARD,
+            ["R6@0,0", "B6@0,2", "Y30@0,4"],
+            [["Y6", "G2"], ["R2", "B4"], ["G6"]],
+            [["Y4"], ["G4"], ["B2"]],
+        ),
+    ),
+    (
+        "explosion",
+        "the rulebook's explosion (FP-EX-EXPLODE)",
+        """\
+# FP-EXPLODE-1, 2. F = {(1,5)}; seat 0 holds Y1, G2 and R7; seat 1 holds R2 and Y4.
+# depth 1 = 1 spot x 3 tiles = 3
+# depth 2:
+#   Y1@1,5  fits (yellow Y30); explodes with B7: B60 R60 R100 B100 Y30 go, G20 alone
+#           -> ends (0,-2), (0,2): 2 x 2 = 4
+#   G2@1,5  matches B100 Y30 in neither: collapse, fall pending -> 2
+#   R7@1,5  matches B100 Y30 in neither: collapse first (FP-MAYHEM-2), fall pending -> 2
+# depth 2 = 4 + 2 + 2 = 8""",
+        _pos(
+            FAMILY,
+            ["G20@0,0", "R100@0,2", "B100@0,4", "Y30@0,6", "R60@1,1", "B7@1,3", "B60@2,2"],
+            [["Y1", "G2", "R7"], ["R2", "Y4"]],
+            [["Y6"], ["G4"]],
+        ),
+    ),
+    (
+        "base_extension",
+        "a complete pyramid: only the base ends (FP-EX-F)",
+        """\
+# FP-PLACE-5, FP-GEOM-5, 6. R100 B120 R40 is complete: F is empty, the spots are (0,-2), (0,4).
+# depth 1 = 2 spots x 3 tiles = 6 (base tiles always fit, FP-FIT-4)
+# depth 2: after (0,-2) F = {(1,-1)}, after (0,4) F = {(1,3)}; seat 1 holds 2 tiles
+#   -> 6 x (1 x 2) = 12""",
+        _pos(
+            BASIC,
+            ["R100@0,0", "B120@0,2", "R40@1,1"],
+            [["Y2", "G30", "B4"], ["G2", "Y4"]],
+            [["Y6"], ["G4"]],
+        ),
+    ),
+    (
+        "initial_6p_family_seed25",
+        "the initial position of seed 25, 6 players, family (Y1 removed at setup)",
+        """\
+# FP-SETUP-1..3. Three leftovers: Y1 is removed (out), R6 and G4 form the base, F = {(1,1)}.
+# Seat 0 holds R7 G40 G100 Y60 R100; seat 1 holds B2 R120 Y2 G120 Y100.
+# depth 1 = 1 spot x 5 tiles = 5
+# depth 2:
+#   R7@1,1   fits (red R6, 7 <= 10); blowtorch fire burns R6 G4, R7 out: empty pyramid,
+#            seat 1 plays on (0,0) -> 5
+#   G40, G100, Y60, R100 @1,1  heavier than 10: collapse, fall pending -> 4 x 2 = 8
+# depth 2 = 5 + 8 = 13""",
+        _initial(6, "family", 25),
+    ),
+]
+
+
+def perft(state: FlamingState, depth: int) -> int:
+    """The number of action sequences of length ``depth`` from ``state``."""
+    if depth == 0:
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        total += perft(child, depth - 1)
+    return total
+
+
+def reference_perft(ref: Reference, depth: int) -> int:
+    """The same count through the naive transcription (actions as text)."""
+    if depth == 0:
+        return 1
+    if ref.winner is not None or ref.ranking is not None:
+        return 0
+    if ref.pending is None:
+        texts = [f"{t}@{r},{c}" for r, c in ref.spots() for t in ref.hands[ref.to_move]]
+    elif ref.pending[0] == "fall":
+        texts = ["left", "right"]
+    else:
+        texts = [f"die:{n}" for n in range(1, 7)]
+    total = 0
+    for text in texts:
+        child = copy.deepcopy(ref)
+        child.apply(text)
+        total += reference_perft(child, depth - 1)
+    return total
+
+
+def render(name: str, title: str, notes: str, position: dict[str, Any]) -> str:
+    """The perft file text for one position (counts computed and cross-checked)."""
+    state = position_from_json(position)
+    lines = [HEADER.format(title=title), notes, json.dumps(position, separators=(",", ":"))]
+    for depth in range(1, MAX_DEPTH + 1):
+        count = perft(state, depth)
+        oracle = reference_perft(Reference(position), depth)
+        if count != oracle:
+            raise SystemExit(f"{name}: depth {depth}: engine {count}, reference {oracle}")
+        lines.append(f"depth {depth} count {count}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Write every perft file."""
+    PERFT_DIR.mkdir(parents=True, exist_ok=True)
+    for name, title, notes, position in POSITIONS:
+        path = PERFT_DIR / f"{name}.txt"
+        path.write_text(render(name, title, notes, position), encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

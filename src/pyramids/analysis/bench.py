@@ -1,0 +1,188 @@
+"""The engine benchmark: self-play speed of the random and greedy bots, view and clone cost.
+
+Everything runs in this one process (one core). The mix is fixed: presets basic,
+family and standard, each with 2 to 6 players (15 configurations), games seeded
+0, 1, 2, ... in every configuration, each configuration given an equal share of the
+time budget (a game in progress is always finished, and each plays at least one).
+
+What is timed, per game: ``new_initial_state(seed)``, then until the game ends
+``legal_actions()``, the bot's ``act`` and ``apply`` (which runs the mayhem and the end
+of turn), with fire-die rolls (none in the default rules) drawn by
+``state.sample_chance``. The greedy bot gets ``state.view(player)`` at every decision,
+built inside the timing. The random bot ignores its view, so it gets one view built
+once per game, outside the per-decision work. A turn is one placement action (actions
+>= PLACE_BASE); falls chosen by the bot within that turn are timed but not counted.
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pyramids.bots.greedy import GreedyBot
+from pyramids.bots.random_bot import RandomBot
+from pyramids.core.game import CHANCE, Bot
+from pyramids.flaming.game import FlamingGame
+from pyramids.flaming.options import PRESETS, RULES_VERSION, FlamingOptions
+from pyramids.flaming.state import PLACE_BASE, FlamingState
+
+BENCH_PRESETS = PRESETS
+BENCH_PLAYERS = (2, 3, 4, 5, 6)
+DEFAULT_SECONDS = 10.0
+SELF_PLAY_SHARE = 0.45
+"""Share of the time budget for each bot's self-play (the rest: views and clones)."""
+SAMPLE_STATES = 60
+"""Mid-game states sampled for the view and clone timings."""
+
+
+@dataclass
+class SelfPlay:
+    """Totals of one bot's self-play in one configuration."""
+
+    preset: str
+    players: int
+    games: int = 0
+    turns: int = 0
+    seconds: float = 0.0
+
+
+def play_timed(game: FlamingGame, bot: Bot, seed: int, *, views: bool) -> tuple[int, float]:
+    """Play one self-play game of ``bot``; (turns, seconds). See the module doc for what is timed."""
+    rng = random.Random(seed)
+    chance_rng = random.Random(f"{seed}/chance")
+    perf = time.perf_counter
+    start = perf()
+    state = game.new_initial_state(seed)
+    stale = state.view(0) if not views else None
+    turns = 0
+    act = bot.act
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            action = state.sample_chance(chance_rng)
+        else:
+            legal = state.legal_actions()
+            view = state.view(player) if stale is None else stale
+            action = act(view, legal, rng)
+            if action >= PLACE_BASE:
+                turns += 1
+        state.apply(action)
+    return turns, perf() - start
+
+
+def self_play(bot: Bot, seconds: float, *, views: bool) -> list[SelfPlay]:
+    """Self-play of ``bot`` over the fixed mix, ``seconds`` in all (split evenly)."""
+    configs = [(preset, n) for preset in BENCH_PRESETS for n in BENCH_PLAYERS]
+    budget = seconds / len(configs)
+    results = []
+    for preset, n in configs:
+        game = FlamingGame(n, FlamingOptions(preset=preset))
+        result = SelfPlay(preset, n)
+        seed = 0
+        while result.games == 0 or result.seconds < budget:
+            turns, spent = play_timed(game, bot, seed, views=views)
+            result.games += 1
+            result.turns += turns
+            result.seconds += spent
+            seed += 1
+        results.append(result)
+    return results
+
+
+def mid_game_states(count: int = SAMPLE_STATES) -> list[FlamingState]:
+    """Seeded random games stopped half way, across the mix (for view and clone timings)."""
+    bot = RandomBot()
+    configs = [(preset, n) for preset in BENCH_PRESETS for n in BENCH_PLAYERS]
+    states = []
+    for i in range(count):
+        preset, n = configs[i % len(configs)]
+        game = FlamingGame(n, FlamingOptions(preset=preset))
+        length, _ = play_timed(game, bot, i, views=False)
+        state = game.new_initial_state(i)
+        rng = random.Random(i)
+        turns = 0
+        while not state.is_terminal() and turns < length // 2:
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            turns += action >= PLACE_BASE
+            state.apply(action)
+        states.append(state)
+    return states
+
+
+def median_us(
+    states: list[FlamingState], op: Callable[[FlamingState], object], seconds: float
+) -> float:
+    """Median over batches of 100 calls of ``op`` on each state, in microseconds per call."""
+    perf = time.perf_counter
+    samples: list[float] = []
+    deadline = perf() + seconds
+    while not samples or perf() < deadline:
+        for state in states:
+            start = perf()
+            for _ in range(100):
+                op(state)
+            samples.append((perf() - start) * 1e4)  # seconds per 100 calls -> us per call
+    return statistics.median(samples)
+
+
+def _rate(count: float, seconds: float) -> float:
+    return round(count / seconds, 1) if seconds > 0 else 0.0
+
+
+def bench(seconds: float = DEFAULT_SECONDS) -> dict[str, Any]:
+    """Run the whole benchmark in about ``seconds`` and return the figures as a dict."""
+    random_runs = self_play(RandomBot(), seconds * SELF_PLAY_SHARE, views=False)
+    greedy_runs = self_play(GreedyBot(), seconds * SELF_PLAY_SHARE, views=True)
+    states = mid_game_states()
+    rest = seconds * (1 - 2 * SELF_PLAY_SHARE) / 2
+    clone_us = median_us(states, lambda s: s.clone(), rest)
+    view_us = median_us(states, lambda s: s.view(s.to_move), rest)
+
+    def totals(runs: list[SelfPlay]) -> tuple[int, int, float]:
+        return (
+            sum(r.games for r in runs),
+            sum(r.turns for r in runs),
+            sum(r.seconds for r in runs),
+        )
+
+    rg, rt, rs = totals(random_runs)
+    gg, gt, gs = totals(greedy_runs)
+    return {
+        "turns_per_s_random": _rate(rt, rs),
+        "turns_per_s_greedy": _rate(gt, gs),
+        "games_per_s_random": _rate(rg, rs),
+        "games_per_s_greedy": _rate(gg, gs),
+        "clone_us": round(clone_us, 3),
+        "view_us": round(view_us, 3),
+        "games_random": rg,
+        "games_greedy": gg,
+        "seconds": round(rs + gs, 3),
+        "by_config": [
+            {
+                "preset": r.preset,
+                "players": r.players,
+                "turns_per_s_random": _rate(r.turns, r.seconds),
+                "turns_per_s_greedy": _rate(g.turns, g.seconds),
+                "games_per_s_random": _rate(r.games, r.seconds),
+                "games_per_s_greedy": _rate(g.games, g.seconds),
+                "turns_per_game_random": round(r.turns / r.games, 1),
+                "turns_per_game_greedy": round(g.turns / g.games, 1),
+            }
+            for r, g in zip(random_runs, greedy_runs, strict=True)
+        ],
+        "rules_version": RULES_VERSION,
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "platform": platform.platform(),
+    }

@@ -1,0 +1,106 @@
+"""Reading positions and records for the CLI, and where records are saved.
+
+Functions take text or an open stream and return data; they raise ``InputError`` with
+a message fit for the user (which file, which line and column of bad JSON). The
+commands turn that into ``error: ...`` on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from pyramids.core import GameRecord, PyramidsError
+
+
+class InputError(Exception):
+    """Input the CLI cannot use: unreadable file, invalid JSON, bad record."""
+
+
+def parse_json_text(text: str, source: str) -> Any:
+    """JSON from ``text``; InputError names ``source`` and the line and column of a mistake."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"invalid JSON in {source}: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+
+
+def read_text_file(path: Path) -> str:
+    """A file's text; InputError says why it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"cannot read {path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"cannot read {path}: it is a directory") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read {path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def load_json_arg(arg: str, stdin: TextIO) -> tuple[Any, str]:
+    """(data, source name) from a path, ``-`` (read ``stdin``) or literal JSON starting with ``{``."""
+    if arg == "-":
+        return parse_json_text(stdin.read(), "standard input"), "standard input"
+    if arg.lstrip().startswith("{"):
+        return parse_json_text(arg, "the position argument"), "the position argument"
+    path = Path(arg)
+    return parse_json_text(read_text_file(path), str(path)), str(path)
+
+
+def load_position_data(arg: str, stdin: TextIO) -> dict[str, Any]:
+    """A position's JSON object from ``arg`` (see ``load_json_arg``)."""
+    data, source = load_json_arg(arg, stdin)
+    if not isinstance(data, dict):
+        raise InputError(f"{source} holds JSON but not an object: a position is {{...}}")
+    return data
+
+
+def load_record(path: Path) -> GameRecord:
+    """A game record from a JSON file; InputError says what is wrong with it."""
+    data = parse_json_text(read_text_file(path), str(path))
+    if not isinstance(data, dict):
+        raise InputError(f"{path} is not a game record: expected a JSON object")
+    try:
+        return GameRecord.from_json(data)
+    except PyramidsError as exc:
+        raise InputError(f"{path} is not a valid game record: {exc}") from None
+
+
+def dumps(data: Any) -> str:
+    """JSON with indent 2, non-ASCII text kept readable (French event texts)."""
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The user data directory of pyramids: $XDG_DATA_HOME/pyramids or ~/.local/share/pyramids."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME") or ""
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "pyramids"
+
+
+def default_record_path(seed: int, now: datetime, environ: Mapping[str, str] | None = None) -> Path:
+    """``<data dir>/records/<YYYYmmdd-HHMMSS>-<seed>.json``."""
+    return data_dir(environ) / "records" / f"{now:%Y%m%d-%H%M%S}-{seed}.json"
+
+
+def hand_record_path(path: Path, hand: int, hands: int) -> Path:
+    """The record path of hand ``hand`` (0-based) of a match: ``name-hand2.json``; unchanged for one hand."""
+    if hands <= 1:
+        return path
+    suffix = path.suffix or ".json"
+    return path.with_name(f"{path.stem}-hand{hand + 1}{suffix}")
+
+
+def save_record(record: GameRecord, path: Path) -> None:
+    """Write ``record`` as JSON to ``path``, creating its directory."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps(record.to_json()) + "\n", encoding="utf-8")

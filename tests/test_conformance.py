@@ -1,0 +1,337 @@
+"""The core conformance suite (``pyramids.core.conformance``) run against Flaming Pyramids.
+
+Every preset, every player count from 2 to 6, fire die on and off: seeded random
+playouts check the protocol after every action (sorted unique legal actions, chance
+probabilities, notation and JSON round trips, clones, refused illegal actions, views
+consistent with determinize, returns, game end, replay determinism).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Self
+
+import pytest
+
+from pyramids.core import (
+    CHANCE,
+    TERMINAL,
+    ActionParseError,
+    Event,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    State,
+    View,
+)
+from pyramids.core.conformance import ConformanceError, check_game
+from pyramids.flaming import PRESETS, FlamingGame, FlamingOptions, position_from_json
+from pyramids.flaming.state import PLACE_BASE
+
+SEEDS = (0, 1, 2)
+
+
+@pytest.mark.parametrize("fire_die", [False, True], ids=["no_die", "fire_die"])
+@pytest.mark.parametrize("players", range(2, 7))
+@pytest.mark.parametrize("preset", PRESETS)
+def test_flaming_conforms_to_the_core_protocol(preset: str, players: int, fire_die: bool) -> None:
+    """FP-END-5 / core protocol: random seeded playouts break no protocol rule and all end.
+
+    Returns: "the winner gets 1 and every other seat 0".
+    """
+    game = FlamingGame(players, FlamingOptions(preset=preset, fire_die=fire_die))
+    report = check_game(game, SEEDS, view_every=3, returns_total=1.0)
+    assert report.games == len(SEEDS)
+    assert report.states_checked == report.actions + report.games
+    assert set(report.decisions_per_seat) == set(range(players))
+    assert report.hidden_states > 0
+    if not fire_die or preset == "basic":
+        assert report.chance_actions == 0
+
+
+def test_games_cut_by_max_turns_conform() -> None:
+    """FP-END-4: "Option max_turns ... ends a game nobody has won after that many turns".
+
+    FP-END-5: "after max_turns, 1 is split equally among the seats ranked 1".
+    """
+    game = FlamingGame(4, FlamingOptions(preset="standard", fire_die=True, max_turns=6))
+    report = check_game(game, range(4), returns_total=1.0)
+    assert report.games == 4
+    assert sum(report.returns_total) == pytest.approx(4.0)
+
+
+def test_conformance_error_is_an_assertion_error() -> None:
+    """A breach raises ConformanceError, which pytest reports like a failed assert."""
+    assert issubclass(ConformanceError, AssertionError)
+
+
+# --- the suite itself, on a toy game ------------------------------------------------------
+#
+# A tiny game with every feature the protocol knows: a secret card per seat (hidden
+# information, sampled by determinize), a coin flip after each move (chance), and a
+# winner. Correct, it passes; each broken variant is caught with a precise message.
+
+TAKE_ONE, TAKE_TWO, HEADS, TAILS = 1, 2, 10, 11
+TOY_TEXT = {TAKE_ONE: "take1", TAKE_TWO: "take2", HEADS: "heads", TAILS: "tails"}
+TOY_INFO = GameInfo(
+    "Toy", "toy", 2, 2, has_chance=True, has_hidden_information=True, rules_version="1"
+)
+
+
+@dataclass(frozen=True)
+class ToyView:
+    """A seat's view: everything but the other seat's card."""
+
+    player: int | None
+    pile: int
+    to_move: int
+    coin: bool
+    card: int | None
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "player": self.player,
+            "pile": self.pile,
+            "to_move": self.to_move,
+            "coin": self.coin,
+            "card": self.card,
+            "winner": self.winner,
+        }
+
+
+class ToyState(State):
+    """Take one or two tokens; a coin may take one more; who empties the pile wins."""
+
+    def __init__(self, game: ToyGame, cards: list[int]) -> None:
+        self.game = game
+        self.pile = 7
+        self.to_move = 0
+        self.coin = False
+        self.cards = cards
+        self.winner: int | None = None
+        self.last: list[Event] = []
+
+    def current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        return CHANCE if self.coin else self.to_move
+
+    def legal_actions(self) -> list[int]:
+        if self.winner is not None:
+            return []
+        if self.coin:
+            return [HEADS, TAILS]
+        return [a for a in (TAKE_ONE, TAKE_TWO) if a <= self.pile]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(HEADS, 0.5), (TAILS, 0.5)] if self.coin and self.winner is None else []
+
+    def apply(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{action} is not legal")
+        if self.coin:
+            self.coin = False
+            if action == HEADS and self.pile:
+                self.pile -= 1
+            self.to_move = 1 - self.to_move
+        else:
+            self.pile -= action
+            self.coin = True
+        self.last = [Event("move", {"action": action}, f"did {action}", f"a fait {action}")]
+        if self.pile == 0:
+            self.winner = self.to_move
+            self.coin = False
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def returns(self) -> list[float]:
+        if self.winner is None:
+            return [0.0, 0.0]
+        return [1.0 if s == self.winner else 0.0 for s in range(2)]
+
+    def clone(self) -> Self:
+        return copy.deepcopy(self)
+
+    def view(self, player: int | None) -> ToyView:
+        card = None if player is None else self.cards[player]
+        return ToyView(player, self.pile, self.to_move, self.coin, card, self.winner)
+
+    def action_to_string(self, action: int) -> str:
+        return TOY_TEXT.get(action, f"#{action}")
+
+    def parse_action(self, text: str) -> int:
+        for action, name in TOY_TEXT.items():
+            if name == text:
+                if action not in self.legal_actions():
+                    raise IllegalActionError(f"{text} is not legal")
+                return action
+        raise ActionParseError(f"cannot read {text!r}")
+
+    def events(self) -> list[Event]:
+        return list(self.last)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pile": self.pile,
+            "to_move": self.to_move,
+            "coin": self.coin,
+            "cards": list(self.cards),
+            "winner": self.winner,
+        }
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ToyState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable state
+
+
+class ToyGame(Game):
+    """The toy game's factory."""
+
+    info = TOY_INFO
+    state_class: type[ToyState] = ToyState
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {}
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def new_initial_state(self, seed: int) -> ToyState:
+        rng = random.Random(seed)
+        return self.state_class(self, [rng.randint(1, 3), rng.randint(1, 3)])
+
+    def state_from_json(self, data: Mapping[str, Any]) -> ToyState:
+        state = self.state_class(self, list(data["cards"]))
+        state.pile, state.to_move, state.coin = data["pile"], data["to_move"], data["coin"]
+        state.winner = data["winner"]
+        return state
+
+    def determinize(self, view: View, rng: random.Random) -> ToyState:
+        assert isinstance(view, ToyView)
+        cards = [rng.randint(1, 3), rng.randint(1, 3)]
+        if view.player is not None and view.card is not None:
+            cards[view.player] = view.card
+        state = self.state_class(self, cards)
+        state.pile, state.to_move, state.coin = view.pile, view.to_move, view.coin
+        state.winner = view.winner
+        return state
+
+
+class UnsortedState(ToyState):
+    def legal_actions(self) -> list[int]:
+        return list(reversed(super().legal_actions()))
+
+
+class SharingCloneState(ToyState):
+    def clone(self) -> Self:
+        twin = copy.copy(self)  # shallow: the card list is shared
+        return twin
+
+    def apply(self, action: int) -> None:
+        super().apply(action)
+        self.cards[0] = (self.cards[0] % 3) + 1
+
+
+class LaxState(ToyState):
+    def apply(self, action: int) -> None:
+        if action < 0:
+            self.pile = max(self.pile - 1, 0)
+            return
+        super().apply(action)
+
+
+class EndlessState(ToyState):
+    def apply(self, action: int) -> None:
+        super().apply(action)
+        if self.pile == 0:
+            self.pile, self.winner = 7, None
+
+
+def toy(state_class: type[ToyState]) -> ToyGame:
+    """A toy game whose states are ``state_class``."""
+    game = ToyGame()
+    game.state_class = state_class
+    return game
+
+
+def test_the_suite_passes_a_correct_toy_game() -> None:
+    """A game that keeps the protocol passes, and the report shows every check ran."""
+    report = check_game(toy(ToyState), range(5), returns_total=1.0)
+    assert report.games == 5
+    assert report.chance_actions > 0
+    assert report.illegal_tried > 0
+    assert report.hidden_states > 0
+
+
+class FixedDeterminizeGame(ToyGame):
+    def determinize(self, view: View, rng: random.Random) -> ToyState:
+        return super().determinize(view, random.Random(0))
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        (toy(UnsortedState), "legal_actions() is not sorted"),
+        (toy(SharingCloneState), "applying an action to a clone changed the original"),
+        (toy(LaxState), "accepted an action not in legal_actions()"),
+        (toy(EndlessState), "did not end within 200 actions"),
+        (FixedDeterminizeGame(), "determinize() never varied with its generator"),
+    ],
+    ids=["unsorted", "sharing_clone", "lax_apply", "endless", "fixed_determinize"],
+)
+def test_the_suite_catches_a_broken_toy_game(game: ToyGame, message: str) -> None:
+    """Each breach of the protocol raises ConformanceError with a message that names it."""
+    with pytest.raises(ConformanceError) as info:
+        check_game(game, range(5), max_actions=200)
+    assert message in str(info.value)
+    assert "seed " in str(info.value)
+
+
+# --- breaches the suite found, pinned on minimal positions ----------------------------------
+
+MINIMAL = {
+    "rules": {"preset": "basic"},
+    "players": 2,
+    "to_move": 0,
+    "turn": 1,
+    "pyramid": ["G20@0,0"],
+    "hands": [["R40", "Y2"], ["G2"]],
+    "piles": [["Y4"], ["G4"]],
+    "out": [],
+}
+
+
+@pytest.mark.parametrize("action", [10**9, PLACE_BASE + 45, PLACE_BASE + 63], ids=str)
+def test_an_action_number_that_names_no_tile_is_refused_as_illegal(action: int) -> None:
+    """Core: apply "raises IllegalActionError (message says why) and changes nothing"."""
+    state = position_from_json(MINIMAL)
+    before = state.to_json()
+    with pytest.raises(IllegalActionError):
+        state.apply(action)
+    assert state.to_json() == before
+    assert state.illegal_reason(action)
+
+
+def test_a_determinization_shows_the_viewer_the_hand_as_seen() -> None:
+    """FP-VIEW-1 and D8: a determinization of seat 0's view shows seat 0 that same view.
+
+    D8: "A hand is listed in the order its tiles came into it".
+    """
+    state = position_from_json(MINIMAL)
+    view = state.view(0)
+    assert view.to_json()["hand"] == ["R40", "Y2"]
+    sample = state.game.determinize(view, random.Random(1))
+    assert sample.view(0).to_json() == view.to_json()

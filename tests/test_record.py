@@ -1,0 +1,186 @@
+"""Game records, the seeded driver ``play_game`` and ``replay`` (pyramids.core.record).
+
+A record (game, options, seed, actions as text) is the whole truth about a game: the
+same seed and bots give the same record, and replaying it gives the same final state.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from pyramids.bots import make_bot
+from pyramids.core import GameRecord, PositionError, State, play_game, replay
+from pyramids.flaming import FlamingGame, FlamingOptions
+from pyramids.games import make_game
+
+
+def random_game(
+    seed: int, players: int = 3, **options: Any
+) -> tuple[FlamingGame, State, GameRecord]:
+    """A game of random bots under ``options`` (standard preset by default)."""
+    game = FlamingGame(players, FlamingOptions(**options))
+    final, record = play_game(game, [make_bot("random") for _ in range(players)], seed)
+    return game, final, record
+
+
+def test_record_round_trips_through_json() -> None:
+    """GameRecord.to_json -> JSON text -> from_json gives the same record."""
+    _, _, record = random_game(3, fire_die=True)
+    data = json.loads(json.dumps(record.to_json()))
+    again = GameRecord.from_json(data)
+    assert again == record
+    assert again.to_json() == record.to_json()
+    assert data["format"] == 1
+    assert data["rules_version"] == FlamingGame.info.rules_version
+    assert data["seats"] == ["random"] * 3
+
+
+def test_record_from_json_keeps_optional_fields_optional() -> None:
+    """A minimal record (no seats, no rules version) still reads."""
+    record = GameRecord.from_json(
+        {"game": "flaming", "options": {}, "players": 2, "seed": 7, "actions": []}
+    )
+    assert record.seats == [] and record.rules_version == "" and record.actions == []
+
+
+GOOD = {"game": "flaming", "options": {}, "players": 2, "seed": 7, "actions": ["left"]}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"game": None}, "'game' must be a string"),
+        ({"options": []}, "'options' must be an object"),
+        ({"players": "2"}, "'players' must be an integer"),
+        ({"players": True}, "'players' must be an integer"),
+        ({"seed": 1.5}, "'seed' must be an integer"),
+        ({"seed": False}, "'seed' must be an integer"),
+        ({"actions": "left"}, "'actions' must be a list of strings"),
+        ({"actions": [1, 2]}, "'actions' must be a list of strings"),
+    ],
+)
+def test_record_from_json_names_the_bad_field(change: dict[str, Any], message: str) -> None:
+    """A record with a field of the wrong type is refused with a PositionError naming it."""
+    with pytest.raises(PositionError, match=message):
+        GameRecord.from_json({**GOOD, **change})
+
+
+@pytest.mark.parametrize("missing", ["game", "options", "players", "seed", "actions"])
+def test_record_from_json_names_a_missing_field(missing: str) -> None:
+    """A record without a required field is refused with a PositionError naming it."""
+    data = {k: v for k, v in GOOD.items() if k != missing}
+    with pytest.raises(PositionError, match=f"missing the field '{missing}'"):
+        GameRecord.from_json(data)
+
+
+def test_record_from_json_refuses_a_non_object() -> None:
+    """Not a JSON object at all: PositionError, not a TypeError."""
+    with pytest.raises(PositionError):
+        GameRecord.from_json([])  # type: ignore[arg-type]
+
+
+def test_play_game_is_deterministic() -> None:
+    """Core: "Same seed and same actions, same game: always" (bots and chance from the seed)."""
+    _, final_a, record_a = random_game(11, players=4, preset="family", fire_die=True)
+    _, final_b, record_b = random_game(11, players=4, preset="family", fire_die=True)
+    assert record_a == record_b
+    assert final_a.to_json() == final_b.to_json()
+    assert final_a.is_terminal()
+    assert any(a.startswith("die:") for a in record_a.actions)
+
+
+def test_play_game_differs_between_seeds() -> None:
+    """Different seeds deal and play differently."""
+    records = [random_game(seed)[2] for seed in range(4)]
+    assert len({tuple(r.actions) for r in records}) == 4
+    assert len({r.seed for r in records}) == 4
+
+
+def test_play_game_records_the_game() -> None:
+    """The record names the game, options, seats and rules version; every action is text."""
+    game, final, record = random_game(5, players=2, preset="basic")
+    assert record.game == "flaming"
+    assert record.options == dict(game.options)
+    assert record.players == 2 and record.seed == 5
+    assert record.rules_version == game.info.rules_version
+    assert all(isinstance(a, str) and a for a in record.actions)
+    assert final.is_terminal()
+
+
+def test_play_game_calls_on_step_after_every_action() -> None:
+    """on_step sees each action's text and the state after it, in order."""
+    game = FlamingGame(2, FlamingOptions(preset="family", fire_die=True))
+    seen: list[str] = []
+    positions: list[dict[str, Any]] = []
+
+    def on_step(state: State, text: str) -> None:
+        seen.append(text)
+        positions.append(state.to_json())
+
+    final, record = play_game(game, [make_bot("random"), make_bot("random")], 8, on_step=on_step)
+    assert seen == record.actions
+    assert positions[-1] == final.to_json()
+
+
+def test_play_game_needs_one_bot_per_seat() -> None:
+    """Three seats and two bots: a ValueError that says so."""
+    game = FlamingGame(3)
+    with pytest.raises(ValueError, match="3 seats need 3 bots"):
+        play_game(game, [make_bot("random"), make_bot("random")], 1)
+
+
+def test_replay_reproduces_every_state_and_the_final_one() -> None:
+    """replay(record) yields each action with the state after it, ending at the final state."""
+    game = FlamingGame(3, FlamingOptions(preset="standard", fire_die=True))
+    positions: list[dict[str, Any]] = []
+    final, record = play_game(
+        game,
+        [make_bot("random") for _ in range(3)],
+        21,
+        on_step=lambda state, _text: positions.append(state.to_json()),
+    )
+    steps = [(text, state.to_json()) for text, state in replay(game, record)]
+    assert [text for text, _ in steps] == record.actions
+    assert [pos for _, pos in steps] == positions
+    *_, (_, last) = replay(game, record)
+    assert last == final
+    assert last.returns() == final.returns()
+
+
+def test_replay_through_json_and_the_game_registry() -> None:
+    """A record saved as JSON replays on the game that make_game builds from it."""
+    _, final, record = random_game(9, players=5, preset="family")
+    saved = GameRecord.from_json(json.loads(json.dumps(record.to_json())))
+    game = make_game(saved.game, saved.players, saved.options)
+    *_, (_, last) = replay(game, saved)
+    assert last.to_json() == final.to_json()
+
+
+@pytest.mark.parametrize(
+    ("index", "text"),
+    [(0, "Z99@0,0"), (0, "left"), (3, "die:7"), (5, "W200@9,9")],
+)
+def test_a_corrupted_record_action_raises_position_error_naming_it(index: int, text: str) -> None:
+    """replay: "Raises PositionError naming the first action that does not apply"."""
+    game, _, record = random_game(4, players=2, preset="basic")
+    record.actions[index] = text
+    with pytest.raises(PositionError) as info:
+        for _ in replay(game, record):
+            pass
+    message = str(info.value)
+    assert f"record action {index + 1}" in message
+    assert repr(text) in message
+
+
+def test_a_corrupted_record_replays_the_good_prefix() -> None:
+    """The actions before the corrupted one are replayed and yielded."""
+    game, _, record = random_game(4, players=2, preset="basic")
+    record.actions[6] = "die:3"  # basic has no fire die: never legal
+    yielded = []
+    with pytest.raises(PositionError, match="record action 7"):
+        for text, _ in replay(game, record):
+            yielded.append(text)
+    assert yielded == record.actions[:6]
