@@ -72,8 +72,6 @@ class View(Protocol):
 class State(abc.ABC):
     """A game in progress. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
-    game: Game
-
     @abc.abstractmethod
     def current_player(self) -> int:
         """The seat to decide next, CHANCE for a chance point, TERMINAL when over."""
