@@ -17,15 +17,20 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramids.core.errors import PositionError
 from pyramids.flaming.state import DIE, FALL, NONE, FlamingState
-from pyramids.flaming.tiles import NAMES, NUM_TILES, col_of, row_of
+from pyramids.flaming.tiles import NAMES, col_of, row_of
 
 if TYPE_CHECKING:
     from pyramids.flaming.game import FlamingGame
 
 
 def tiles_of(mask: int) -> tuple[int, ...]:
-    """The tiles of a bit mask, in tile order."""
-    return tuple(t for t in range(NUM_TILES) if (mask >> t) & 1)
+    """The tiles of a bit mask, in tile order (visits only the set bits)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 def _at(tile: int, key: int) -> str:
