@@ -7,12 +7,14 @@ from typing import Any
 
 from pyramids.core.errors import PositionError
 from pyramids.core.game import Game
+from pyramids.flags.game import FlagsGame
 from pyramids.flaming.game import FlamingGame
 
 GameFactory = Callable[[int, Mapping[str, Any]], Game]
 
 GAMES: dict[str, GameFactory] = {
     "flaming": FlamingGame.from_options,
+    "flags": FlagsGame.from_options,
 }
 
 

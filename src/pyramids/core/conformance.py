@@ -103,6 +103,9 @@ def check_player_and_actions(state: State, where: str) -> list[Action]:
         if state.chance_outcomes():
             raise _fail(where, "the game is over but chance_outcomes() is not empty", state)
         return legal
+    if not legal and player == CHANCE and not state.chance_outcomes():
+        # A chance point too large to list (a whole new deal): only sample_chance draws it.
+        return legal
     if not legal:
         raise _fail(
             where, f"no legal action although the game is not over (player {player})", state
@@ -433,7 +436,7 @@ def playout(
                     where, "a chance point in a game whose info says has_chance=False", state
                 )
             action = state.sample_chance(rng)
-            if action not in legal:
+            if legal and action not in legal:
                 raise _fail(where, f"sample_chance() drew {action}, not a legal outcome", state)
             report.chance_actions += 1
         else:

@@ -82,7 +82,12 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """At a chance point, each outcome with its probability; otherwise empty."""
+        """At a chance point, each outcome with its probability; otherwise empty.
+
+        A chance point with too many outcomes to list (a whole new deal of cards) may
+        return an empty list, and an empty ``legal_actions()``: draw it with
+        ``sample_chance``, which every driver uses.
+        """
 
     def sample_chance(self, rng: random.Random) -> Action:
         """Draw one chance outcome with ``rng`` (games with huge outcome sets override this)."""

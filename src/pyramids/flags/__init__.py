@@ -1,0 +1,24 @@
+"""Pyramids and Flags: the rules engine (standard library and ``pyramids.core`` only).
+
+Rules follow ``shared/pyramids-and-flags-contract.md``; ``docs/RULES.md`` gives each
+rule an ID (PF-...) that the code and tests cite. The deck is package data
+(``data/cards.json``) built by ``scripts/build_flags_deck.py``.
+"""
+
+from pyramids.flags.game import INFO, FlagsGame
+from pyramids.flags.notation import action_to_text, parse_action, position_from_json
+from pyramids.flags.options import RULES_VERSION, FlagsOptions
+from pyramids.flags.state import FlagsState
+from pyramids.flags.view import FlagsView
+
+__all__ = [
+    "INFO",
+    "RULES_VERSION",
+    "FlagsGame",
+    "FlagsOptions",
+    "FlagsState",
+    "FlagsView",
+    "action_to_text",
+    "parse_action",
+    "position_from_json",
+]

@@ -1,0 +1,93 @@
+"""The 36 goal cards (PF-CARD), read once from the package data ``data/cards.json``.
+
+A card is an int: its index in alphabetical order of ISO 3166 alpha-3 code, so card
+order is the scoring order (PF-SCORE-2). Each card has a flag (a tower of 2 or 3
+flag pieces, bottom to top), groups, and four scoring pieces (orange, purple, cyan,
+clear) that rate its facts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from pyramids.core.errors import PositionError
+from pyramids.flags.pieces import BY_NAME, mask_of
+
+GROUPS = ("EU", "Africa", "Caribbean", "Oil")
+"""The card groups of the win condition PF-WIN-2, in this order."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """One goal card: identifier, names, groups, flag tower, scoring pieces and facts."""
+
+    index: int
+    code: str
+    country: str
+    capital: str
+    groups: tuple[str, ...]
+    tower: tuple[int, ...]
+    """Flag pieces, bottom to top."""
+    pieces: tuple[int, ...]
+    """The four scoring pieces, in the order O, P, C, X."""
+    facts: dict[str, Any]
+    """Raw facts per scoring colour letter: value, unit, size (and name, year)."""
+
+    @property
+    def group_mask(self) -> int:
+        """Bit i set when the card belongs to GROUPS[i]."""
+        return sum(1 << GROUPS.index(g) for g in self.groups)
+
+
+def _load() -> tuple[Card, ...]:
+    raw = json.loads(
+        resources.files("pyramids.flags").joinpath("data/cards.json").read_text(encoding="utf-8")
+    )
+    entries = sorted(raw["cards"], key=lambda c: c["code"])
+    return tuple(
+        Card(
+            index=i,
+            code=c["code"],
+            country=c["country"],
+            capital=c["capital"],
+            groups=tuple(c["groups"]),
+            tower=tuple(BY_NAME[p] for p in c["tower"]),
+            pieces=tuple(BY_NAME[p] for p in c["pieces"]),
+            facts=c["facts"],
+        )
+        for i, c in enumerate(entries)
+    )
+
+
+CARDS: tuple[Card, ...] = _load()
+NUM_CARDS = len(CARDS)
+CODES: tuple[str, ...] = tuple(c.code for c in CARDS)
+BY_CODE: dict[str, int] = {c.code: c.index for c in CARDS}
+TOWER: tuple[tuple[int, ...], ...] = tuple(c.tower for c in CARDS)
+PIECES_MASK: tuple[int, ...] = tuple(mask_of(c.pieces) for c in CARDS)
+"""Card -> bit mask of its four scoring pieces."""
+GROUP_MASK: tuple[int, ...] = tuple(c.group_mask for c in CARDS)
+ALL_CARDS_MASK = (1 << NUM_CARDS) - 1
+
+
+def parse_card(text: object, what: str = "card") -> int:
+    """A card from its ISO alpha-3 code (case-insensitive); PositionError when unknown."""
+    if not isinstance(text, str):
+        raise PositionError(f"{what} must be a card code like 'CZE', not {text!r}")
+    c = BY_CODE.get(text.strip().upper())
+    if c is None:
+        raise PositionError(f"{what} {text!r} is not a card of the deck")
+    return c
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bit mask, in card (alphabetical) order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,102 @@
+"""The 30 pyramids of Pyramids and Flags (PF-PIECE): names, colours, sizes.
+
+A piece is an int ``colour * 3 + size - 1``. Colours are numbered in the contract's
+order: the six flag colours ``K W Y B G R`` (pieces 0..17, on the table) and the four
+scoring colours ``O P C X`` (pieces 18..29, in the bank). ``B3`` is the large blue.
+"""
+
+from __future__ import annotations
+
+from pyramids.core.errors import PositionError
+
+COLOURS = "KWYBGROPCX"
+"""Colour letters, in piece order: black, white, yellow, blue, green, red (flag colours),
+then orange, purple, cyan, clear (scoring colours)."""
+
+FLAG_COLOURS = COLOURS[:6]
+SCORING_COLOURS = COLOURS[6:]
+NUM_PIECES = 30
+NUM_FLAG_PIECES = 18
+FIRST_SCORING = 18
+"""Pieces below this are flag pieces; pieces from it on are scoring pieces."""
+
+COLOUR_NAMES_EN = {
+    "K": "black",
+    "W": "white",
+    "Y": "yellow",
+    "B": "blue",
+    "G": "green",
+    "R": "red",
+    "O": "orange",
+    "P": "purple",
+    "C": "cyan",
+    "X": "clear",
+}
+COLOUR_NAMES_FR = {
+    "K": "noir",
+    "W": "blanc",
+    "Y": "jaune",
+    "B": "bleu",
+    "G": "vert",
+    "R": "rouge",
+    "O": "orange",
+    "P": "violet",
+    "C": "cyan",
+    "X": "transparent",
+}
+
+NAMES: tuple[str, ...] = tuple(f"{c}{s}" for c in COLOURS for s in (1, 2, 3))
+"""Piece -> code, e.g. NAMES[0] == "K1"."""
+BY_NAME: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
+COLOUR_OF: tuple[int, ...] = tuple(i // 3 for i in range(NUM_PIECES))
+"""Piece -> colour index (into COLOURS)."""
+SIZE: tuple[int, ...] = tuple(i % 3 + 1 for i in range(NUM_PIECES))
+"""Piece -> size: 1 small, 2 medium, 3 large."""
+
+FLAG_PIECES_MASK = (1 << NUM_FLAG_PIECES) - 1
+SCORING_PIECES_MASK = ((1 << NUM_PIECES) - 1) & ~FLAG_PIECES_MASK
+
+
+def piece(colour: str, size: int) -> int:
+    """The piece of colour letter ``colour`` and ``size`` (1..3)."""
+    return COLOURS.index(colour) * 3 + size - 1
+
+
+def is_flag_piece(p: int) -> bool:
+    """Whether ``p`` is one of the 18 flag pieces (K W Y B G R)."""
+    return 0 <= p < NUM_FLAG_PIECES
+
+
+def is_scoring_piece(p: int) -> bool:
+    """Whether ``p`` is one of the 12 scoring pieces (O P C X)."""
+    return FIRST_SCORING <= p < NUM_PIECES
+
+
+def parse_piece(text: object, what: str = "piece") -> int:
+    """A piece from its code (``B3``, case-insensitive); PositionError when unknown."""
+    if not isinstance(text, str):
+        raise PositionError(f"{what} must be a piece code like 'B3', not {text!r}")
+    p = BY_NAME.get(text.strip().upper())
+    if p is None:
+        raise PositionError(
+            f"{what} {text!r} is not a piece: a colour letter of {COLOURS} and a size 1, 2 or 3"
+        )
+    return p
+
+
+def pieces_of(mask: int) -> list[int]:
+    """The pieces of a bit mask, in piece order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(pieces: list[int] | tuple[int, ...]) -> int:
+    """The bit mask of some pieces."""
+    m = 0
+    for p in pieces:
+        m |= 1 << p
+    return m

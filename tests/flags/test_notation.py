@@ -1,0 +1,383 @@
+"""Actions and positions as text (PF-NOTE, contract section 9), and every refusal."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from pyramids.core.errors import ActionParseError, IllegalActionError, PositionError
+from pyramids.flags import FlagsGame, action_to_text, parse_action, position_from_json
+from pyramids.flags.actions import DEAL_BASE
+from tests.flags import FLAG_PIECES, play, position, state
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "W1>R2",
+        "B3>table",
+        "swap:CZE",
+        "take:O2",
+        "take:O2@1",
+        "done",
+        "split:B3",
+        "trade:O1:P2@1",
+        "grow",
+        "newstart",
+        "pirate:1",
+        "wild:R",
+        "steal:CZE",
+        "deal:CZE,FRA,ITA",
+    ],
+)
+def test_every_kind_of_action_prints_as_it_parses(text: str) -> None:
+    """PF-NOTE-1: the notation of sections 6 and 9 (`W1>R2`, `swap:CZE`, `take:O2@1`, ...)."""
+    action = parse_action(text, 2)
+    assert action_to_text(action) == text
+
+
+def test_parsing_is_lenient_about_case_and_spaces() -> None:
+    """PF-NOTE-1: codes are case-insensitive; the printed form is canonical."""
+    assert action_to_text(parse_action(" w1 > r2 ", 2)) == "W1>R2"
+    assert action_to_text(parse_action("B3>TABLE", 2)) == "B3>table"
+    assert action_to_text(parse_action("swap:cze", 2)) == "swap:CZE"
+    assert action_to_text(parse_action("take: o2 @ 1", 2)) == "take:O2@1"
+
+
+def test_a_deal_lists_cards_in_dealing_order() -> None:
+    """PF-NOTE-1: `deal:CARD,…` lists the cards one at a time from the dealer; within a hand
+    the order does not matter and prints in code order."""
+    a = parse_action("deal:JPN,FRA,CZE", 2)
+    b = parse_action("deal:CZE,FRA,JPN", 2)
+    assert a == b and action_to_text(a) == "deal:CZE,FRA,JPN"
+    assert a > DEAL_BASE
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("", "cannot read"),
+        ("%%", "cannot read"),
+        ("B3>", "cannot read"),
+        ("Q3>R2", "not a piece"),
+        ("O1>R2", "scoring piece"),
+        ("B3>O1", "scoring piece"),
+        ("swap:XYZ", "not a card"),
+        ("take:B3", "flag piece"),
+        ("take:O1@9", "no seat 9"),
+        ("take:O1@", "expected take"),
+        ("split:O1", "scoring piece"),
+        ("trade:O1:B2@1", "only scoring pieces"),
+        ("trade:O1@1", "expected trade"),
+        ("pirate:x", "expected pirate"),
+        ("pirate:2", "no seat 2"),
+        ("wild:W", "R, B, G, Y or K"),
+        ("deal:?,?", "hides cards"),
+        ("deal:CZE,CZE", "twice"),
+        ("deal:", "lists the dealt cards"),
+        ("hello:1", "unknown word"),
+    ],
+)
+def test_text_that_is_no_action_is_a_parse_error(text: str, match: str) -> None:
+    """PF-NOTE-1: "cannot parse" (ActionParseError) is told apart from "illegal"."""
+    with pytest.raises(ActionParseError, match=match):
+        state().parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("B3>R2", "larger than R2"),
+        ("K1>table", "whole tower"),
+        ("swap:ITA", "not in seat 0's hand"),
+        ("take:O2", "must move pyramids or exchange"),
+        ("done", "must move pyramids or exchange"),
+        ("grow", "must move pyramids or exchange"),
+        ("steal:CZE", "must move pyramids or exchange"),
+        ("deal:CZE,ITA", "must move pyramids or exchange"),
+    ],
+)
+def test_an_action_that_parses_but_breaks_a_rule_is_illegal(text: str, match: str) -> None:
+    """PF-NOTE-1: IllegalActionError says why, and the state is unchanged."""
+    s = state(hands=[["CZE"], ["ITA"]])
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match=match):
+        s.parse_action(text)
+    with pytest.raises(IllegalActionError, match=match):
+        s.apply(parse_action(text, 2))
+    assert s.to_json() == before
+
+
+def test_illegal_tree_action_choices_say_why() -> None:
+    """PF-TREE-2: during an action only its own choices (and done) are legal."""
+    s = play(state(towers=[["R3", "R2"]], hands=[["ITA"], ["FRA"]]), "R1>R2")
+    with pytest.raises(IllegalActionError, match="the tower of K3 is a single pyramid"):
+        s.parse_action("split:K3")
+    with pytest.raises(IllegalActionError, match="R2 is not the bottom"):
+        s.parse_action("split:R2")
+    with pytest.raises(IllegalActionError, match="red tree's action"):
+        s.parse_action("grow")
+
+
+def test_position_json_round_trips() -> None:
+    """PF-NOTE-2: to_json then position_from_json gives the same position."""
+    s = play(state(towers=[["B3", "R2"]], hands=[["CZE"], ["ITA"]], scoring=[[], ["O2"]]), "W1>R2")
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["pending"] == {"player": 0, "kind": "capture", "card": "CZE", "taken": []}
+    back = position_from_json(data)
+    assert back.to_json() == data
+    assert back.legal_actions() == s.legal_actions()
+
+
+def test_position_json_lists_every_field_of_the_contract() -> None:
+    """PF-NOTE-2: rules, players, to_move, turn, towers, bank, scoring, hands, scored, deck, last_moved."""
+    data = FlagsGame(2).new_initial_state(0).to_json()
+    assert list(data) == [
+        "rules",
+        "players",
+        "to_move",
+        "turn",
+        "towers",
+        "bank",
+        "scoring",
+        "hands",
+        "scored",
+        "deck",
+        "last_moved",
+    ]
+    assert data["rules"] == {"actions": True, "max_turns": 3000}
+
+
+def test_towers_are_listed_in_piece_order_of_their_bottoms() -> None:
+    """PF-NOTE-4: one canonical order: towers by bottom piece (K W Y B G R, small to large)."""
+    data = position(towers=[["R3", "W2"], ["B3", "R2", "W1"]])
+    towers = position_from_json(data).to_json()["towers"]
+    assert towers[:3] == [["K1"], ["K2"], ["K3"]]
+    assert towers.index(["B3", "R2", "W1"]) < towers.index(["R3", "W2"])
+
+
+def _with(key: str, value: Any, **kwargs: Any) -> Callable[[], dict[str, Any]]:
+    def make() -> dict[str, Any]:
+        data = position(**{"hands": [["CZE"], ["ITA"]], **kwargs})
+        data[key] = value
+        return data
+
+    return make
+
+
+def _made(**kwargs: Any) -> Callable[[], dict[str, Any]]:
+    return lambda: position(**{"hands": [["CZE"], ["ITA"]], **kwargs})
+
+
+_SINGLES = [[p] for p in FLAG_PIECES if p != "R3"]
+
+REFUSALS: list[tuple[str, Callable[[], dict[str, Any]], str]] = [
+    ("unknown field", _with("colour", 1), "unknown position field"),
+    ("unknown option", _with("rules", {"preset": "x"}), "unknown rules option"),
+    ("players", _with("players", 5), "'players' must be 2 to 4"),
+    ("to_move", _with("to_move", 2), "'to_move' must be a seat"),
+    ("turn", _with("turn", 0), "'turn' must be from 1"),
+    ("turn past max", _with("turn", 3001), "'turn' must be from 1"),
+    ("piece missing", _with("towers", _SINGLES), "missing from the position: R3"),
+    ("piece twice", _with("towers", [*_SINGLES, ["R3"], ["R3"]]), "R3 is listed twice"),
+    ("wrong side", _with("towers", [*_SINGLES, ["R3"], ["O1"]]), "O1 is a scoring piece"),
+    ("smaller under", _with("towers", [*_SINGLES[:-1], ["R2", "R3"]]), "R3 sits on R2, a smaller"),
+    ("empty tower", _with("towers", [*_SINGLES, ["R3"], []]), "is empty"),
+    ("unknown piece", _with("towers", [*_SINGLES, ["R4"]]), "not a piece"),
+    ("flag in bank", _with("bank", ["K1"]), "K1 is a flag piece"),
+    ("flag in hold", _with("scoring", [["K1"], []]), "K1 is a flag piece"),
+    ("bank missing", _with("bank", []), "missing from the position: O1"),
+    ("scoring per seat", _with("scoring", [[]]), "'scoring' must be a list of 2 lists"),
+    ("unknown card", _with("deck", ["XYZ"]), "not a card"),
+    ("card missing", _with("deck", []), "card\\(s\\) missing"),
+    ("card twice", _with("hands", [["CZE"], ["CZE"]]), "CZE is listed twice"),
+    ("last_moved", _with("last_moved", ["O1"]), "flag pieces only"),
+    ("last_moved twice", _with("last_moved", ["K1", "K1"]), "lists a piece twice"),
+    ("win already", _made(scoring=[["O1", "O2", "O3", "P1"], []]), "already meets a win"),
+    ("both endings", _with("ranking", [1, 1], winner=0), "not both"),
+    ("winner seat", _with("winner", 3), "'winner' must be a seat"),
+    ("winner no win", _with("winner", 0), "meets no win condition"),
+    ("pending kind", _with("pending", {"kind": "fall"}), "pending.kind must be"),
+    ("pending fields", _with("pending", {"kind": "deal", "x": 1}), "unknown field"),
+    ("pending object", _with("pending", 3), "'pending' must be an object"),
+]
+
+
+@pytest.mark.parametrize(("name", "make", "match"), REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_inconsistent_positions_are_refused(
+    name: str, make: Callable[[], dict[str, Any]], match: str
+) -> None:
+    """PF-NOTE-3: "A position is refused when a piece is missing, listed twice or on the wrong side,
+    a piece sits on a smaller one, a card is unknown or listed twice, or a player already meets a
+    win condition"."""
+    with pytest.raises(PositionError, match=match):
+        position_from_json(make())
+
+
+def test_a_position_must_be_an_object_with_players() -> None:
+    """PF-NOTE-3: the notation's shape."""
+    with pytest.raises(PositionError, match="JSON object"):
+        position_from_json([])  # type: ignore[arg-type]
+    data = position()
+    del data["players"]
+    with pytest.raises(PositionError, match="no 'players'"):
+        position_from_json(data)
+
+
+def test_a_ranking_must_follow_points_then_flags() -> None:
+    """PF-WIN-5: a ranking that does not follow points then flags is refused."""
+    data = position(scoring=[["O1"], []], hands=[["CZE"], ["ITA"]])
+    data["ranking"] = [2, 1]
+    with pytest.raises(PositionError, match="does not follow points then flags"):
+        position_from_json(data)
+    data["ranking"] = [1, 2]
+    assert position_from_json(data).returns() == [1.0, 0.0]
+    data["ranking"] = "first"
+    with pytest.raises(PositionError, match="rank from 1"):
+        position_from_json(data)
+
+
+def _capture(**kwargs: Any) -> dict[str, Any]:
+    """Seat 0 just built CZE with W1>R2 and is capturing (overridable by keyword)."""
+    args: dict[str, Any] = {
+        "towers": [["B3", "R2", "W1"]],
+        "hands": [[], ["ITA"]],
+        "scored": [["CZE"], []],
+        "last_moved": ["W1"],
+        "pending": {"player": 0, "kind": "capture", "card": "CZE", "taken": []},
+    }
+    args.update(kwargs)
+    return position(**args)
+
+
+def test_a_pending_capture_resumes_mid_turn() -> None:
+    """PF-NOTE-2: pending `{"player": 2, "kind": "capture", "card": "CZE", "taken": ["O2"]}`."""
+    s = position_from_json(_capture(scoring=[[], ["P2"]]))
+    assert s.current_player() == 0
+    assert "take:P2@1" in [s.action_to_string(a) for a in s.legal_actions()]
+    taken = {"player": 0, "kind": "capture", "card": "CZE", "taken": ["O2"]}
+    s = position_from_json(_capture(scoring=[["O2"], ["P2"]], pending=taken))
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["done", "take:C1", "take:X3"]
+    play(s, "take:C1")
+    assert s.current_player() == 1 and s.to_json()["scoring"][0] == ["O2", "C1"]
+
+
+def _pend(**kw: Any) -> dict[str, Any]:
+    return {"player": 0, "kind": "capture", "card": "CZE", "taken": [], **kw}
+
+
+PENDING_REFUSALS: list[tuple[str, dict[str, Any], str]] = [
+    ("player", {"pending": _pend(player=5)}, "pending.player"),
+    ("not last scored", {"pending": _pend(player=1)}, "last card seat 1 scored"),
+    ("flag down", {"towers": [["B3", "R2"]]}, "does not stand"),
+    ("last_moved", {"last_moved": ["R2"]}, "must be the group"),
+    ("two taken", {"pending": _pend(taken=["O2", "P2"])}, "two takes"),
+    ("taken not shown", {"pending": _pend(taken=["O1"])}, "not shown on CZE"),
+    ("taken not held", {"pending": _pend(taken=["O2"])}, "does not hold"),
+    ("nothing left", {"scoring": [["O2", "P2", "C1", "X3"], []]}, "nothing is left to take"),
+    (
+        "one bank take, bank empty",
+        {"scoring": [["O2", "P2", "C1"], ["X3"]], "pending": _pend(taken=["O2"])},
+        "nothing is left",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "match"), PENDING_REFUSALS, ids=[r[0] for r in PENDING_REFUSALS]
+)
+def test_bad_pending_captures_are_refused(name: str, changes: dict[str, Any], match: str) -> None:
+    """PF-NOTE-3: a pending capture must be one that play could reach."""
+    with pytest.raises(PositionError, match=match):
+        position_from_json(_capture(**changes))
+
+
+def test_a_pending_capture_after_a_seat_that_still_holds_a_built_card_is_refused() -> None:
+    """PF-SCORE-1: seats score in turn order from the mover; a passed seat has nothing built left."""
+    # Seat 1 moved R1 onto W2 (B3 W2 R1 is FRA, seat 0's) while GRC (B3 W2) stands in seat 1's hand:
+    # seat 1 scores before seat 0, so this capture by seat 0 cannot happen.
+    data = _capture(
+        towers=[["B3", "W2", "R1"]],
+        hands=[[], ["GRC"]],
+        scored=[["FRA"], []],
+        last_moved=["R1"],
+        to_move=1,
+        pending=_pend(card="FRA"),
+    )
+    with pytest.raises(PositionError, match="seat 1 holds GRC, whose flag stands"):
+        position_from_json(data)
+    data["to_move"] = 0
+    assert position_from_json(data).current_player() == 0
+
+
+def _action(pending: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Seat 0 just made a white tree with W1>W2 (overridable by keyword)."""
+    args: dict[str, Any] = {
+        "towers": [["W3", "W2", "W1"]],
+        "hands": [["ITA"], ["FRA"]],
+        "last_moved": ["W1"],
+        "pending": pending,
+    }
+    args.update(kwargs)
+    return position(**args)
+
+
+WILD = {"player": 0, "kind": "action", "colour": "W"}
+
+
+@pytest.mark.parametrize(
+    ("pending", "changes", "match"),
+    [
+        (WILD, {"actions": False}, "needs the tree actions"),
+        ({**WILD, "player": 1}, {}, "the one to move"),
+        ({**WILD, "colour": "O"}, {}, "pending.colour"),
+        (WILD, {"last_moved": ["W3", "W2", "W1"]}, "made no tree"),
+        ({**WILD, "colour": "B"}, {}, "nothing to act on"),
+        ({"kind": "steal", "from": 0}, {}, "not themself"),
+        ({"kind": "steal", "from": 7}, {}, "pending.from"),
+        ({"kind": "steal", "from": 1}, {"hands": [["ITA"], []], "leftover": 0}, "holds no card"),
+        ({"kind": "steal", "from": 1}, {"last_moved": ["W3", "W2", "W1"]}, "no black"),
+        ({"kind": "deal"}, {"last_moved": ["W3", "W2", "W1"]}, "no yellow"),
+    ],
+)
+def test_bad_pending_actions_are_refused(
+    pending: dict[str, Any], changes: dict[str, Any], match: str
+) -> None:
+    """PF-NOTE-3: a pending action, steal or deal must follow a tree of its colour (or white)."""
+    with pytest.raises(PositionError, match=match):
+        position_from_json(_action(pending, **changes))
+
+
+def test_pending_actions_that_play_can_reach_are_accepted() -> None:
+    """PF-NOTE-2: `{"player": 0, "kind": "action", "colour": "R"}`, `{"kind": "steal", "from": 1}`,
+    `{"kind": "deal"}`."""
+    for pending in (WILD, {**WILD, "colour": "R"}, {"kind": "steal", "from": 1}, {"kind": "deal"}):
+        s = position_from_json(_action(pending))
+        assert s.to_json()["pending"] == pending
+
+
+def test_a_pending_action_with_a_built_card_in_hand_is_refused() -> None:
+    """PF-SCORE-1: scoring comes before the tree action, so no hand still holds a built card."""
+    data = _action(WILD, towers=[["W3", "W2", "W1"], ["G3", "K2", "R1"]], hands=[["ITA"], ["TTO"]])
+    position_from_json(data)  # TTO is R3 K2 W1: not built
+    data = _action(WILD, towers=[["W3", "W2", "W1"], ["G3", "K2", "R1"]], hands=[["ITA"], ["LBY"]])
+    with pytest.raises(PositionError, match="seat 1 holds LBY, whose flag stands"):
+        position_from_json(data)
+
+
+def test_an_ended_game_has_no_pending_decision() -> None:
+    """PF-NOTE-3: `winner`/`ranking` and `pending` exclude each other."""
+    data = position(scoring=[["O1"], []], hands=[["CZE"], ["ITA"]])
+    data["ranking"] = [1, 2]
+    data["pending"] = {"kind": "deal"}
+    with pytest.raises(PositionError, match="no pending decision"):
+        position_from_json(data)
+
+
+def test_game_state_from_json_checks_the_number_of_players() -> None:
+    """PF-NOTE-2: a game reads only positions with its number of seats."""
+    with pytest.raises(PositionError, match="3 players, the game 2"):
+        FlagsGame(2).state_from_json(position(players=3))
