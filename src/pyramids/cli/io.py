@@ -79,6 +79,54 @@ def dumps(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
+def _scalar(value: Any) -> bool:
+    return not isinstance(value, (dict, list))
+
+
+PACKED = 24
+"""Longest item (as JSON) packed several to a line: codes and towers, not sentences."""
+
+
+def _flat(value: Any) -> bool:
+    """A short scalar, or a short list of scalars (a code, a tower): packed several to a line."""
+    short = len(json.dumps(value, ensure_ascii=False)) <= PACKED
+    return short and (_scalar(value) or all(_scalar(v) for v in value))
+
+
+def _compact(value: Any, indent: int, room: int, width: int) -> str:
+    """``value`` as JSON starting ``indent`` spaces in, with ``room`` characters left."""
+    inline = json.dumps(value, ensure_ascii=False)
+    packed = isinstance(value, list) and all(_flat(v) for v in value)
+    sentences = isinstance(value, list) and not packed and all(_scalar(v) for v in value)
+    if _scalar(value) or not value or (len(inline) <= room and not sentences):
+        return inline
+    pad = " " * (indent + 2)
+    if packed:
+        lines: list[str] = []
+        line = ""
+        for item in (json.dumps(v, ensure_ascii=False) for v in value):
+            if line and len(pad) + len(line) + len(item) + 2 > width:
+                lines.append(line + ",")
+                line = ""
+            line = f"{line}, {item}" if line else item
+        lines.append(line)
+        return "[\n" + "\n".join(pad + x for x in lines) + "\n" + " " * indent + "]"
+    if isinstance(value, list):
+        items = [_compact(v, indent + 2, width - indent - 3, width) for v in value]
+        return "[\n" + ",\n".join(pad + x for x in items) + "\n" + " " * indent + "]"
+    entries = []
+    for key, v in value.items():
+        head = f"{json.dumps(key, ensure_ascii=False)}: "
+        entries.append(pad + head + _compact(v, indent + 2, width - indent - 3 - len(head), width))
+    return "{\n" + ",\n".join(entries) + "\n" + " " * indent + "}"
+
+
+def dumps_compact(data: Any, width: int = 100) -> str:
+    """JSON like ``dumps`` but short lists and objects on one line and long lists of codes
+    wrapped at ``width``, so a Pyramids and Flags position fits on one screen."""
+    return _compact(data, 0, width, width)
+
+
 def data_dir(environ: Mapping[str, str] | None = None) -> Path:
     """The user data directory of pyramids: $XDG_DATA_HOME/pyramids or ~/.local/share/pyramids."""
     env = os.environ if environ is None else environ

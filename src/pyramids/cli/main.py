@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import typer
 
-from pyramids.cli import bench_cmd, flaming_cmd, play_cmd, sim_cmd
+from pyramids.cli import bench_cmd, flags_cmd, flaming_cmd, play_cmd, sim_cmd
 
 app = typer.Typer(
     name="pyramids",
-    help="Play, study and build AI for pyramid tile games (Flaming Pyramids).",
+    help="Play, study and build AI for pyramid games (Flaming Pyramids, Pyramids and Flags).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 app.add_typer(flaming_cmd.app, name="flaming")
+app.add_typer(flags_cmd.app, name="flags")
 app.command("play")(play_cmd.play)
 app.command("replay")(play_cmd.replay)
 app.command("simulate")(sim_cmd.simulate)

@@ -5,39 +5,65 @@ Play drives the engine exactly as ``core.play_game`` does: chance from
 between bots only is the same game ``play_game`` plays with that seed. Humans see
 only their own view, type an action or a number, and are told why a refused input is
 refused; every event is shown with its reason. Records are saved as JSON.
+
+The game loop and replay are generic; what is particular to a game (drawing it, asking
+a human, which events a seat may see) is a ``GameUI``: ``FlamingUI`` here, ``FlagsUI``
+in ``play_flags``.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import sys
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn, TextIO
+from typing import Annotated
 
 import typer
 from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from pyramids.bots import BOTS, make_bot
+from pyramids.bots import BOTS
 from pyramids.cli.i18n import Lang, join_words, seat_name, tr
 from pyramids.cli.io import (
     InputError,
     default_record_path,
     dumps,
+    dumps_compact,
     hand_record_path,
     load_record,
     save_record,
 )
+from pyramids.cli.play_flags import FlagsUI
 from pyramids.cli.render import render_choices, render_position, render_state, view_spots
+from pyramids.cli.terminal import (
+    EXIT_INPUT_ENDED,
+    EXIT_INTERRUPTED,
+    EXIT_REFUSED,
+    HELP_WORDS,
+    HUMAN,
+    QUIET_EVENTS,
+    QUIT_WORDS,
+    GameUI,
+    PlayerLeftError,
+    Seats,
+    Terminal,
+    default_bot,
+    fail,
+    fit_bots,
+    new_seed,
+    parse_seats,
+)
 from pyramids.core import CHANCE, ActionParseError, Event, GameRecord, PyramidsError
-from pyramids.core.game import Action, Bot
+from pyramids.core.game import Action, Game, State
+from pyramids.flags import FlagsGame, FlagsOptions
+from pyramids.flags.options import DEFAULT_MAX_TURNS as FLAGS_MAX_TURNS
 from pyramids.flaming import FlamingGame, FlamingOptions, FlamingState
+from pyramids.flaming.game import INFO as FLAMING_INFO
 from pyramids.flaming.match import Match
 from pyramids.flaming.notation import parse_action as parse_notation
 from pyramids.flaming.state import (
@@ -53,132 +79,25 @@ from pyramids.flaming.state import (
 from pyramids.flaming.tiles import BY_NAME, NAMES, SUPPORT_LEFT, SUPPORT_RIGHT, spot_name
 from pyramids.games import make_game
 
-EXIT_REFUSED = 2
-EXIT_INPUT_ENDED = 1
-EXIT_INTERRUPTED = 130
-HUMAN = "human"
-QUIT_WORDS = frozenset({"q", "quit", "exit", "quitter"})
-HELP_WORDS = frozenset({"?", "h", "help", "aide"})
+__all__ = [  # the shared terminal machinery stays importable from here
+    "EXIT_INPUT_ENDED",
+    "EXIT_INTERRUPTED",
+    "EXIT_REFUSED",
+    "HELP_WORDS",
+    "QUIET_EVENTS",
+    "FlamingUI",
+    "GameUI",
+    "PlayerLeftError",
+    "Seats",
+    "Terminal",
+    "play",
+    "replay",
+]
+
 LEFT_WORDS = frozenset({"l", "left", "g", "gauche"})
 RIGHT_WORDS = frozenset({"r", "right", "d", "droite"})
-QUIET_EVENTS = frozenset({"draw"})
-"""Events shown without the pause that follows mayhem events."""
 
-
-def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with status 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_REFUSED)
-
-
-class PlayerLeftError(Exception):
-    """The game stops early: a human typed ``q``, the input ended, or Ctrl-C."""
-
-    def __init__(self, how: str) -> None:
-        super().__init__(how)
-        self.how = how
-        """``quit``, ``eof`` or ``interrupt``."""
-
-    @property
-    def exit_code(self) -> int:
-        """0 for a chosen quit, 1 when the input ended, 130 for Ctrl-C."""
-        return {"quit": 0, "eof": EXIT_INPUT_ENDED}.get(self.how, EXIT_INTERRUPTED)
-
-
-@dataclass
-class Terminal:
-    """Where the game talks and listens: a rich console, an input stream, a language, a pace."""
-
-    console: Console
-    stdin: TextIO
-    lang: str = "en"
-    delay: float = 0.0
-    sleep: Callable[[float], None] = time.sleep
-
-    def show(self, renderable: RenderableType | str) -> None:
-        """Print one renderable (plain strings are never read as markup)."""
-        if isinstance(renderable, str):
-            renderable = Text(renderable)
-        self.console.print(renderable, crop=False, soft_wrap=isinstance(renderable, Text))
-
-    def pause(self) -> None:
-        """Wait ``delay`` seconds (nothing when it is 0)."""
-        if self.delay > 0:
-            self.sleep(self.delay)
-
-    def ask(self, prompt: str) -> str | None:
-        """Prompt and read one line; None at the end of the input."""
-        self.console.print(Text(prompt, style="bold"), end="")
-        line = self.stdin.readline()
-        if not line:
-            self.console.print()
-            return None
-        if not self.stdin.isatty():
-            self.console.print(Text(line.rstrip("\n")))
-        return line.strip()
-
-    def events(self, events: Sequence[Event]) -> None:
-        """Show each event with its reason, one at a time."""
-        for event in events:
-            self.show(Text(f"  {event.text(self.lang)}"))
-            if event.kind not in QUIET_EVENTS:
-                self.pause()
-
-
-@dataclass
-class Seats:
-    """Who sits where: ``human`` or a bot per seat, and their display names."""
-
-    kinds: list[str]
-    bots: list[Bot | None] = field(default_factory=list)
-
-    @property
-    def humans(self) -> list[int]:
-        """Seats played from the keyboard."""
-        return [s for s, k in enumerate(self.kinds) if k == HUMAN]
-
-    def names(self, lang: str) -> list[str]:
-        """``seat 0 (you)``, ``seat 1 (greedy)``, ...; humans are ``(human)`` when several."""
-        many = len(self.humans) > 1
-        out = []
-        for seat, kind in enumerate(self.kinds):
-            if kind == HUMAN and not many:
-                out.append(tr("seat_you", lang, n=seat))
-            else:
-                label = tr("human", lang) if kind == HUMAN else kind
-                out.append(tr("seat_kind", lang, n=seat, kind=label))
-        return out
-
-
-def default_bot() -> str:
-    """The default opponent: greedy when it exists, else random."""
-    return "greedy" if "greedy" in BOTS else "random"
-
-
-def parse_seats(spec: str | None, players: int | None, lang: str = "en") -> Seats:
-    """Seats from ``human,greedy,random``; the default is one human against the default bot."""
-    if spec is None:
-        count = 3 if players is None else players
-        kinds = [HUMAN] + [default_bot()] * (count - 1)
-    else:
-        kinds = [k.strip().lower() for k in spec.split(",")]
-        if players is not None and len(kinds) != players:
-            fail(tr("e_seats_count", lang, count=len(kinds), players=players))
-    if not 2 <= len(kinds) <= 6:
-        fail(tr("e_players", lang, count=len(kinds)))
-    bots: list[Bot | None] = []
-    for kind in kinds:
-        if kind == HUMAN:
-            bots.append(None)
-            continue
-        try:
-            bots.append(make_bot(kind))
-        except ValueError as exc:
-            fail(tr("e_bot", lang, error=exc))
-    return Seats(kinds, bots)
-
-
-# --- a human's input ----------------------------------------------------------------------
+# --- a human's input (Flaming Pyramids) -----------------------------------------------------
 
 
 def human_reason(state: FlamingState, action: Action, lang: str) -> str:
@@ -298,6 +217,51 @@ def ask_human(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> A
         term.show(Text(why, style="bold red"))
 
 
+class FlamingUI:
+    """Flaming Pyramids: the pyramid drawing and the placement and fall prompts above."""
+
+    def at_rest(self, state: State) -> bool:
+        """No fall or die roll pending."""
+        return isinstance(state, FlamingState) and state.pending[0] == NONE
+
+    def render(
+        self,
+        state: State,
+        seat: int | None,
+        lang: str,
+        names: Sequence[str],
+        *,
+        legend: bool = True,
+        turn_line: bool = True,
+        width: int = 80,
+    ) -> RenderableType:
+        """The pyramid and the status (``render.render_state``)."""
+        return render_state(_flaming(state), seat, lang, names, legend=legend, turn_line=turn_line)
+
+    def ask(self, term: Terminal, state: State, seat: int, seats: Seats) -> Action:
+        """``ask_human``."""
+        return ask_human(term, _flaming(state), seat, seats)
+
+    def events(self, state: State, seats: Seats) -> list[Event]:
+        """Every event: Flaming Pyramids events never name a hidden tile."""
+        return state.events()
+
+
+def _flaming(state: State) -> FlamingState:
+    if not isinstance(state, FlamingState):
+        raise TypeError("a Flaming Pyramids interface draws Flaming Pyramids states")
+    return state
+
+
+def ui_for(game: Game) -> GameUI | None:
+    """The terminal interface of ``game``, or None when there is none."""
+    if isinstance(game, FlamingGame):
+        return FlamingUI()
+    if isinstance(game, FlagsGame):
+        return FlagsUI()
+    return None
+
+
 # --- playing a hand -----------------------------------------------------------------------
 
 
@@ -305,15 +269,19 @@ def ask_human(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> A
 class HandResult:
     """How a hand ended: its final state, its record, and whether someone left early."""
 
-    state: FlamingState
+    state: State
     record: GameRecord
     quit: PlayerLeftError | None = None
 
 
-def play_hand(term: Terminal, game: FlamingGame, seed: int, seats: Seats) -> HandResult:
+def play_hand(
+    term: Terminal, game: Game, seed: int, seats: Seats, ui: GameUI | None = None
+) -> HandResult:
     """Play one game to its end (or until a human leaves), recording every action."""
+    ui = ui or ui_for(game) or FlamingUI()
     lang = term.lang
     names = seats.names(lang)
+    width = term.console.width
     state = game.new_initial_state(seed)
     chance_rng = random.Random(f"{seed}/chance")
     bot_rngs = [random.Random(f"{seed}/seat/{i}") for i in range(game.num_players)]
@@ -325,7 +293,7 @@ def play_hand(term: Terminal, game: FlamingGame, seed: int, seats: Seats) -> Han
         rules_version=game.info.rules_version,
         seats=list(seats.kinds),
     )
-    term.events(state.events())
+    term.events(ui.events(state, seats))
     shown_turn = 0
     try:
         while not state.is_terminal():
@@ -333,45 +301,61 @@ def play_hand(term: Terminal, game: FlamingGame, seed: int, seats: Seats) -> Han
             if player == CHANCE:
                 action = state.sample_chance(chance_rng)
             else:
-                if state.turn != shown_turn and state.pending[0] == NONE:
-                    shown_turn = state.turn
+                turn = getattr(state, "turn", 0)
+                if turn != shown_turn and ui.at_rest(state):
+                    shown_turn = turn
                     term.show(
-                        Rule(tr("turn_line", lang, turn=state.turn, who=names[player]), style="dim")
+                        Rule(tr("turn_line", lang, turn=turn, who=names[player]), style="dim")
                     )
                     if seats.kinds[player] != HUMAN:
                         term.show(
-                            render_state(state, None, lang, names, legend=False, turn_line=False)
+                            ui.render(
+                                state, None, lang, names, legend=False, turn_line=False, width=width
+                            )
                         )
                 bot = seats.bots[player]
                 if bot is None:
-                    action = ask_human(term, state, player, seats)
+                    action = ui.ask(term, state, player, seats)
                 else:
                     action = bot.act(state.view(player), state.legal_actions(), bot_rngs[player])
             text = state.action_to_string(action)
             state.apply(action)
             record.actions.append(text)
-            term.events(state.events())
+            term.events(ui.events(state, seats))
     except PlayerLeftError as exc:
         return HandResult(state, record, exc)
     except KeyboardInterrupt:
         term.show("")
         return HandResult(state, record, PlayerLeftError("interrupt"))
     term.show(Rule(style="dim"))
-    term.show(render_state(state, None, lang, names, legend=False))
+    term.show(ui.render(state, None, lang, names, legend=False, width=width))
     return HandResult(state, record)
 
 
-def new_seed() -> int:
-    """A fresh random seed (32 bits, short enough to type back)."""
-    return int.from_bytes(os.urandom(4), "big")
+class GameName(StrEnum):
+    """The games ``play`` knows."""
+
+    FLAMING = "flaming"
+    FLAGS = "flags"
+
+
+FLAMING_ONLY = ("--preset", "--curse/--no-curse", "--fire-die/--no-fire-die", "--hands")
+FLAGS_ONLY = ("--actions/--no-actions",)
 
 
 def play(
     *,
+    game: Annotated[
+        GameName,
+        typer.Option("--game", help="flaming (Flaming Pyramids) or flags (Pyramids and Flags)."),
+    ] = GameName.FLAMING,
     players: Annotated[
         int | None,
         typer.Option(
-            "--players", min=2, max=6, help="Number of seats (default 3, or as many as --seats)."
+            "--players",
+            min=2,
+            max=6,
+            help="Number of seats: 2-6 for flaming, 2-4 for flags (default 3, or as many as --seats).",
         ),
     ] = None,
     seats: Annotated[
@@ -379,22 +363,35 @@ def play(
         typer.Option(
             "--seats",
             help="Comma list, one per seat: human or a bot name "
-            f"({', '.join(sorted(BOTS))}). Default: seat 0 human, the others {default_bot()}.",
+            f"({', '.join(sorted(BOTS))}). Default: seat 0 human, the others {default_bot()} "
+            "(random where it does not play the game).",
         ),
     ] = None,
     preset: Annotated[
-        str, typer.Option("--preset", help="basic, family or standard.")
-    ] = "standard",
+        str | None, typer.Option("--preset", help="flaming: basic, family or standard (default).")
+    ] = None,
     curse: Annotated[
         bool | None,
-        typer.Option("--curse/--no-curse", help="Curse on/off (default: the preset's)."),
+        typer.Option("--curse/--no-curse", help="flaming: curse on/off (default: the preset's)."),
     ] = None,
     fire_die: Annotated[
-        bool, typer.Option("--fire-die/--no-fire-die", help="Play with the fire die.")
-    ] = False,
+        bool | None,
+        typer.Option(
+            "--fire-die/--no-fire-die", help="flaming: play with the fire die (default off)."
+        ),
+    ] = None,
+    actions: Annotated[
+        bool | None,
+        typer.Option("--actions/--no-actions", help="flags: tree actions on (default) or off."),
+    ] = None,
     max_turns: Annotated[
-        int, typer.Option("--max-turns", min=1, help="End the game after this many turns.")
-    ] = 1000,
+        int | None,
+        typer.Option(
+            "--max-turns",
+            min=1,
+            help=f"End the game after this many turns (default 1000 for flaming, {FLAGS_MAX_TURNS} for flags).",
+        ),
+    ] = None,
     first_player: Annotated[
         int, typer.Option("--first-player", min=0, help="Seat that starts.")
     ] = 0,
@@ -402,8 +399,9 @@ def play(
         int | None, typer.Option("--seed", help="Shuffle seed (default: random, printed).")
     ] = None,
     hands: Annotated[
-        int, typer.Option("--hands", min=1, help="Hands in the match (scores add up).")
-    ] = 1,
+        int | None,
+        typer.Option("--hands", min=1, help="flaming: hands in the match (scores add up)."),
+    ] = None,
     record: Annotated[
         Path | None,
         typer.Option(
@@ -412,68 +410,110 @@ def play(
     ] = None,
     lang: Annotated[Lang, typer.Option("--lang", help="Language.")] = Lang.EN,
     delay: Annotated[
-        float, typer.Option("--delay", min=0.0, help="Seconds between mayhem events.")
+        float, typer.Option("--delay", min=0.0, help="Seconds between events (mayhem, captures).")
     ] = 0.6,
 ) -> None:
-    """Play Flaming Pyramids in the terminal against bots or friends."""
-    table = parse_seats(seats, players, lang.value)
+    """Play Flaming Pyramids or Pyramids and Flags in the terminal against bots or friends."""
+    language = lang.value
+    if game == GameName.FLAGS:
+        given = dict(zip(FLAMING_ONLY, (preset, curse, fire_die, hands), strict=True))
+        owner, other = "Flaming Pyramids", "Pyramids and Flags"
+    else:
+        given = dict(zip(FLAGS_ONLY, (actions,), strict=True))
+        owner, other = "Pyramids and Flags", "Flaming Pyramids"
+    for option, value in given.items():
+        if value is not None:
+            fail(tr("e_option_of", language, option=option, owner=owner, game=other))
+    info = FlagsGame.info if game == GameName.FLAGS else FLAMING_INFO
+    table = parse_seats(seats, players, language, info)
     count = len(table.kinds)
     try:
-        options = FlamingOptions(
-            preset=preset,
-            curse=curse,
-            fire_die=fire_die,
-            max_turns=max_turns,
-            first_player=first_player,
-        )
-        FlamingGame(count, options)
+        if game == GameName.FLAGS:
+            flags_options = FlagsOptions(
+                actions=True if actions is None else actions,
+                max_turns=FLAGS_MAX_TURNS if max_turns is None else max_turns,
+                first_player=first_player,
+            )
+            the_game: Game = FlagsGame(count, flags_options)
+            game_line = tr(
+                "f_game_line",
+                language,
+                players=count,
+                actions=tr("on" if flags_options.actions else "off", language),
+                turns=flags_options.max_turns,
+            )
+        else:
+            options = FlamingOptions(
+                preset="standard" if preset is None else preset,
+                curse=curse,
+                fire_die=bool(fire_die),
+                max_turns=1000 if max_turns is None else max_turns,
+                first_player=first_player,
+            )
+            the_game = FlamingGame(count, options)
+            on_off = {True: tr("on", language), False: tr("off", language)}
+            game_line = tr(
+                "game_line",
+                language,
+                players=count,
+                preset=options.preset,
+                curse=on_off[options.curse_on],
+                die=on_off[options.fire_die],
+            )
     except PyramidsError as exc:
         fail(str(exc))
+    notes = fit_bots(table, the_game, language, quiet=seats is None)
     if seed is None:
         seed = new_seed()
-    language = lang.value
     term = Terminal(Console(highlight=False), sys.stdin, language, delay)
     base_path = record or default_record_path(seed, datetime.now())
     try:  # find out now, not after the game, that the record cannot be written there
         base_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         fail(tr("e_save", language, path=base_path, error=exc.strerror or exc))
-    match = Match(count, hands, options, seed)
-    on_off = {True: tr("on", language), False: tr("off", language)}
-    term.show(
-        tr(
-            "game_line",
-            language,
-            players=count,
-            preset=options.preset,
-            curse=on_off[options.curse_on],
-            die=on_off[options.fire_die],
-        )
-    )
+    term.show(game_line)
     term.show(tr("seed_line", language, seed=seed))
     term.show(tr("seats_line", language, seats=", ".join(table.names(language))))
+    for note in notes:
+        term.show(Text(note, style="bold"))
+    if isinstance(the_game, FlamingGame):
+        play_match(term, the_game, table, seed=seed, hands=hands or 1, base_path=base_path)
+    else:
+        finish_hand(term, play_hand(term, the_game, seed, table), base_path)
+
+
+def finish_hand(term: Terminal, result: HandResult, path: Path) -> None:
+    """Save a hand's record and say where; leave (exit status) if a human left early."""
+    try:
+        save_record(result.record, path)
+    except OSError as exc:
+        fail(tr("e_save", term.lang, path=path, error=exc.strerror or exc))
+    if result.quit is not None:
+        key = "eof_saved" if result.quit.how == "eof" else "quit_saved"
+        term.show(Text(tr(key, term.lang, path=path), style="bold"))
+        raise typer.Exit(result.quit.exit_code)
+    term.show(tr("record_saved", term.lang, path=path))
+
+
+def play_match(
+    term: Terminal, game: FlamingGame, table: Seats, *, seed: int, hands: int, base_path: Path
+) -> None:
+    """Play a Flaming Pyramids game, or a match of several hands adding up the scores."""
+    language = term.lang
+    count = game.num_players
+    match = Match(count, hands, game.options_obj, seed)
     names = table.names(language)
     for index in range(hands):
         if hands > 1:
-            game = match.game_for_hand(index)
+            hand_game = match.game_for_hand(index)
             hand_seed = match.seed_for_hand(index)
             term.show(Rule(tr("hand_header", language, n=index + 1, total=hands), style="bold"))
         else:
-            game = FlamingGame(count, options)
-            hand_seed = seed
-        path = hand_record_path(base_path, index, hands)
-        result = play_hand(term, game, hand_seed, table)
-        try:
-            save_record(result.record, path)
-        except OSError as exc:
-            fail(tr("e_save", language, path=path, error=exc.strerror or exc))
-        if result.quit is not None:
-            key = "eof_saved" if result.quit.how == "eof" else "quit_saved"
-            term.show(Text(tr(key, language, path=path), style="bold"))
-            raise typer.Exit(result.quit.exit_code)
-        term.show(tr("record_saved", language, path=path))
+            hand_game, hand_seed = game, seed
+        result = play_hand(term, hand_game, hand_seed, table, FlamingUI())
+        finish_hand(term, result, hand_record_path(base_path, index, hands))
         if hands > 1:
-            scores = match.record_hand(result.state)
+            scores = match.record_hand(_flaming(result.state))
             term.show(tr("hand_scores", language, n=index + 1, scores=_scores(scores, names)))
             term.show(tr("totals", language, scores=_scores(match.totals, names)))
     if hands > 1:
@@ -501,19 +541,29 @@ class Step:
     who: int
     text: str
     events: list[Event]
-    state: FlamingState
+    state: State
 
 
-def replay_steps(
-    record: GameRecord, source: str, lang: str = "en"
-) -> tuple[FlamingState, list[Event], list[Step]]:
-    """(initial state, setup events, steps) of a record; exits 2 naming the first bad action."""
+@dataclass
+class Replayed:
+    """A record replayed: its game and interface, initial state, setup events and steps."""
+
+    game: Game
+    ui: GameUI
+    initial: State
+    setup: list[Event]
+    steps: list[Step]
+
+
+def replay_steps(record: GameRecord, source: str, lang: str = "en") -> Replayed:
+    """Every step of a record, checked first; exits 2 naming the first bad action."""
     try:
         game = make_game(record.game, record.players, record.options)
     except PyramidsError as exc:
         fail(f"{source}: {exc}")
-    if not isinstance(game, FlamingGame):
-        fail(tr("e_not_flaming", lang, source=source, game=record.game))
+    ui = ui_for(game)
+    if ui is None:
+        fail(tr("e_no_renderer", lang, source=source, game=record.game))
     state = game.new_initial_state(record.seed)
     initial = state.clone()
     setup = state.events()
@@ -525,7 +575,7 @@ def replay_steps(
         except PyramidsError as exc:
             fail(tr("e_replay_action", lang, source=source, i=index, text=text, error=exc))
         steps.append(Step(who, text, state.events(), state.clone()))
-    return initial, setup, steps
+    return Replayed(game, ui, initial, setup, steps)
 
 
 def replay(
@@ -546,26 +596,29 @@ def replay(
     ] = False,
     lang: Annotated[Lang, typer.Option("--lang", help="Language.")] = Lang.EN,
 ) -> None:
-    """Step through a recorded game: each action, its events and the pyramid."""
+    """Step through a recorded game (any game): each action, its events and the position."""
     try:
         rec = load_record(record_file)
     except InputError as exc:
         fail(str(exc))
     language = lang.value
-    initial, setup, steps = replay_steps(rec, str(record_file), language)
+    replayed = replay_steps(rec, str(record_file), language)
+    ui, initial, setup, steps = replayed.ui, replayed.initial, replayed.setup, replayed.steps
     names = [seat_name(s, language) for s in range(rec.players)]
     if rec.seats and len(rec.seats) == rec.players:
         names = [tr("seat_kind", language, n=s, kind=k) for s, k in enumerate(rec.seats)]
     term = Terminal(Console(highlight=False), sys.stdin, language)
+    width = term.console.width
     if to is not None or as_json:
         n = len(steps) if to is None else to
         if n > len(steps):
             fail(tr("replay_to_range", language, n=n, count=len(steps)))
         state = initial if n == 0 else steps[n - 1].state
         if as_json:
-            typer.echo(dumps(state.to_json()))
+            flags = isinstance(replayed.game, FlagsGame)  # its positions are long: compact
+            typer.echo((dumps_compact if flags else dumps)(state.to_json()))
         else:
-            term.show(render_state(state, None, language, names))
+            term.show(ui.render(state, None, language, names, width=width))
         return
     term.show(
         Text(
@@ -580,13 +633,13 @@ def replay(
             style="bold",
         )
     )
-    current = initial.game.info.rules_version
+    current = replayed.game.info.rules_version
     if rec.rules_version and rec.rules_version != current:
         term.show(tr("rules_mismatch", language, recorded=rec.rules_version, current=current))
     if setup:
         term.show(tr("setup", language))
         term.events(setup)
-    term.show(render_state(initial, None, language, names))
+    term.show(ui.render(initial, None, language, names, width=width))
     for i, step in enumerate(steps, start=1):
         if not auto:
             answer = term.ask(tr("replay_prompt", language))
@@ -602,5 +655,5 @@ def replay(
             )
         )
         term.events(step.events)
-        term.show(render_state(step.state, None, language, names))
+        term.show(ui.render(step.state, None, language, names, width=width))
     term.show(Text(tr("replay_end", language), style="bold"))

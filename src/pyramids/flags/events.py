@@ -237,7 +237,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         return Event(
             kind,
             {"seat": seat, "victim": victim},
-            f"seat {seat} the pirate steals a card at random from seat {victim}",
+            f"seat {seat}, the pirate, steals a card at random from seat {victim}",
             f"le joueur {seat}, pirate, vole une carte au hasard au joueur {victim}",
         )
     if kind == "steal":

@@ -75,6 +75,7 @@ _TOP_KEYS = {
     "pending",
     "winner",
     "ranking",
+    "events",  # written by `pyramids flags apply`; ignored on input
 }
 
 

@@ -1,0 +1,235 @@
+"""The terminal side every game shares: seats, the console, leaving a game, game interfaces.
+
+``Terminal`` prints rich renderables and reads typed lines; ``Seats`` says who plays
+each seat (a human at the keyboard or a bot from ``pyramids.bots``); ``GameUI`` is what
+a game provides so that ``play_cmd``'s generic loop and replay can draw it and ask a
+human (``play_cmd.FlamingUI``, ``play_flags.FlagsUI``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import NoReturn, Protocol, TextIO
+
+import typer
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from pyramids.bots import BOTS, make_bot
+from pyramids.cli.i18n import tr
+from pyramids.core import Event
+from pyramids.core.game import Action, Bot, Game, GameInfo, State
+from pyramids.flaming.game import INFO as FLAMING_INFO
+
+EXIT_REFUSED = 2
+EXIT_INPUT_ENDED = 1
+EXIT_INTERRUPTED = 130
+HUMAN = "human"
+QUIT_WORDS = frozenset({"q", "quit", "exit", "quitter"})
+HELP_WORDS = frozenset({"?", "h", "help", "aide"})
+QUIET_EVENTS = frozenset({"draw"})
+"""Events shown without the pause that follows mayhem events."""
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with status 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_REFUSED)
+
+
+class PlayerLeftError(Exception):
+    """The game stops early: a human typed ``q``, the input ended, or Ctrl-C."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__(how)
+        self.how = how
+        """``quit``, ``eof`` or ``interrupt``."""
+
+    @property
+    def exit_code(self) -> int:
+        """0 for a chosen quit, 1 when the input ended, 130 for Ctrl-C."""
+        return {"quit": 0, "eof": EXIT_INPUT_ENDED}.get(self.how, EXIT_INTERRUPTED)
+
+
+@dataclass
+class Terminal:
+    """Where the game talks and listens: a rich console, an input stream, a language, a pace."""
+
+    console: Console
+    stdin: TextIO
+    lang: str = "en"
+    delay: float = 0.0
+    sleep: Callable[[float], None] = time.sleep
+
+    def show(self, renderable: RenderableType | str) -> None:
+        """Print one renderable (plain strings are never read as markup)."""
+        if isinstance(renderable, str):
+            renderable = Text(renderable)
+        self.console.print(renderable, crop=False, soft_wrap=isinstance(renderable, Text))
+
+    def pause(self) -> None:
+        """Wait ``delay`` seconds (nothing when it is 0)."""
+        if self.delay > 0:
+            self.sleep(self.delay)
+
+    def ask(self, prompt: str) -> str | None:
+        """Prompt and read one line; None at the end of the input."""
+        self.console.print(Text(prompt, style="bold"), end="")
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            return None
+        if not self.stdin.isatty():
+            self.console.print(Text(line.rstrip("\n")))
+        return line.strip()
+
+    def events(self, events: Sequence[Event]) -> None:
+        """Show each event with its reason, one at a time."""
+        for event in events:
+            self.show(Text(f"  {event.text(self.lang)}"))
+            if event.kind not in QUIET_EVENTS:
+                self.pause()
+
+
+@dataclass
+class Seats:
+    """Who sits where: ``human`` or a bot per seat, and their display names."""
+
+    kinds: list[str]
+    bots: list[Bot | None] = field(default_factory=list)
+
+    @property
+    def humans(self) -> list[int]:
+        """Seats played from the keyboard."""
+        return [s for s, k in enumerate(self.kinds) if k == HUMAN]
+
+    def names(self, lang: str) -> list[str]:
+        """``seat 0 (you)``, ``seat 1 (greedy)``, ...; humans are ``(human)`` when several."""
+        many = len(self.humans) > 1
+        out = []
+        for seat, kind in enumerate(self.kinds):
+            if kind == HUMAN and not many:
+                out.append(tr("seat_you", lang, n=seat))
+            else:
+                label = tr("human", lang) if kind == HUMAN else kind
+                out.append(tr("seat_kind", lang, n=seat, kind=label))
+        return out
+
+
+def default_bot() -> str:
+    """The default opponent: greedy when it exists, else random."""
+    return "greedy" if "greedy" in BOTS else "random"
+
+
+def parse_seats(
+    spec: str | None, players: int | None, lang: str = "en", info: GameInfo = FLAMING_INFO
+) -> Seats:
+    """Seats from ``human,greedy,random``; the default is one human against the default bot."""
+    if spec is None:
+        count = 3 if players is None else players
+        kinds = [HUMAN] + [default_bot()] * (count - 1)
+    else:
+        kinds = [k.strip().lower() for k in spec.split(",")]
+        if players is not None and len(kinds) != players:
+            fail(tr("e_seats_count", lang, count=len(kinds), players=players))
+    if not info.min_players <= len(kinds) <= info.max_players:
+        fail(
+            tr(
+                "e_players",
+                lang,
+                game=info.name,
+                low=info.min_players,
+                high=info.max_players,
+                count=len(kinds),
+            )
+        )
+    bots: list[Bot | None] = []
+    for kind in kinds:
+        if kind == HUMAN:
+            bots.append(None)
+            continue
+        try:
+            bots.append(make_bot(kind))
+        except ValueError as exc:
+            fail(tr("e_bot", lang, error=exc))
+    return Seats(kinds, bots)
+
+
+def bot_plays(kind: str, game: Game) -> bool:
+    """Whether bot ``kind`` plays ``game``: its ``games`` attribute if it has one, else
+    whether it accepts a move from the game's first position (a fresh, throwaway bot)."""
+    bot = make_bot(kind)
+    games = getattr(bot, "games", None)
+    if games is not None:
+        return game.info.short_name in games
+    state = game.new_initial_state(0)
+    try:
+        bot.act(state.view(state.current_player()), state.legal_actions(), random.Random(0))
+    except TypeError:  # e.g. the greedy bot refuses views of other games
+        return False
+    return True
+
+
+def fit_bots(table: Seats, game: Game, lang: str, *, quiet: bool = False) -> list[str]:
+    """Seat the random bot wherever the chosen bot does not play ``game``; the notes to show."""
+    notes = []
+    for seat, kind in enumerate(table.kinds):
+        if kind == HUMAN or bot_plays(kind, game):
+            continue
+        table.kinds[seat] = "random"
+        table.bots[seat] = make_bot("random")
+        if not quiet:
+            who = table.names(lang)[seat]
+            notes.append(
+                tr(
+                    "n_bot_fallback",
+                    lang,
+                    bot=kind,
+                    game=game.info.name,
+                    seat=who,
+                    fallback="random",
+                )
+            )
+    return notes
+
+
+def new_seed() -> int:
+    """A fresh random seed (32 bits, short enough to type back)."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+# --- what differs between games ---------------------------------------------------------
+
+
+class GameUI(Protocol):
+    """A game's terminal interface: how play and replay draw it and ask a human."""
+
+    def at_rest(self, state: State) -> bool:
+        """Whether a new turn starts here (no decision of the turn pending)."""
+        ...
+
+    def render(
+        self,
+        state: State,
+        seat: int | None,
+        lang: str,
+        names: Sequence[str],
+        *,
+        legend: bool = True,
+        turn_line: bool = True,
+        width: int = 80,
+    ) -> RenderableType:
+        """The state as ``seat`` sees it (None: a spectator)."""
+        ...
+
+    def ask(self, term: Terminal, state: State, seat: int, seats: Seats) -> Action:
+        """Show ``seat`` its view and read a legal action (PlayerLeftError to leave)."""
+        ...
+
+    def events(self, state: State, seats: Seats) -> list[Event]:
+        """What the last action did, as the people at this terminal may see it."""
+        ...
