@@ -27,6 +27,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
+
 def load_state(position: str) -> tuple[FlagsState, dict[str, Any]]:
     """The position named by a POSITION argument, validated, and its raw JSON; exits 2 on a problem."""
     try:

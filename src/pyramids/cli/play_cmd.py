@@ -52,6 +52,7 @@ from pyramids.cli.terminal import (
     PlayerLeftError,
     Seats,
     Terminal,
+    ask_until_chosen,
     default_bot,
     fail,
     fit_bots,
@@ -196,25 +197,15 @@ def ask_human(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> A
             turn_line=False,
         )
     )
-    labels = choice_labels(state, legal, lang)
-    term.show(render_choices(labels, tr("actions_header", lang)))
-    while True:
-        line = term.ask(tr("prompt", lang, who=names[seat]))
-        if line is None:
-            raise PlayerLeftError("eof")
-        word = line.lower()
-        if not word:
-            continue
-        if word in QUIT_WORDS:
-            raise PlayerLeftError("quit")
-        if word in HELP_WORDS:
-            term.show(tr("help", lang))
-            term.show(render_choices(labels, tr("actions_header", lang)))
-            continue
-        action, why = read_choice(state, line, legal, lang)
-        if action is not None:
-            return action
-        term.show(Text(why, style="bold red"))
+    choices = render_choices(choice_labels(state, legal, lang), tr("actions_header", lang))
+    term.show(choices)
+    return ask_until_chosen(
+        term,
+        tr("prompt", lang, who=names[seat]),
+        choices,
+        tr("help", lang),
+        lambda line: read_choice(state, line, legal, lang),
+    )
 
 
 class FlamingUI:

@@ -20,13 +20,7 @@ from pyramids.cli.render_flags import (
     render_flags_position,
     render_flags_state,
 )
-from pyramids.cli.terminal import (
-    HELP_WORDS,
-    QUIT_WORDS,
-    PlayerLeftError,
-    Seats,
-    Terminal,
-)
+from pyramids.cli.terminal import Seats, Terminal, ask_until_chosen
 from pyramids.core import ActionParseError, Event
 from pyramids.core.game import Action, State
 from pyramids.flags.actions import (
@@ -153,23 +147,13 @@ def ask_flags_human(term: Terminal, state: FlagsState, seat: int, seats: Seats) 
     labels = [state.action_to_string(a) for a in legal]
     choices = render_flags_choices(labels, tr("actions_header", lang), width)
     term.show(choices)
-    while True:
-        line = term.ask(tr("prompt", lang, who=names[seat]))
-        if line is None:
-            raise PlayerLeftError("eof")
-        word = line.lower()
-        if not word:
-            continue
-        if word in QUIT_WORDS:
-            raise PlayerLeftError("quit")
-        if word in HELP_WORDS:
-            term.show(tr("f_help", lang))
-            term.show(choices)
-            continue
-        action, why = read_choice(state, line, legal, lang)
-        if action is not None:
-            return action
-        term.show(Text(why, style="bold red"))
+    return ask_until_chosen(
+        term,
+        tr("prompt", lang, who=names[seat]),
+        choices,
+        tr("f_help", lang),
+        lambda line: read_choice(state, line, legal, lang),
+    )
 
 
 class FlagsUI:

@@ -233,3 +233,30 @@ class GameUI(Protocol):
     def events(self, state: State, seats: Seats) -> list[Event]:
         """What the last action did, as the people at this terminal may see it."""
         ...
+
+
+def ask_until_chosen(
+    term: Terminal,
+    prompt: str,
+    choices: RenderableType,
+    help_text: str,
+    read: Callable[[str], tuple[Action | None, str]],
+) -> Action:
+    """Prompt until ``read`` accepts a line; help re-shows ``choices``; quit or EOF leave."""
+    while True:
+        line = term.ask(prompt)
+        if line is None:
+            raise PlayerLeftError("eof")
+        word = line.lower()
+        if not word:
+            continue
+        if word in QUIT_WORDS:
+            raise PlayerLeftError("quit")
+        if word in HELP_WORDS:
+            term.show(help_text)
+            term.show(choices)
+            continue
+        action, why = read(line)
+        if action is not None:
+            return action
+        term.show(Text(why, style="bold red"))
