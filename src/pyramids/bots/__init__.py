@@ -1,4 +1,8 @@
-"""Bots: programs that choose actions from a seat's view only (never the hidden state)."""
+"""Bots: programs that choose actions from a seat's view only (never the hidden state).
+
+Both registered bots play both games; ``greedy`` hands Pyramids and Flags views to
+``greedy_flags``.
+"""
 
 from __future__ import annotations
 

@@ -15,6 +15,9 @@ Among placements of equal risk it sheds the tiles that are hard to place later (
 small cost per tile, proportional to how often that tile fits on a random pair of
 supports) and an ember that burns nothing. Falls pick the side whose landing costs
 least by the same estimate. Ties are broken with the generator it is given.
+
+Pyramids and Flags views go to ``greedy_flags`` (the flags heuristic); the Flaming path
+tests its own view type first, so it pays nothing for the dispatch.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from pyramids.bots import greedy_flags
 from pyramids.core.game import Action, View
+from pyramids.flags.view import FlagsView
 from pyramids.flaming.state import FALL, LEFT, PLACE_BASE, decode_place
 from pyramids.flaming.tiles import (
     ALL_TILES,
@@ -251,14 +256,19 @@ def _fall_choice(view: FlamingView, legal: Sequence[Action], rng: random.Random)
 
 
 class GreedyBot:
-    """Plays the placement (or fall) whose static mayhem estimate costs least."""
+    """Plays the placement (or fall) whose static mayhem estimate costs least.
+
+    Given a Pyramids and Flags view it plays ``greedy_flags.choose`` instead.
+    """
 
     name = "greedy"
 
     def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """The cheapest legal action by the static estimate; ties broken with ``rng``."""
         if not isinstance(view, FlamingView):
-            raise TypeError("the greedy bot plays Flaming Pyramids views")
+            if isinstance(view, FlagsView):
+                return greedy_flags.choose(view, legal, rng)
+            raise TypeError("the greedy bot plays Flaming Pyramids and Pyramids and Flags views")
         if len(legal) == 1:
             return legal[0]
         if legal[0] >= PLACE_BASE:

@@ -1,13 +1,14 @@
-"""`pyramids bench`: the one-core engine benchmark, as a table or as one JSON object.
+"""`pyramids bench`: the one-core engine benchmark, as tables or as one JSON object.
 
-The measuring is done by ``pyramids.analysis.bench``; see its module doc (and
-bench/README.md) for exactly what is timed.
+Both games by default (``--game flaming|flags|all``). The measuring is done by
+``pyramids.analysis.bench``; see its module doc (and bench/README.md) for exactly what
+is timed.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -22,19 +23,43 @@ def bench(
         bool, typer.Option("--json", help="Print one JSON object instead of tables.")
     ] = False,
     seconds: Annotated[
-        float, typer.Option("--seconds", "-s", help="Approximate time budget in seconds.", min=0.0)
+        float,
+        typer.Option(
+            "--seconds", "-s", help="Approximate time budget per game, in seconds.", min=0.0
+        ),
     ] = measure.DEFAULT_SECONDS,
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="Game to measure: flaming, flags or all.")
+    ] = "all",
 ) -> None:
     """Measure self-play speed (random and greedy bots), view and clone cost on one core."""
     err = Console(stderr=True)
+    name = game.strip().lower()
+    if name not in (*measure.BENCH_GAMES, "all"):
+        err.print(f"[red]error:[/red] unknown game {game!r} (choose flaming, flags or all)")
+        raise typer.Exit(2)
+    games = measure.BENCH_GAMES if name == "all" else (name,)
     if not as_json:
-        err.print(f"benchmarking for about {seconds:g} s on one core...")
-    figures = measure.bench(seconds)
+        total = seconds * len(games)
+        err.print(f"benchmarking {' and '.join(games)} for about {total:g} s on one core...")
+    figures = measure.bench(seconds, games)
     if as_json:
         typer.echo(json.dumps(figures))
         return
     out = Console()
-    summary = Table(title="pyramids bench (one process)")
+    if "flaming" in games:
+        _print_flaming(out, figures)
+    if "flags" in games:
+        _print_flags(out, figures)
+    out.print(
+        f"Python {figures['python']} {figures['implementation']} on {figures['machine']}, "
+        "one process"
+    )
+
+
+def _print_flaming(out: Console, figures: dict[str, Any]) -> None:
+    """The Flaming Pyramids tables."""
+    summary = Table(title="Flaming Pyramids (one process)")
     summary.add_column("measure")
     summary.add_column("random", justify="right")
     summary.add_column("greedy", justify="right")
@@ -63,6 +88,45 @@ def bench(
     out.print(detail)
     out.print(
         f"clone: {figures['clone_us']:.2f} us   view: {figures['view_us']:.2f} us   "
-        f"(median, mid-game states)   Python {figures['python']} "
-        f"{figures['implementation']} on {figures['machine']}"
+        "(median, mid-game states)"
+    )
+
+
+def _print_flags(out: Console, figures: dict[str, Any]) -> None:
+    """The Pyramids and Flags tables."""
+    summary = Table(title="Pyramids and Flags (one process)")
+    summary.add_column("measure")
+    summary.add_column("random", justify="right")
+    summary.add_column("greedy", justify="right")
+    summary.add_row(
+        "turns/s",
+        f"{figures['turns_per_s_random_flags']:,.0f}",
+        f"{figures['turns_per_s_greedy_flags']:,.0f}",
+    )
+    summary.add_row(
+        "games/s",
+        f"{figures['games_per_s_random_flags']:,.1f}",
+        f"{figures['games_per_s_greedy_flags']:,.1f}",
+    )
+    summary.add_row(
+        "games played", str(figures["games_random_flags"]), str(figures["games_greedy_flags"])
+    )
+    out.print(summary)
+    detail = Table(title="by players (turns/s, games/s, turns/game)")
+    for name in ("players", "random t/s", "greedy t/s", "random g/s", "greedy g/s"):
+        detail.add_column(name, justify="right")
+    detail.add_column("turns/game r|g", justify="right")
+    for row in figures["by_config_flags"]:
+        detail.add_row(
+            str(row["players"]),
+            f"{row['turns_per_s_random']:,.0f}",
+            f"{row['turns_per_s_greedy']:,.0f}",
+            f"{row['games_per_s_random']:,.1f}",
+            f"{row['games_per_s_greedy']:,.1f}",
+            f"{row['turns_per_game_random']:.0f} | {row['turns_per_game_greedy']:.0f}",
+        )
+    out.print(detail)
+    out.print(
+        f"clone: {figures['clone_us_flags']:.2f} us   view: {figures['view_us_flags']:.2f} us   "
+        "(median, mid-game states)"
     )

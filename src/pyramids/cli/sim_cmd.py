@@ -1,7 +1,8 @@
 """`pyramids simulate`: play many seeded bot games in parallel and print a JSON summary.
 
-The work is done by ``pyramids.analysis.simulate``; this module parses the options,
-shows a progress bar on stderr and writes the summary to stdout or a file.
+Either game: ``--game flaming`` (the default) or ``--game flags``. The work is done by
+``pyramids.analysis.simulate``; this module parses the options, shows a progress bar on
+stderr and writes the summary to stdout or a file.
 """
 
 from __future__ import annotations
@@ -20,11 +21,17 @@ from pyramids.core.errors import PyramidsError
 
 def simulate(
     *,
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="Game: flaming (Flaming Pyramids) or flags.")
+    ] = "flaming",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-    players: Annotated[int, typer.Option("--players", "-p", help="Seats (2 to 6).")] = 2,
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Seats (flaming 2 to 6, flags 2 to 4).")
+    ] = 2,
     preset: Annotated[
-        str, typer.Option(help="Rules preset: basic, family or standard.")
-    ] = "standard",
+        str | None,
+        typer.Option(help="Flaming only: rules preset basic, family or standard (default)."),
+    ] = None,
     bots: Annotated[
         str,
         typer.Option(
@@ -38,12 +45,25 @@ def simulate(
     ] = None,
     curse: Annotated[
         bool | None,
-        typer.Option("--curse/--no-curse", help="Force the curse on or off (default: preset's)."),
+        typer.Option(
+            "--curse/--no-curse",
+            help="Flaming only: force the curse on or off (default: preset's).",
+        ),
     ] = None,
-    fire_die: Annotated[bool, typer.Option("--fire-die", help="Play with the fire die.")] = False,
+    fire_die: Annotated[
+        bool, typer.Option("--fire-die", help="Flaming only: play with the fire die.")
+    ] = False,
+    actions: Annotated[
+        bool | None,
+        typer.Option("--actions/--no-actions", help="Flags only: tree actions (default: on)."),
+    ] = None,
     max_turns: Annotated[
-        int, typer.Option(help="End games nobody has won after this many turns.")
-    ] = 1000,
+        int | None,
+        typer.Option(
+            help="End games nobody has won after this many turns (default: flaming 1000, "
+            "flags 3000)."
+        ),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the JSON summary here, not to stdout.")
     ] = None,
@@ -52,6 +72,8 @@ def simulate(
     """Play many seeded bot games (in parallel) and print a JSON summary of the results."""
     err = Console(stderr=True)
     config = sim.SimConfig(
+        game=game.strip().lower(),
+        actions=actions,
         players=players,
         preset=preset,
         bots=tuple(b.strip().lower() for b in bots.split(",") if b.strip()),
