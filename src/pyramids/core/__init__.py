@@ -18,8 +18,10 @@ from pyramids.core.game import (
     Event,
     Game,
     GameInfo,
+    OracleBot,
     State,
     View,
+    choose,
 )
 from pyramids.core.record import GameRecord, play_game, replay
 
@@ -34,10 +36,12 @@ __all__ = [
     "GameInfo",
     "GameRecord",
     "IllegalActionError",
+    "OracleBot",
     "PositionError",
     "PyramidsError",
     "State",
     "View",
+    "choose",
     "play_game",
     "replay",
 ]

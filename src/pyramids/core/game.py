@@ -173,6 +173,30 @@ class Bot(Protocol):
         ...
 
 
+@runtime_checkable
+class OracleBot(Protocol):
+    """A yardstick that reads the true state (hidden facts included). Never offered to players.
+
+    Drivers give such a bot a clone of the state instead of a view; it exists to measure
+    how much hidden information costs the honest bots.
+    """
+
+    name: str
+    reads_true_state: bool
+
+    def act_on_state(self, state: State, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose an action from ``legal`` seeing the whole state."""
+        ...
+
+
+def choose(bot: Bot | OracleBot, state: State, player: int, rng: random.Random) -> Action:
+    """Ask ``bot`` for seat ``player``'s action: a view for honest bots, a clone for oracles."""
+    legal = state.legal_actions()
+    if getattr(bot, "reads_true_state", False) and isinstance(bot, OracleBot):
+        return bot.act_on_state(state.clone(), legal, rng)
+    return bot.act(state.view(player), legal, rng)  # type: ignore[union-attr]
+
+
 def sample_chance(state: State, rng: random.Random) -> Action:
     """Draw a chance outcome of ``state`` with ``rng``."""
     outcomes = state.chance_outcomes()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyramids.core.errors import PositionError, PyramidsError
-from pyramids.core.game import CHANCE, Bot, Game, State
+from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose
 
 RECORD_FORMAT = 1
 
@@ -94,7 +94,7 @@ def replay(game: Game, record: GameRecord) -> Iterator[tuple[str, State]]:
 
 def play_game(
     game: Game,
-    bots: Sequence[Bot],
+    bots: Sequence[Bot | OracleBot],
     seed: int,
     *,
     on_step: Callable[[State, str], None] | None = None,
@@ -123,8 +123,7 @@ def play_game(
         if player == CHANCE:
             action = state.sample_chance(chance_rng)
         else:
-            legal = state.legal_actions()
-            action = bots[player].act(state.view(player), legal, bot_rngs[player])
+            action = choose(bots[player], state, player, bot_rngs[player])
         text = state.action_to_string(action)
         state.apply(action)
         record.actions.append(text)
