@@ -359,9 +359,10 @@ def test_bot_game_without_tree_actions(tmp_path: Path) -> None:
 
 
 class FlamingOnlyBot:
-    """A bot that, like the first greedy bot, refuses other games' views."""
+    """A bot that declares it plays only Flaming Pyramids."""
 
     name = "flaming-only"
+    games = ("flaming",)
 
     def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """Refuse every Pyramids and Flags view."""
@@ -371,10 +372,12 @@ class FlamingOnlyBot:
 def test_a_bot_that_does_not_play_flags_is_replaced_by_random(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A bot that refuses the game's views gives its seat to the random bot, with a note."""
+    """A bot that does not play the game gives its seat to the random bot, with a note."""
     from pyramids import bots
+    from pyramids.cli import terminal
 
     monkeypatch.setitem(bots.BOTS, "flamingonly", FlamingOnlyBot)
+    monkeypatch.setattr(terminal, "PLAYER_BOTS", (*terminal.PLAYER_BOTS, "flamingonly"))
     path = tmp_path / "b.json"
     result = run(
         "play", "--game", "flags", "--seats", "flamingonly,random", "--seed", "1",

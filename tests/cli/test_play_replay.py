@@ -362,3 +362,10 @@ def test_unwritable_record_path_is_refused_before_playing(tmp_path: Path) -> Non
     assert result.exit_code == 2
     assert "cannot save the record" in result.stderr
     assert "Turn 1" not in result.stdout
+
+
+def test_play_refuses_the_oracle_yardstick_as_an_opponent() -> None:
+    """The oracle reads hidden state: a yardstick for measurements, never a player's opponent."""
+    result = run("play", "--seats", "human,oracle")
+    assert result.exit_code == 2
+    assert "yardstick" in result.stderr

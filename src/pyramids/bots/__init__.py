@@ -1,29 +1,151 @@
 """Bots: programs that choose actions from a seat's view only (never the hidden state).
 
-Both registered bots play both games; ``greedy`` hands Pyramids and Flags views to
-``greedy_flags``.
+The registry ``BOTS`` maps names to factories; ``make_bot(spec)`` also reads a search
+budget after the name. Spec grammar (case and surrounding blanks ignored)::
+
+    random | greedy
+    ismcts[:BUDGET][+ROLLOUT]     oracle[:BUDGET][+ROLLOUT]
+    BUDGET  = easy | normal | hard     a level of BOT_LEVELS (budget and rollout)
+            | N                        N iterations per decision (e.g. 500)
+            | Xs                       X seconds per decision (e.g. 1s, 0.1s)
+    ROLLOUT = random | greedy          overrides the level's rollout
+
+``ismcts`` alone is ``ismcts:normal``. Every bot plays both games; ``greedy`` hands
+Pyramids and Flags views to ``greedy_flags``. ``oracle`` reads the true state: it is a
+yardstick for simulations, never offered to players, so it is in ``BOTS`` but not in
+``PLAYER_BOTS`` (the names a human may pick as opponent).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from pyramids.bots.greedy import GreedyBot
+from pyramids.bots.ismcts import (
+    GREEDY_ROLLOUT,
+    RANDOM_ROLLOUT,
+    ROLLOUTS,
+    ActionStats,
+    ISMCTSBot,
+    SearchSettings,
+)
+from pyramids.bots.oracle import OracleMCTSBot
 from pyramids.bots.random_bot import RandomBot
 from pyramids.core.game import Bot
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    """A difficulty level of the search bots: its budget, rollout and what it costs."""
+
+    name: str
+    settings: SearchSettings
+    description: str
+
+
+BOT_LEVELS: dict[str, BotLevel] = {
+    "easy": BotLevel(
+        "easy",
+        SearchSettings(iterations=200, rollout=RANDOM_ROLLOUT),
+        "200 iterations, random rollouts: about 0.2 s a move",
+    ),
+    "normal": BotLevel(
+        "normal",
+        SearchSettings(iterations=1000, rollout=RANDOM_ROLLOUT),
+        "1000 iterations, random rollouts: about 1 s a move (2 s in Pyramids and Flags)",
+    ),
+    "hard": BotLevel(
+        "hard",
+        SearchSettings(iterations=None, seconds=1.0, rollout=GREEDY_ROLLOUT),
+        "1 second a move, greedy rollouts (machine-dependent: not reproducible from a seed)",
+    ),
+}
+"""Difficulty levels of ``ismcts`` (and ``oracle``), easiest first (see docs/BOTS.md)."""
+
+DEFAULT_LEVEL = "normal"
+
+SEARCH_BOTS: dict[str, Callable[[SearchSettings, str], Bot]] = {
+    "ismcts": lambda settings, name: ISMCTSBot(settings, name=name),
+    "oracle": lambda settings, name: OracleMCTSBot(settings, name=name),
+}
+"""Bots that take a budget in their spec, by name: factory(settings, name)."""
 
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "ismcts": lambda: make_bot("ismcts"),
+    "oracle": lambda: make_bot("oracle"),
 }
+"""Every bot by name (its default budget for the search bots), the oracle included."""
+
+PLAYER_BOTS: tuple[str, ...] = ("random", "greedy", "ismcts")
+"""The bots offered to human players as opponents (never the oracle, which cheats)."""
+
+
+def parse_settings(text: str) -> SearchSettings:
+    """Search settings from ``BUDGET[+ROLLOUT]`` (see the module docstring); ValueError if bad."""
+    budget, plus, rollout = text.partition("+")
+    budget = budget.strip()
+    rollout = rollout.strip()
+    if plus and rollout not in ROLLOUTS:
+        raise ValueError(f"unknown rollout {rollout!r} (choose {', '.join(ROLLOUTS)})")
+    if not budget:
+        settings = BOT_LEVELS[DEFAULT_LEVEL].settings
+    elif budget in BOT_LEVELS:
+        settings = BOT_LEVELS[budget].settings
+    elif budget.endswith("s"):
+        try:
+            seconds = float(budget[:-1])
+        except ValueError:
+            raise ValueError(
+                f"bad budget {budget!r}: seconds are written like 1s or 0.5s"
+            ) from None
+        if not 0 < seconds < float("inf"):
+            raise ValueError(f"bad budget {budget!r}: seconds must be a positive number")
+        settings = SearchSettings(iterations=None, seconds=seconds)
+    elif budget.isdigit():
+        if int(budget) < 1:
+            raise ValueError(f"bad budget {budget!r}: at least 1 iteration")
+        settings = SearchSettings(iterations=int(budget))
+    else:
+        levels = ", ".join(BOT_LEVELS)
+        raise ValueError(
+            f"bad budget {budget!r}: a level ({levels}), iterations (500) or seconds (0.5s)"
+        )
+    return replace(settings, rollout=rollout) if plus else settings
 
 
 def make_bot(spec: str) -> Bot:
-    """A bot from its name (e.g. ``random``, ``greedy``); ValueError lists the known names."""
-    factory = BOTS.get(spec.strip().lower())
+    """A bot from its spec (``greedy``, ``ismcts:hard``, ``ismcts:0.5s+greedy`` ...).
+
+    ValueError lists the known names or says what is wrong with the budget.
+    """
+    text = spec.strip().lower()
+    name, colon, budget = text.partition(":")
+    name, plus, rollout = name.partition("+")
+    if name in SEARCH_BOTS:
+        settings = parse_settings(budget + plus + rollout)
+        return SEARCH_BOTS[name](settings, text)
+    factory = BOTS.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {spec!r} (known: {', '.join(sorted(BOTS))})")
+    if colon or plus:
+        raise ValueError(f"bot {name!r} takes no budget or rollout ({spec!r})")
     return factory()
 
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "BOT_LEVELS",
+    "PLAYER_BOTS",
+    "ActionStats",
+    "BotLevel",
+    "GreedyBot",
+    "ISMCTSBot",
+    "OracleMCTSBot",
+    "RandomBot",
+    "SearchSettings",
+    "make_bot",
+    "parse_settings",
+]

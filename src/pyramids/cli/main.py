@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from pyramids.cli import bench_cmd, flags_cmd, flaming_cmd, play_cmd, sim_cmd
+from pyramids.cli import (
+    bench_cmd,
+    flags_cmd,
+    flaming_cmd,
+    hint_cmd,
+    play_cmd,
+    sim_cmd,
+    tournament_cmd,
+)
 
 app = typer.Typer(
     name="pyramids",
@@ -19,6 +27,8 @@ app.command("play")(play_cmd.play)
 app.command("replay")(play_cmd.replay)
 app.command("simulate")(sim_cmd.simulate)
 app.command("bench")(bench_cmd.bench)
+app.command("hint")(hint_cmd.hint)
+app.command("tournament")(tournament_cmd.tournament)
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from pyramids.bots import BOTS
+from pyramids.bots import PLAYER_BOTS
 from pyramids.cli.i18n import Lang, join_words, seat_name, tr
 from pyramids.cli.io import (
     InputError,
@@ -354,7 +354,7 @@ def play(
         typer.Option(
             "--seats",
             help="Comma list, one per seat: human or a bot name "
-            f"({', '.join(sorted(BOTS))}). Default: seat 0 human, the others {default_bot()} "
+            f"({', '.join(PLAYER_BOTS)}; ismcts takes a level, e.g. ismcts:hard). Default: seat 0 human, the others {default_bot()} "
             "(random where it does not play the game).",
         ),
     ] = None,

@@ -9,7 +9,6 @@ human (``play_cmd.FlamingUI``, ``play_flags.FlagsUI``).
 from __future__ import annotations
 
 import os
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ import typer
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from pyramids.bots import BOTS, make_bot
+from pyramids.bots import BOTS, PLAYER_BOTS, make_bot
 from pyramids.cli.i18n import tr
 from pyramids.core import Event
 from pyramids.core.game import Action, Bot, Game, GameInfo, State
@@ -153,25 +152,20 @@ def parse_seats(
             bots.append(None)
             continue
         try:
-            bots.append(make_bot(kind))
+            bot = make_bot(kind)
         except ValueError as exc:
             fail(tr("e_bot", lang, error=exc))
+        if kind.split(":")[0].split("+")[0] not in PLAYER_BOTS:
+            error = f"{kind!r} is a yardstick, not an opponent (choose {', '.join(PLAYER_BOTS)})"
+            fail(tr("e_bot", lang, error=error))
+        bots.append(bot)
     return Seats(kinds, bots)
 
 
 def bot_plays(kind: str, game: Game) -> bool:
-    """Whether bot ``kind`` plays ``game``: its ``games`` attribute if it has one, else
-    whether it accepts a move from the game's first position (a fresh, throwaway bot)."""
-    bot = make_bot(kind)
-    games = getattr(bot, "games", None)
-    if games is not None:
-        return game.info.short_name in games
-    state = game.new_initial_state(0)
-    try:
-        bot.act(state.view(state.current_player()), state.legal_actions(), random.Random(0))
-    except TypeError:  # e.g. the greedy bot refuses views of other games
-        return False
-    return True
+    """Whether bot ``kind`` plays ``game``: a bot that lists its ``games`` plays only those."""
+    games = getattr(make_bot(kind), "games", None)
+    return games is None or game.info.short_name in games
 
 
 def fit_bots(table: Seats, game: Game, lang: str, *, quiet: bool = False) -> list[str]:

@@ -1,0 +1,569 @@
+"""Tournaments: bot specs (contestants) seated by a fair schedule, seeded games in parallel.
+
+Game ``i`` of a tournament is played by ``core.play_game`` with seed ``seed + i`` and the
+seating ``Schedule.seats(i)``; every seat gets a freshly made bot, so no bot carries
+anything from one game to the next and the results depend only on the arguments, never
+on how many processes played the games (bots with a time budget excepted: how far they
+search depends on the machine's load). The report gives each contestant its games,
+wins (returns summed: FP-END-5, PF-WIN-4), win rate with a 95% Wilson interval, mean
+placement and OpenSkill Plackett–Luce rating (``ratings``), plus win rates by seat and
+head-to-head scores; ``to_markdown`` renders it as tables. See docs/TOURNAMENTS.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from pyramids.analysis import simulate as sim
+from pyramids.analysis.ratings import SkillRatings, placements, wilson_interval
+from pyramids.bots import make_bot
+from pyramids.core.game import Action, Bot, Game, OracleBot, State, View
+from pyramids.core.record import play_game
+
+TOURNAMENT_FORMAT = 1
+"""Version of the report's JSON layout."""
+SCHEDULES = ("permutations", "rotations")
+"""Seating schedules: every ordered seating (the default), or every set of P contestants in
+its P rotations (shorter, but with 3+ seats who sits after whom is never balanced)."""
+MAX_BLOCK = 100_000
+"""Largest schedule block accepted (``permutations`` grows as K!/(K-P)!)."""
+ENDINGS = ("win", "max_turns", "deck_out")
+"""How a game ended: a winner, or a safeguard ranking (FP-END-4, PF-WIN-5, PF-WIN-6)."""
+HEAD_TO_HEAD_MAX = 8
+"""The Markdown report shows the head-to-head matrix for at most this many contestants."""
+
+
+# --- the schedule ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Which contestant sits in which seat of game ``i``: ``block[i % len(block)]``.
+
+    With K contestants and P seats:
+
+    - K < P (``cyclic``, whatever the kind): game i gives seat j contestant (i + j) mod K, so
+      a contestant holds several seats of one game (each seat-instance counted as that
+      contestant); over any K consecutive games every contestant holds every seat once.
+    - K >= P, ``permutations`` (the default): every ordered seating of P distinct
+      contestants, K!/(K-P)! games per block, ordering-major (each ordering of the seats
+      applied to every set of P contestants in turn); per block every contestant plays
+      P * (K-1)!/(K-P)! games, (K-1)!/(K-P)! in each seat, every set of P contestants
+      meets P! times and every contestant sits directly after every other equally often.
+    - K >= P, ``rotations``: every set of P contestants (combinations in list order), each in
+      its P cyclic rotations, rotation-major: C(K, P) * P games per block, every contestant
+      C(K-1, P-1) times in each seat. With 3 or more seats the cyclic order of a set (who
+      plays after whom) is always its list order, which biases results (docs/TOURNAMENTS.md).
+
+    A tournament whose number of games is a multiple of the block is exactly balanced.
+    """
+
+    kind: str
+    contestants: int
+    players: int
+    block: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def build(cls, contestants: int, players: int, kind: str = "permutations") -> Schedule:
+        """The schedule of ``contestants`` over ``players`` seats; ValueError if impossible."""
+        if kind not in SCHEDULES:
+            raise ValueError(f"unknown schedule {kind!r} (known: {', '.join(SCHEDULES)})")
+        if contestants < 1:
+            raise ValueError("give at least one bot")
+        if players < 1:
+            raise ValueError("a game needs at least one seat")
+        k, p = contestants, players
+        if k < p:
+            block = tuple(tuple((i + j) % k for j in range(p)) for i in range(k))
+            return cls("cyclic", k, p, block)
+        size = math.comb(k, p) * (p if kind == "rotations" else math.factorial(p))
+        if size > MAX_BLOCK:
+            raise ValueError(
+                f"the {kind} schedule of {k} bots over {p} seats has {size} games per block "
+                f"(at most {MAX_BLOCK}): use fewer bots or --schedule rotations"
+            )
+        combos = list(itertools.combinations(range(k), p))
+        if kind == "rotations":
+            orders = [tuple((j + r) % p for j in range(p)) for r in range(p)]
+        else:
+            orders = list(itertools.permutations(range(p)))
+        block = tuple(tuple(c[o[j]] for j in range(p)) for o in orders for c in combos)
+        return cls(kind, k, p, block)
+
+    def seats(self, index: int) -> tuple[int, ...]:
+        """The contestant index in each seat of game ``index``."""
+        return self.block[index % len(self.block)]
+
+    def describe(self) -> str:
+        """One sentence saying how games are seated."""
+        k, p, n = self.contestants, self.players, len(self.block)
+        if self.kind == "cyclic":
+            return (
+                f"cyclic: game i gives seat j contestant (i + j) mod {k}; with {k} contestants "
+                f"for {p} seats a contestant holds several seats of a game, each counted; "
+                f"every contestant holds every seat once per {k} games"
+            )
+        if self.kind == "rotations" and k == p:
+            return (
+                f"rotations: all {k} contestants, seat j of game i holding contestant "
+                f"(i + j) mod {k}; every contestant holds every seat once per {k} games"
+            )
+        if self.kind == "rotations":
+            return (
+                f"rotations: every set of {p} of the {k} contestants, each in its {p} "
+                f"rotations ({n} games per block, game i plays entry i mod {n}); per block "
+                f"every contestant plays {p * math.comb(k - 1, p - 1)} games, "
+                f"{math.comb(k - 1, p - 1)} in each seat"
+            )
+        return (
+            f"permutations: every ordered seating of {p} distinct contestants out of {k} "
+            f"({n} games per block, game i plays entry i mod {n}); per block every "
+            f"contestant plays {n * p // k} games, {n // k} in each seat"
+        )
+
+    def to_json(self, games: int) -> dict[str, Any]:
+        """The schedule as JSON-ready data, with how well ``games`` games fill it."""
+        n = len(self.block)
+        return {
+            "kind": self.kind,
+            "description": self.describe(),
+            "block": n,
+            "complete_blocks": games // n,
+            "balanced": games % n == 0,
+        }
+
+
+# --- configuration ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A tournament: the contestants' bot specs, the game and its rules, seeds, parallelism.
+
+    ``None`` means the game's default; ``preset``, ``curse`` and ``fire_die`` are Flaming
+    Pyramids options, ``actions`` a Pyramids and Flags one (as in ``simulate.SimConfig``).
+    """
+
+    bots: tuple[str, ...] = ("greedy", "random")
+    game: str = "flaming"
+    players: int = 2
+    games: int = 100
+    seed: int = 0
+    jobs: int = 1
+    schedule: str = "permutations"
+    preset: str | None = None
+    curse: bool | None = None
+    fire_die: bool = False
+    actions: bool | None = None
+    max_turns: int | None = None
+
+    def rules(self) -> sim.SimConfig:
+        """The game and rules options as a simulate configuration (its bots unused)."""
+        return sim.SimConfig(
+            game=self.game,
+            players=self.players,
+            preset=self.preset,
+            curse=self.curse,
+            fire_die=self.fire_die,
+            actions=self.actions,
+            max_turns=self.max_turns,
+            bots=("random",),
+        )
+
+    def make_game(self) -> Game:
+        """The game of this tournament."""
+        return self.rules().make_game()
+
+    def make_schedule(self) -> Schedule:
+        """The seating schedule of this tournament."""
+        return Schedule.build(len(self.bots), self.players, self.schedule)
+
+    def contestant_names(self) -> list[str]:
+        """A unique label per contestant: its spec, with ``#2``, ``#3`` ... on repeats."""
+        seen: dict[str, int] = {}
+        names = []
+        for spec in self.bots:
+            seen[spec] = seen.get(spec, 0) + 1
+            names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+        return names
+
+
+def check_tournament(config: TournamentConfig) -> tuple[Game, Schedule]:
+    """The game and schedule of ``config`` after checking every argument (ValueError if bad)."""
+    if not config.bots:
+        raise ValueError("give at least one bot spec")
+    if config.games < 1:
+        raise ValueError("--games must be at least 1")
+    if config.jobs < 1:
+        raise ValueError("--jobs must be at least 1")
+    game = sim.check_config(config.rules())
+    schedule = config.make_schedule()
+    for spec in dict.fromkeys(config.bots):
+        make_bot(spec)
+    return game, schedule
+
+
+def contestant_info(config: TournamentConfig) -> list[dict[str, Any]]:
+    """Each contestant's label, spec, bot name, budget and settings (None when it has none).
+
+    ``budget`` is the bot's ``budget`` (repr) or its search settings' ``budget_text``;
+    ``settings`` the repr of its ``settings`` (search bots: iterations, seconds, rollout ...).
+    """
+    info = []
+    for name, spec in zip(config.contestant_names(), config.bots, strict=True):
+        bot = make_bot(spec)
+        settings = getattr(bot, "settings", None)
+        budget = getattr(bot, "budget", None)
+        if budget is not None:
+            budget = repr(budget)
+        elif settings is not None and hasattr(settings, "budget_text"):
+            budget = str(settings.budget_text)
+        info.append(
+            {
+                "name": name,
+                "spec": spec,
+                "bot": bot.name,
+                "budget": budget,
+                "settings": None if settings is None else repr(settings),
+                "reads_true_state": bool(getattr(bot, "reads_true_state", False)),
+            }
+        )
+    return info
+
+
+# --- playing ------------------------------------------------------------------------------
+
+
+class TimedBot:
+    """A seat's bot, counting and timing its decisions (the clock never affects its play)."""
+
+    def __init__(self, bot: Bot | OracleBot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.reads_true_state = bool(getattr(bot, "reads_true_state", False))
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The wrapped honest bot's action."""
+        start = time.perf_counter()
+        action = cast(Bot, self.bot).act(view, legal, rng)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
+
+    def act_on_state(self, state: State, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The wrapped oracle's action (drivers call this only when ``reads_true_state``)."""
+        start = time.perf_counter()
+        action = cast(OracleBot, self.bot).act_on_state(state, legal, rng)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
+
+
+@dataclass
+class GameOutcome:
+    """One finished game of a tournament: the seating, each seat's result, and its cost.
+
+    ``seats[j]`` is the contestant index in seat j; ``places`` and ``returns`` are per
+    seat; ``think_seconds`` (per seat) is the only field that depends on the clock.
+    """
+
+    index: int
+    seats: list[int]
+    places: list[int]
+    returns: list[float]
+    ending: str
+    turns: int
+    decisions: list[int] = field(default_factory=list)
+    think_seconds: list[float] = field(default_factory=list)
+
+
+def game_ending(state: State) -> str:
+    """How the finished game ``state`` ended: one of ENDINGS, from its last events."""
+    kinds = {event.kind for event in state.events()}
+    return next((kind for kind in ENDINGS if kind in kinds), "win")
+
+
+def play_one(
+    config: TournamentConfig, index: int, game: Game | None = None, schedule: Schedule | None = None
+) -> GameOutcome:
+    """Play game ``index`` of ``config``: seed ``config.seed + index``, seats by the schedule."""
+    game = game or config.make_game()
+    schedule = schedule or config.make_schedule()
+    seats = list(schedule.seats(index))
+    bots = [TimedBot(make_bot(config.bots[c])) for c in seats]
+    final, _record = play_game(game, bots, config.seed + index)
+    return GameOutcome(
+        index=index,
+        seats=seats,
+        places=placements(final),
+        returns=[float(r) for r in final.returns()],
+        ending=game_ending(final),
+        turns=int(getattr(final, "turn", 0)),
+        decisions=[b.decisions for b in bots],
+        think_seconds=[b.seconds for b in bots],
+    )
+
+
+def _play_chunk(config: TournamentConfig, indices: Sequence[int]) -> list[GameOutcome]:
+    """Play the games ``indices`` in this process (the unit of work of a worker)."""
+    game = config.make_game()
+    schedule = config.make_schedule()
+    return [play_one(config, i, game, schedule) for i in indices]
+
+
+def _chunks(games: int, jobs: int) -> list[range]:
+    """Game indices in small chunks (about 16 per process, at most 20 games each).
+
+    Smaller than simulate's: tournament bots may think for seconds a move, so small chunks
+    keep the progress bar moving and the processes evenly loaded to the end.
+    """
+    size = max(1, min(20, math.ceil(games / (jobs * 16))))
+    return [range(lo, min(games, lo + size)) for lo in range(0, games, size)]
+
+
+def play_games(
+    config: TournamentConfig, on_progress: Callable[[int], None] | None = None
+) -> list[GameOutcome]:
+    """Play every game of ``config`` in ``config.jobs`` processes; outcomes in game order."""
+    game, schedule = check_tournament(config)
+    outcomes: list[GameOutcome] = []
+    if config.jobs == 1 or config.games == 1:
+        for i in range(config.games):
+            outcomes.append(play_one(config, i, game, schedule))
+            if on_progress is not None:
+                on_progress(1)
+        return outcomes
+    # spawn, not fork: the caller may run threads (a progress bar), and fork copies their locks.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=config.jobs, mp_context=context) as pool:
+        futures = [
+            pool.submit(_play_chunk, config, chunk) for chunk in _chunks(config.games, config.jobs)
+        ]
+        for future in as_completed(futures):
+            chunk = future.result()
+            outcomes.extend(chunk)
+            if on_progress is not None:
+                on_progress(len(chunk))
+    outcomes.sort(key=lambda o: o.index)
+    return outcomes
+
+
+# --- the report -----------------------------------------------------------------------------
+
+
+def _rate(wins: float, n: int) -> dict[str, Any]:
+    """Wins out of n as JSON: the rate and its 95% Wilson interval, rounded to 4 decimals."""
+    lo, hi = wilson_interval(wins, n)
+    return {
+        "games": n,
+        "wins": round(wins, 4),
+        "win_rate": round(wins / n, 4) if n else 0.0,
+        "ci95": [round(lo, 4), round(hi, 4)],
+    }
+
+
+def head_to_head(outcomes: Sequence[GameOutcome], contestants: int) -> list[list[float | None]]:
+    """score[a][b]: in games where a and b met, the share of seat pairs a finished ahead of b.
+
+    Every (a seat, b seat) pair of a game counts once; a tie in placement counts one half.
+    None where they never met (and on the diagonal).
+    """
+    ahead = [[0.0] * contestants for _ in range(contestants)]
+    met = [[0] * contestants for _ in range(contestants)]
+    for o in outcomes:
+        for (ca, pa), (cb, pb) in itertools.permutations(zip(o.seats, o.places, strict=True), 2):
+            if ca == cb:
+                continue
+            met[ca][cb] += 1
+            ahead[ca][cb] += 1.0 if pa < pb else 0.5 if pa == pb else 0.0
+    return [
+        [round(ahead[a][b] / met[a][b], 4) if met[a][b] else None for b in range(contestants)]
+        for a in range(contestants)
+    ]
+
+
+def summarize(
+    config: TournamentConfig, outcomes: Sequence[GameOutcome], seconds: float
+) -> dict[str, Any]:
+    """The JSON-ready tournament report (fields in docs/TOURNAMENTS.md).
+
+    Everything but ``timing`` depends only on the configuration; ratings are updated in
+    game order.
+    """
+    game = config.make_game()
+    schedule = config.make_schedule()
+    k, p, n = len(config.bots), config.players, len(outcomes)
+    names = config.contestant_names()
+    ratings = SkillRatings(k)
+    seat_counts = [[0] * p for _ in range(k)]
+    seat_wins = [[0.0] * p for _ in range(k)]
+    places: list[list[int]] = [[] for _ in range(k)]
+    games_played = [0] * k
+    decisions = [0] * k
+    think = [0.0] * k
+    seat_total_wins = [0.0] * p
+    endings = dict.fromkeys(ENDINGS, 0)
+    for o in outcomes:
+        ratings.update(o.seats, o.places)
+        endings[o.ending] = endings.get(o.ending, 0) + 1
+        for c in set(o.seats):
+            games_played[c] += 1
+        for j, c in enumerate(o.seats):
+            seat_counts[c][j] += 1
+            seat_wins[c][j] += o.returns[j]
+            places[c].append(o.places[j])
+            seat_total_wins[j] += o.returns[j]
+            decisions[c] += o.decisions[j] if o.decisions else 0
+            think[c] += o.think_seconds[j] if o.think_seconds else 0.0
+    final = ratings.ratings
+    order = sorted(
+        range(k),
+        key=lambda c: (-final[c].ordinal, -sum(seat_wins[c]) / max(1, len(places[c])), c),
+    )
+    contestants = []
+    for c, info in enumerate(contestant_info(config)):
+        seat_games = len(places[c])
+        wins = sum(seat_wins[c])
+        contestants.append(
+            {
+                **info,
+                "rank": order.index(c) + 1,
+                "games": games_played[c],
+                "seat_games": seat_games,
+                **{key: v for key, v in _rate(wins, seat_games).items() if key != "games"},
+                "mean_placement": round(statistics.fmean(places[c]), 4) if places[c] else None,
+                "placements": {
+                    str(place): places[c].count(place) for place in sorted(set(places[c]))
+                },
+                "by_seat": [_rate(seat_wins[c][j], seat_counts[c][j]) for j in range(p)],
+                "rating": final[c].to_json(),
+                "decisions": decisions[c],
+            }
+        )
+    turns = [o.turns for o in outcomes]
+    return {
+        "format": TOURNAMENT_FORMAT,
+        "game": game.info.short_name,
+        "rules_version": game.info.rules_version,
+        "options": dict(game.options),
+        "players": p,
+        "contestants": contestants,
+        "standings": [names[c] for c in order],
+        "seed": config.seed,
+        "seeds": {"first": config.seed, "last": config.seed + n - 1},
+        "games": n,
+        "schedule": schedule.to_json(n),
+        "rating_model": ratings.describe_model(),
+        "seat_win_rates": [_rate(seat_total_wins[j], n) for j in range(p)],
+        "head_to_head": {
+            "contestants": names,
+            "score": head_to_head(outcomes, k),
+        },
+        "endings": endings,
+        "turns_per_game": {
+            "mean": round(statistics.fmean(turns), 2) if turns else 0.0,
+            "median": statistics.median(turns) if turns else 0,
+            "max": max(turns, default=0),
+        },
+        "timing": {
+            "jobs": config.jobs,
+            "seconds": round(seconds, 3),
+            "games_per_s": round(n / seconds, 2) if seconds > 0 else None,
+            "think_seconds": {names[c]: round(think[c], 3) for c in range(k)},
+            "ms_per_decision": {
+                names[c]: round(1000 * think[c] / decisions[c], 4) if decisions[c] else None
+                for c in range(k)
+            },
+        },
+    }
+
+
+def run_tournament(
+    config: TournamentConfig, on_progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """Play the tournament ``config`` and return its report."""
+    start = time.perf_counter()
+    outcomes = play_games(config, on_progress)
+    return summarize(config, outcomes, time.perf_counter() - start)
+
+
+# --- Markdown -------------------------------------------------------------------------------
+
+
+def _pct(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def _ci(ci: Sequence[float]) -> str:
+    return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}%"
+
+
+def to_markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown: a header, the standings table, seat win rates, head-to-head."""
+    contestants = sorted(report["contestants"], key=lambda c: c["rank"])
+    options = ", ".join(f"{k}={v}" for k, v in report["options"].items())
+    schedule = report["schedule"]
+    timing = report["timing"]
+    lines = [
+        f"# Tournament: {report['game']}, {report['players']} players, {report['games']} games",
+        "",
+        f"- rules: {report['rules_version']} ({options})",
+        f"- seeds: {report['seeds']['first']}–{report['seeds']['last']} (game i uses seed "
+        f"{report['seed']} + i)",
+        f"- schedule: {schedule['description']}"
+        + ("" if schedule["balanced"] else " (**games not a multiple of the block: unbalanced**)"),
+        "- endings: " + ", ".join(f"{k} {v}" for k, v in report["endings"].items()),
+        f"- turns per game: mean {report['turns_per_game']['mean']}, "
+        f"max {report['turns_per_game']['max']}",
+        f"- time: {timing['seconds']} s with {timing['jobs']} process(es)",
+        "",
+        "| rank | contestant | bot (budget) | games | seats | wins | win rate | 95% CI "
+        "| mean place | mu | sigma | ordinal | ms/decision |",
+        "| ---: | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for c in contestants:
+        bot = c["bot"] + (f" ({c['budget']})" if c["budget"] is not None else "")
+        ms = timing["ms_per_decision"].get(c["name"])
+        rating = c["rating"]
+        lines.append(
+            f"| {c['rank']} | {c['name']} | {bot} | {c['games']} | {c['seat_games']} "
+            f"| {c['wins']:g} | {_pct(c['win_rate'])} | {_ci(c['ci95'])} "
+            f"| {c['mean_placement']:.3f} | {rating['mu']:.2f} | {rating['sigma']:.2f} "
+            f"| {rating['ordinal']:.2f} | {'-' if ms is None else f'{ms:.3f}'} |"
+        )
+    lines += [
+        "",
+        "Seat win rates (all contestants):",
+        "",
+        "| seat | games | wins | win rate | 95% CI |",
+        "| ---: | ---: | ---: | ---: | --- |",
+    ]
+    for j, s in enumerate(report["seat_win_rates"]):
+        lines.append(
+            f"| {j} | {s['games']} | {s['wins']:g} | {_pct(s['win_rate'])} | {_ci(s['ci95'])} |"
+        )
+    h2h = report["head_to_head"]
+    if 2 < len(h2h["contestants"]) <= HEAD_TO_HEAD_MAX:
+        names = h2h["contestants"]
+        lines += [
+            "",
+            "Head-to-head (row finished ahead of column, ties half):",
+            "",
+            "| | " + " | ".join(names) + " |",
+            "| --- |" + " ---: |" * len(names),
+        ]
+        for name, row in zip(names, h2h["score"], strict=True):
+            cells = ["-" if x is None else _pct(x) for x in row]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

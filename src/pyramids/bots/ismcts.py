@@ -1,0 +1,334 @@
+"""Information Set Monte Carlo Tree Search (SO-ISMCTS) over any ``pyramids.core`` game.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo
+Tree Search", IEEE TCIAIG 4(2)): every iteration samples one *determinization*, a full
+state consistent with the bot's own view (``Game.determinize(view, rng)``; the true
+state is never seen), then walks one tree shared by all determinizations:
+
+- **Tree.** A node is reached by a sequence of actions from the root. Its children are
+  keyed first by who decided (a seat, or ``CHANCE``) and then by the action, so a node
+  where different seats decide in different determinizations (a Pyramids and Flags
+  capture is decided by whoever holds the card) keeps their statistics apart. Decisions
+  of other seats, in the middle of a turn or not, are ordinary nodes owned by that seat.
+- **Selection** (UCB1 with availability): among the children legal in this
+  determinization, the one maximising ``mean + c * sqrt(ln(avail) / visits)``, where
+  ``mean`` is the average reward *of the seat deciding there* (``returns()[seat]``) and
+  ``avail`` counts the visits of the parent in which that action was legal. Ties are
+  broken with the generator; children are scanned in ascending action order.
+- **Expansion**: one untried legal action, drawn with the generator.
+- **Chance** points are drawn with ``state.sample_chance(rng)`` and branched on the
+  drawn outcome (a chance child per outcome, no statistics and no choice there): the
+  six faces of the fire die give six subtrees. A chance point with outcomes too many to
+  list (a new deal of cards) gives a fresh child almost every time, which is correct
+  and cheap: the search below it simply starts again.
+- **Rollout**: uniformly random legal actions (or any ``Bot`` given as rollout policy,
+  e.g. the greedy bot, which is asked with the rollout state's view of the deciding
+  seat), at most ``rollout_cap`` actions. The reward is ``returns()`` at the end of the
+  game; a rollout cut by the cap scores ``1/players`` for every seat (no opinion).
+- **Decision**: the most visited legal root action (then the best mean, then the
+  generator). With one legal action the bot answers at once without searching.
+
+Budgets are iterations (deterministic: the same view, seed and budget give the same
+answer on any machine) or seconds of ``time.perf_counter`` (machine-dependent), or both
+(whichever runs out first). At least one iteration always runs.
+
+The same search on the true state (``sample`` returns a clone of it instead of a
+determinization) is the plain MCTS of the oracle yardstick (``pyramids.bots.oracle``).
+
+The game a view belongs to is found without knowing any game: each game package keeps
+its view class in ``pyramids.<game>.view``, so the package name is the game's short name
+in ``pyramids.games.GAMES``; the game is rebuilt with ``make_game(name, view.players,
+view.options)`` (both game views carry ``players`` and ``options``). Pass ``game_of`` to
+override.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pyramids.bots.greedy import GreedyBot
+from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
+from pyramids.games import GAMES, make_game
+
+RANDOM_ROLLOUT = "random"
+GREEDY_ROLLOUT = "greedy"
+ROLLOUTS = (RANDOM_ROLLOUT, GREEDY_ROLLOUT)
+"""Rollout policies by name: uniformly random, or the greedy bot."""
+
+EXPLORATION = 0.7
+"""UCB1 exploration constant ``c`` for rewards in [0, 1]."""
+
+ROLLOUT_CAP = 200
+"""Most actions in one rollout; a rollout cut short scores 1/players for every seat."""
+
+DEFAULT_ITERATIONS = 1000
+"""Iterations when no budget is given (the ``normal`` level)."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """What one search may spend and how it plays out positions.
+
+    ``iterations`` and ``seconds`` may both be set (the first to run out stops the search);
+    at least one must be. ``rollout`` is ``random`` or ``greedy``.
+    """
+
+    iterations: int | None = DEFAULT_ITERATIONS
+    seconds: float | None = None
+    rollout: str = RANDOM_ROLLOUT
+    exploration: float = EXPLORATION
+    rollout_cap: int = ROLLOUT_CAP
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a search needs a budget: iterations or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds must be positive, not {self.seconds}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {self.rollout!r} (choose {', '.join(ROLLOUTS)})")
+        if self.rollout_cap < 0:
+            raise ValueError(f"rollout_cap must be at least 0, not {self.rollout_cap}")
+
+    @property
+    def budget_text(self) -> str:
+        """The budget as in a bot spec: ``1000``, ``0.5s`` (iterations first when both)."""
+        if self.iterations is not None:
+            return str(self.iterations)
+        return f"{self.seconds:g}s"
+
+
+@dataclass(frozen=True)
+class ActionStats:
+    """What the search found about one legal root action."""
+
+    action: Action
+    visits: int
+    share: float
+    """Share of the root's visits that went to this action (0..1)."""
+    win: float
+    """Mean reward of the deciding seat after this action: its estimated chance to win."""
+
+    def to_json(self, text: str | None = None) -> dict[str, Any]:
+        """JSON-ready data; ``text`` is the action in the game's notation when given."""
+        data: dict[str, Any] = {"action": self.action if text is None else text}
+        data.update(visits=self.visits, share=round(self.share, 4), win=round(self.win, 4))
+        return data
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A finished search: the legal root actions (most visited first) and what it cost."""
+
+    stats: list[ActionStats]
+    iterations: int
+    seconds: float
+
+
+class _Node:
+    """A tree node: statistics of the edge into it, children by decider then action."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, dict[Action, _Node]] = {}
+        self.visits = 0
+        self.total = 0.0
+        """Sum of the rewards of the seat that chose the edge into this node."""
+        self.avail = 1
+
+
+def game_of(view: View) -> Game:
+    """The game ``view`` belongs to: ``pyramids.<name>.view`` names it (see module docstring)."""
+    parts = type(view).__module__.split(".")
+    name = parts[1] if len(parts) > 2 and parts[0] == "pyramids" else ""
+    players = getattr(view, "players", None)
+    options = getattr(view, "options", None)
+    if name not in GAMES or not isinstance(players, int) or options is None:
+        raise TypeError(f"cannot tell which game a {type(view).__name__} belongs to")
+    return make_game(name, players, options)
+
+
+def _rollout_policy(name: str) -> Bot | None:
+    """The rollout bot for a policy name (None: the inline uniformly random policy)."""
+    return GreedyBot() if name == GREEDY_ROLLOUT else None
+
+
+def _rollout(
+    state: State, rng: random.Random, policy: Bot | None, cap: int, players: int
+) -> list[float]:
+    """Play ``state`` on with ``policy`` for at most ``cap`` actions; the rewards."""
+    steps = 0
+    randrange = rng.randrange
+    while not state.is_terminal():
+        if steps >= cap:
+            return [1.0 / players] * players
+        player = state.current_player()
+        if player == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            if policy is None:
+                action = legal[randrange(len(legal))]
+            else:
+                action = policy.act(state.view(player), legal, rng)
+        state.apply(action)
+        steps += 1
+    return state.returns()
+
+
+def run_search(
+    sample: Callable[[random.Random], State],
+    player: int,
+    legal: Sequence[Action],
+    settings: SearchSettings,
+    rng: random.Random,
+) -> SearchResult:
+    """Search from the states ``sample(rng)`` draws, ``player`` deciding at the root.
+
+    ``sample`` gives a determinization per iteration for ISMCTS, or a clone of the true
+    state for the oracle. The statistics cover exactly ``legal``.
+    """
+    start = time.perf_counter()
+    deadline = None if settings.seconds is None else start + settings.seconds
+    limit = settings.iterations
+    c = settings.exploration
+    cap = settings.rollout_cap
+    policy = _rollout_policy(settings.rollout)
+    log = math.log
+    sqrt = math.sqrt
+    root = _Node()
+    done = 0
+    players = 0
+    while True:
+        if limit is not None and done >= limit:
+            break
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        state = sample(rng)
+        players = state.num_players
+        node = root
+        path: list[tuple[_Node, int]] = []
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat == CHANCE:
+                action = state.sample_chance(rng)
+                state.apply(action)
+                kids = node.children.get(CHANCE)
+                if kids is None:
+                    kids = node.children[CHANCE] = {}
+                child = kids.get(action)
+                if child is None:
+                    child = kids[action] = _Node()
+                node = child
+                continue
+            actions = state.legal_actions()
+            kids = node.children.get(seat)
+            if kids is None:
+                kids = node.children[seat] = {}
+            untried: list[Action] = []
+            for a in actions:
+                kid = kids.get(a)
+                if kid is None:
+                    untried.append(a)
+                else:
+                    kid.avail += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = kids[action] = _Node()
+                state.apply(action)
+                path.append((child, seat))
+                break
+            best_score = -math.inf
+            best: list[Action] = []
+            for a in actions:
+                kid = kids[a]
+                score = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+                if score > best_score:
+                    best_score = score
+                    best = [a]
+                elif score == best_score:
+                    best.append(a)
+            action = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+            node = kids[action]
+            state.apply(action)
+            path.append((node, seat))
+        if state.is_terminal():
+            rewards = state.returns()
+        else:
+            rewards = _rollout(state, rng, policy, cap, players)
+        for child, seat in path:
+            child.visits += 1
+            child.total += rewards[seat]
+        done += 1
+    seconds = time.perf_counter() - start
+    return SearchResult(_root_stats(root, player, legal), done, seconds)
+
+
+def _root_stats(root: _Node, player: int, legal: Sequence[Action]) -> list[ActionStats]:
+    """Statistics of every legal root action, most visited first (then best mean, action)."""
+    kids = root.children.get(player, {})
+    total = sum(kid.visits for a, kid in kids.items() if a in legal) or 1
+    stats = []
+    for a in legal:
+        kid = kids.get(a)
+        visits = kid.visits if kid is not None else 0
+        win = kid.total / visits if kid is not None and visits else 0.0
+        stats.append(ActionStats(a, visits, visits / total, win))
+    stats.sort(key=lambda s: (-s.visits, -s.win, s.action))
+    return stats
+
+
+def pick(stats: Sequence[ActionStats], rng: random.Random) -> Action:
+    """The most visited action (then the best mean); remaining ties broken with ``rng``."""
+    top = stats[0]
+    tied = [s.action for s in stats if s.visits == top.visits and s.win == top.win]
+    return tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+
+
+class ISMCTSBot:
+    """SO-ISMCTS from the seat's view only; a ``Bot`` for every game in ``pyramids.games``."""
+
+    games = tuple(GAMES)
+    """The games it plays (read by the terminal before seating it)."""
+
+    def __init__(
+        self,
+        settings: SearchSettings | None = None,
+        *,
+        name: str = "ismcts",
+        game_of_view: Callable[[View], Game] = game_of,
+    ) -> None:
+        self.settings = settings or SearchSettings()
+        self.name = name
+        self._game_of = game_of_view
+
+    def search(self, view: View, legal: Sequence[Action], rng: random.Random) -> SearchResult:
+        """Run the search for the seat of ``view``, whose legal actions are ``legal``."""
+        seat = view.player
+        if seat is None:
+            raise ValueError("a spectator's view has no decision to search")
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        game = self._game_of(view)
+
+        def sample(r: random.Random) -> State:
+            return game.determinize(view, r)
+
+        return run_search(sample, seat, legal, self.settings, rng)
+
+    def analyse(self, view: View, legal: Sequence[Action], rng: random.Random) -> list[ActionStats]:
+        """Every legal action with its visits, visit share and estimated win chance."""
+        return self.search(view, legal, rng).stats
+
+    def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The most visited legal action (the only one, without searching, if alone)."""
+        if len(legal) == 1:
+            return legal[0]
+        return pick(self.analyse(view, legal, rng), rng)

@@ -1,0 +1,131 @@
+"""`pyramids tournament`: bot specs play a fairly seated series of seeded games.
+
+The work is done by ``pyramids.analysis.tournament``; this module parses the options,
+refuses bad ones (exit status 2), shows a progress bar on stderr and writes the report:
+Markdown to stdout (or ``--out-md``), JSON to ``--out-json``. See docs/TOURNAMENTS.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from pyramids.analysis import simulate as sim
+from pyramids.analysis import tournament as tour
+from pyramids.core.errors import PyramidsError
+
+
+def tournament(
+    *,
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="Game: flaming (Flaming Pyramids) or flags.")
+    ] = "flaming",
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Seats per game (flaming 2 to 6, flags 2 to 4).")
+    ] = 2,
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated bot specs, one per contestant (e.g. ismcts:1s,greedy,random); "
+            "there may be more or fewer contestants than seats."
+        ),
+    ] = "greedy,random",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
+    schedule: Annotated[
+        str,
+        typer.Option(
+            help="Seating: permutations (every ordered seating, the default) or rotations "
+            "(every set of PLAYERS contestants in its rotations: shorter, but with 3+ seats "
+            "who plays after whom is not balanced)."
+        ),
+    ] = "permutations",
+    preset: Annotated[
+        str | None,
+        typer.Option(help="Flaming only: rules preset basic, family or standard (default)."),
+    ] = None,
+    curse: Annotated[
+        bool | None,
+        typer.Option(
+            "--curse/--no-curse",
+            help="Flaming only: force the curse on or off (default: preset's).",
+        ),
+    ] = None,
+    fire_die: Annotated[
+        bool, typer.Option("--fire-die", help="Flaming only: play with the fire die.")
+    ] = False,
+    actions: Annotated[
+        bool | None,
+        typer.Option("--actions/--no-actions", help="Flags only: tree actions (default: on)."),
+    ] = None,
+    max_turns: Annotated[
+        int | None,
+        typer.Option(
+            help="End games nobody has won after this many turns (default: flaming 1000, "
+            "flags 3000)."
+        ),
+    ] = None,
+    out_json: Annotated[
+        Path | None, typer.Option("--out-json", help="Write the JSON report to this file.")
+    ] = None,
+    out_md: Annotated[
+        Path | None,
+        typer.Option("--out-md", help="Write the Markdown report here instead of stdout."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play a tournament between bot specs and report standings, win rates and ratings."""
+    err = Console(stderr=True)
+    config = tour.TournamentConfig(
+        bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
+        game=game.strip().lower(),
+        players=players,
+        games=games,
+        seed=seed,
+        jobs=jobs if jobs is not None else sim.default_jobs(),
+        schedule=schedule.strip().lower(),
+        preset=preset,
+        curse=curse,
+        fire_die=fire_die,
+        actions=actions,
+        max_turns=max_turns,
+    )
+    try:
+        _game, plan = tour.check_tournament(config)
+    except (PyramidsError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    block = len(plan.block)
+    if games % block:
+        err.print(
+            f"[yellow]warning:[/yellow] {games} games is not a multiple of the schedule's "
+            f"block of {block}: contestants and seats will not be exactly balanced"
+        )
+    with Progress(
+        TextColumn("tournament"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=quiet,
+    ) as progress:
+        task = progress.add_task("games", total=games)
+        report = tour.run_tournament(config, lambda done: progress.advance(task, done))
+    if out_json is not None:
+        out_json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        err.print(f"JSON report written to {out_json}")
+    markdown = tour.to_markdown(report)
+    if out_md is None:
+        typer.echo(markdown, nl=False)
+    else:
+        out_md.write_text(markdown, encoding="utf-8")
+        err.print(f"Markdown report written to {out_md}")

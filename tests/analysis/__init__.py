@@ -1,0 +1,1 @@
+"""Tests of the analysis layer: tournaments and their statistics."""

@@ -1,0 +1,276 @@
+"""Both games as OpenSpiel Python games: OpenSpiel's own random simulation test, ISMCTS,
+the chance nodes (the setup, listed outcomes, the collapsed big deal) and the observer."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
+
+from pyramids.core import CHANCE
+from pyramids.flags.cards import CODES
+from pyramids.flags.state import DEAL
+from pyramids.games import make_game
+from pyramids.rl.openspiel_game import (
+    FLAGS_SHORT_NAME,
+    FLAMING_SHORT_NAME,
+    PyramidsSpielGame,
+    PyramidsSpielState,
+    make_resampler,
+)
+
+
+def load(name: str, **params: object) -> PyramidsSpielGame:
+    """pyspiel.load_game with parameters."""
+    game = pyspiel.load_game(name, params)
+    assert isinstance(game, PyramidsSpielGame)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        (FLAMING_SHORT_NAME, {"players": 3, "fire_die": True}),
+        (FLAMING_SHORT_NAME, {"players": 2, "preset": "basic", "curse": "on"}),
+        (FLAGS_SHORT_NAME, {"players": 2, "max_turns": 120}),
+        (FLAGS_SHORT_NAME, {"players": 4, "max_turns": 60}),
+    ],
+)
+def test_openspiel_random_simulation_test_passes(name: str, params: dict[str, object]) -> None:
+    """OpenSpiel's random_sim_test: legal actions, masks, clones, serialization, returns."""
+    game = load(name, **params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_game_metadata_and_spaces() -> None:
+    """The fixed index spaces and the setup chance node are what docs/RL.md says."""
+    g = load(FLAMING_SHORT_NAME, players=2, setups=50)
+    assert g.num_distinct_actions() == 722
+    assert g.max_chance_outcomes() == 50
+    assert g.observation_tensor_shape() == [1137]
+    assert g.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    f = load(FLAGS_SHORT_NAME, players=3)
+    assert f.num_distinct_actions() == 1044
+    assert f.max_chance_outcomes() == 1000
+    assert f.observation_tensor_shape() == [951]
+    root = f.new_initial_state()
+    assert root.is_chance_node() and len(root.chance_outcomes()) == 1000
+    root.apply_action(17)
+    assert root.engine_state == make_game("flags", 3).new_initial_state(17)
+
+
+def test_fire_die_outcomes_are_the_six_faces() -> None:
+    """FP-DIE-1: "a chance event with outcomes die:1 … die:6, each 1/6"."""
+    g = load(FLAMING_SHORT_NAME, players=3, fire_die=True)
+    rng = random.Random(0)
+    for _ in range(30):
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                if s.engine_state is not None:
+                    assert [a for a, _ in outcomes] == list(range(6))
+                    assert [s.action_to_string(a) for a, _ in outcomes] == [
+                        f"die:{k}" for k in range(1, 7)
+                    ]
+                    assert all(p == pytest.approx(1 / 6) for _, p in outcomes)
+                    return
+                s.apply_action(rng.choice([a for a, _ in outcomes]))
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+    pytest.fail("no fire-die roll in 30 random games")
+
+
+def deal_position(small: bool) -> dict[str, object]:
+    """A 4-seat position with a new start's deal pending: 17 cards in hands, or 3."""
+    hands = [["BWA", "BRA", "DEU", "AUT"], ["CZE", "ESP", "FIN", "LTU"], ["CMR", "KWT", "JAM"]]
+    hands.append(["ITA", "ARG", "NGA", "IRN", "LBY"])
+    deck = ["KEN", "ROU", "TTO", "FRA", "BRB", "BEL", "NOR", "VEN", "CUB"]
+    if small:
+        deck += hands[0][1:] + hands[1][1:] + hands[2] + hands[3][1:]
+        hands = [hands[0][:1], hands[1][:1], [], hands[3][:1]]
+    return {
+        "rules": {"actions": True, "max_turns": 3000},
+        "players": 4,
+        "to_move": 1,
+        "turn": 1310,
+        "towers": [
+            ["K3", "G1"],
+            ["W3", "R3", "B3"],
+            ["Y3", "Y2", "Y1", "B1", "K1"],
+            ["B2", "G2", "W2"],
+            ["G3", "K2", "R2", "R1", "W1"],
+        ],
+        "bank": ["O1", "O3", "C3"],
+        "scoring": [["P3", "X2"], [], ["O2", "X1", "X3"], ["P1", "P2", "C1", "C2"]],
+        "hands": hands,
+        "scored": [
+            ["MAR", "CHN"],
+            ["GAB", "JPN"],
+            ["GHA", "SWE", "EGY"],
+            ["GRC", "SAU", "DNK", "HTI"],
+        ],
+        "deck": deck,
+        "last_moved": ["Y1", "B1", "K1"],
+        "pending": {"kind": "deal"},
+    }
+
+
+def test_a_huge_deal_is_one_outcome_drawn_from_the_history() -> None:
+    """PF-TREE (yellow new start): a deal with more outcomes than listed is collapsed to one.
+
+    Its single outcome has probability 1; the deal it makes is fixed by the history, so
+    clones agree, and it is a sound deal of the gathered cards.
+    """
+    g = load(FLAGS_SHORT_NAME, players=4)
+    engine = g.engine.state_from_json(deal_position(small=False))
+    assert engine.pending == DEAL and engine.chance_outcomes() == []  # type: ignore[attr-defined]
+    s = g.state_from_engine(engine)
+    assert s.is_chance_node() and s.chance_outcomes() == [(0, 1.0)]
+    text = s.action_to_string(pyspiel.PlayerId.CHANCE, 0)
+    assert text.startswith("deal:")
+    a, b = s.clone(), s.clone()
+    a.apply_action(0)
+    b.apply_action(0)
+    assert str(a) == str(b) and not a.is_chance_node()
+    before = sorted(c for seat in range(4) for c in engine.hand(seat))  # type: ignore[attr-defined]
+    after = sorted(c for seat in range(4) for c in a.engine_state.hand(seat))  # type: ignore[union-attr]
+    assert before == after
+
+
+def test_a_small_deal_lists_every_outcome() -> None:
+    """PF-TREE (yellow new start): a deal with few outcomes is explicit chance, each equally likely."""
+    g = load(FLAGS_SHORT_NAME, players=4)
+    engine = g.engine.state_from_json(deal_position(small=True))
+    listed = engine.chance_outcomes()
+    assert len(listed) == 6
+    s = g.state_from_engine(engine)
+    outcomes = s.chance_outcomes()
+    assert [a for a, _ in outcomes] == list(range(6))
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    texts = {s.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in outcomes}
+    assert texts == {engine.action_to_string(a) for a, _ in listed}
+
+
+def test_states_without_a_past_cannot_be_serialized() -> None:
+    """A state made from a position has no history to replay (documented limit)."""
+    g = load(FLAGS_SHORT_NAME, players=4)
+    s = g.state_from_engine(g.engine.state_from_json(deal_position(small=True)))
+    with pytest.raises(TypeError):
+        pickle.dumps(s._core)
+
+
+def test_serialized_states_replay_to_the_same_state() -> None:
+    """Same seed and same actions, same game (STYLE): pickling replays the engine actions."""
+    g = load(FLAMING_SHORT_NAME, players=3, fire_die=True)
+    rng = random.Random(3)
+    s = g.new_initial_state()
+    for _ in range(40):
+        if s.is_chance_node():
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    t = g.deserialize_state(s.serialize())
+    assert str(t) == str(s) and t.history() == s.history()
+    assert t.information_state_string(1) == s.information_state_string(1)
+
+
+def play_to_middle(g: PyramidsSpielGame, seed: int, moves: int) -> PyramidsSpielState:
+    """A state after ``moves`` random decisions (chance drawn at random too)."""
+    rng = random.Random(seed)
+    s = g.new_initial_state()
+    n = 0
+    while not s.is_terminal() and n < moves:
+        if s.is_chance_node():
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+            n += 1
+    return s
+
+
+def test_observations_show_only_the_seats_view() -> None:
+    """PF-VIEW-4: "Other players' hidden cards are ?" in observations and information states."""
+    g = load(FLAGS_SHORT_NAME, players=3)
+    s = play_to_middle(g, 2, 12)
+    engine = s.engine_state
+    assert engine is not None
+    for seat in range(3):
+        info = s.information_state_string(seat)
+        obs = s.observation_string(seat)
+        assert json.loads(obs) == engine.view(seat).to_json()
+        assert info.startswith(obs) and "history: setup" in info
+        for other in range(3):
+            if other == seat:
+                continue
+            for card in engine.hand(other):  # type: ignore[attr-defined]
+                if card not in engine.view(seat).known_hands[other]:  # type: ignore[attr-defined]
+                    assert CODES[card] not in info
+        tensor = np.asarray(s.observation_tensor(seat), dtype=np.float32)
+        assert np.array_equal(tensor, g.encoding.observe(engine.view(seat)))
+
+
+def test_the_observer_offers_named_parts_and_a_public_view() -> None:
+    """OpenSpiel's observation API: the tensor in named parts; a public observer sees no hand."""
+    g = load(FLAMING_SHORT_NAME, players=2)
+    s = play_to_middle(g, 1, 3)
+    obs = make_observation(g)
+    obs.set_from(s, 0)
+    assert set(obs.dict) == {"tiles", "spots", "seats", "global"}
+    public = make_observation(
+        g,
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    public.set_from(s, 0)
+    mine = public.dict["tiles"][:, g.encoding.tile_features.index("in_my_hand")]  # type: ignore[attr-defined]
+    assert not mine.any()
+
+
+@pytest.mark.parametrize("name", [FLAMING_SHORT_NAME, FLAGS_SHORT_NAME])
+def test_ismcts_plays_a_game(name: str) -> None:
+    """OpenSpiel's ISMCTS (information-set MCTS) plays whole games against a random bot.
+
+    One bot resamples through state.resample_from_infostate, the other through
+    make_resampler; both rely on the information states of a resampled world matching.
+    """
+    g = load(name, players=2, max_turns=15)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    for k in range(2):
+        bot = ismcts.ISMCTSBot(
+            g, evaluator, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(k)
+        )
+        if k:
+            bot.set_resampler(make_resampler(k))
+        other = pyspiel.make_uniform_random_bot(1, 5)
+        rng = np.random.RandomState(4)
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                ids, probs = zip(*s.chance_outcomes(), strict=True)
+                s.apply_action(int(rng.choice(ids, p=probs)))
+            else:
+                player = s.current_player()
+                s.apply_action(int((bot if player == 0 else other).step(s)))
+        assert sum(s.returns()) == pytest.approx(1.0)
+
+
+def test_resampled_worlds_keep_the_players_information() -> None:
+    """FP-VIEW-3: a resampled world differs only in what the seat cannot see."""
+    g = load(FLAMING_SHORT_NAME, players=3)
+    s = play_to_middle(g, 5, 10)
+    seat = s.current_player()
+    assert seat != CHANCE
+    worlds = [s.resample_from_infostate(seat, None) for _ in range(5)]
+    for w in worlds:
+        assert w.information_state_string(seat) == s.information_state_string(seat)
+        assert w.legal_actions() == s.legal_actions()
+    hidden = {json.dumps(w.engine_state.to_json(), sort_keys=True) for w in worlds}  # type: ignore[union-attr]
+    assert len(hidden) > 1
