@@ -199,6 +199,17 @@ def test_bots_sit_below_cli_analysis_and_server(path: Path) -> None:
         )
 
 
+def test_nothing_but_tests_imports_the_rl_adapters() -> None:
+    """The research adapters (optional extra ``rl``) sit beside analysis: no module uses them."""
+    for path in sorted(SRC.rglob("*.py")):
+        if path.is_relative_to(SRC / "rl"):
+            continue
+        for imp in imports_of(path):
+            assert not is_within(imp.module, "pyramids.rl"), (
+                f"{path.name}:{imp.line} imports {imp.module}"
+            )
+
+
 def test_the_checkers_catch_what_they_forbid() -> None:
     """Self-test on a made-up module: every kind of breach is reported, clean code is not."""
     bad_source = """
