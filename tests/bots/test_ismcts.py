@@ -14,7 +14,7 @@ import pytest
 
 from pyramids.bots import BOT_LEVELS, BOTS, PLAYER_BOTS, ISMCTSBot, SearchSettings, make_bot
 from pyramids.bots.greedy import GreedyBot
-from pyramids.bots.ismcts import GREEDY_ROLLOUT, RANDOM_ROLLOUT, game_of
+from pyramids.bots.ismcts import GREEDY_ROLLOUT, MIXED_ROLLOUT, RANDOM_ROLLOUT, game_of
 from pyramids.core import CHANCE, Game, State, View, choose, play_game
 from pyramids.core.game import Action
 from pyramids.flags import FlagsGame
@@ -120,7 +120,7 @@ def test_a_pending_fall_is_decided_with_left_or_right() -> None:
     assert state.action_to_string(action) in {"left", "right"}
 
 
-@pytest.mark.parametrize("rollout", [RANDOM_ROLLOUT, GREEDY_ROLLOUT])
+@pytest.mark.parametrize("rollout", [RANDOM_ROLLOUT, GREEDY_ROLLOUT, MIXED_ROLLOUT])
 def test_plays_whole_games_with_the_fire_die_legally(rollout: str) -> None:
     """FP-DIE-1: "a six-sided die roll is pending for P, a chance event": the driver draws
     it, so the bot is only ever asked at a seat's decision, and each answer is legal."""
@@ -218,6 +218,61 @@ def test_seeded_games_against_random_are_reproducible() -> None:
     assert records[0] == records[1]
 
 
+# --- guided search -------------------------------------------------------------------------
+
+
+def test_guided_search_expands_the_greedy_choice_first() -> None:
+    """Guided search asks the greedy bot which untried action to expand: after one
+    iteration the only root action visited is one the greedy bot picks from that view."""
+    state = greedy_until(FlagsGame(2), 2, 6)
+    seat = state.current_player()
+    view, legal = state.view(seat), state.legal_actions()
+    greedy = GreedyBot()
+    picks = {greedy.act(view, legal, random.Random(i)) for i in range(30)}
+    bot = ISMCTSBot(SearchSettings(iterations=1, guided=True))
+    visited = [s.action for s in bot.analyse(view, legal, random.Random(4)) if s.visits]
+    assert len(visited) == 1
+    assert visited[0] in picks
+
+
+def test_guided_search_widens_progressively() -> None:
+    """Guided search tries at most ceil(widening * sqrt(n)) root actions in n iterations
+    (a first Pyramids and Flags move has ~200 legal actions); unguided, every iteration
+    tries a new one until all are tried."""
+    state = FlagsGame(2).new_initial_state(3)
+    seat = state.current_player()
+    view, legal = state.view(seat), state.legal_actions()
+    assert len(legal) > 100
+
+    def tried(settings: SearchSettings) -> int:
+        stats = ISMCTSBot(settings).analyse(view, legal, random.Random(1))
+        return sum(1 for s in stats if s.visits)
+
+    assert tried(SearchSettings(iterations=50)) == 50
+    assert tried(SearchSettings(iterations=50, guided=True)) <= 8
+    assert tried(SearchSettings(iterations=50, guided=True, widening=2.0)) <= 15
+
+
+@pytest.mark.parametrize("rollout", [MIXED_ROLLOUT, GREEDY_ROLLOUT])
+def test_guided_seeded_search_is_reproducible(rollout: str) -> None:
+    """Guided search with the same view, seed and iteration budget gives the same analysis."""
+    state = greedy_until(FlamingGame(2, FlamingOptions(preset="basic")), 4, 10)
+    seat = state.current_player()
+    view, legal = state.view(seat), state.legal_actions()
+    settings = SearchSettings(iterations=60, rollout=rollout, guided=True)
+    runs = [ISMCTSBot(settings).analyse(view, legal, random.Random(8)) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert sorted(s.action for s in runs[0]) == legal
+    assert sum(s.visits for s in runs[0]) == 60
+
+
+@pytest.mark.parametrize(("field", "value"), [("widening", -1.0), ("bias", -0.5)])
+def test_guided_settings_refuse_negative_constants(field: str, value: float) -> None:
+    """Widening and bias are non-negative constants."""
+    with pytest.raises(ValueError, match=field):
+        SearchSettings(**{field: value})  # type: ignore[arg-type]
+
+
 # --- strength -----------------------------------------------------------------------------
 
 
@@ -241,37 +296,54 @@ def test_ismcts_beats_random_in_short_two_player_games() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "iterations", "seconds", "rollout"),
+    ("spec", "iterations", "seconds", "rollout", "guided"),
     [
-        ("ismcts", 1000, None, "random"),
-        ("ismcts:easy", 200, None, "random"),
-        ("ismcts:normal", 1000, None, "random"),
-        ("ismcts:hard", None, 1.0, "greedy"),
-        ("ismcts:1s", None, 1.0, "random"),
-        ("ismcts:0.1s", None, 0.1, "random"),
-        ("ismcts:500", 500, None, "random"),
-        ("ismcts:2000+greedy", 2000, None, "greedy"),
-        ("ismcts+greedy", 1000, None, "greedy"),
-        (" ISMCTS:Easy+Greedy ", 200, None, "greedy"),
+        ("ismcts", 1000, None, "random", False),
+        ("ismcts:easy", 200, None, "random", False),
+        ("ismcts:normal", 1000, None, "random", False),
+        ("ismcts:hard", None, 1.0, "mixed", True),
+        ("ismcts:1s", None, 1.0, "random", False),
+        ("ismcts:0.1s", None, 0.1, "random", False),
+        ("ismcts:500", 500, None, "random", False),
+        ("ismcts:2000+greedy", 2000, None, "greedy", False),
+        ("ismcts+greedy", 1000, None, "greedy", False),
+        (" ISMCTS:Easy+Greedy ", 200, None, "greedy", False),
+        ("ismcts:hard+random", None, 1.0, "random", True),
+        ("ismcts:500+mixed", 500, None, "mixed", False),
+        ("ismcts:500+guided", 500, None, "random", True),
+        ("ismcts:300+mixed+guided", 300, None, "mixed", True),
+        ("ismcts+guided+greedy", 1000, None, "greedy", True),
     ],
 )
 def test_make_bot_reads_ismcts_specs(
-    spec: str, iterations: int | None, seconds: float | None, rollout: str
+    spec: str, iterations: int | None, seconds: float | None, rollout: str, guided: bool
 ) -> None:
-    """make_bot reads a level, an iteration count or seconds, and a rollout suffix."""
+    """make_bot reads a level, an iteration count or seconds, a rollout and ``guided``."""
     bot = make_bot(spec)
     assert isinstance(bot, ISMCTSBot)
     assert bot.name == spec.strip().lower()
-    assert (bot.settings.iterations, bot.settings.seconds, bot.settings.rollout) == (
+    settings = bot.settings
+    assert (settings.iterations, settings.seconds, settings.rollout, settings.guided) == (
         iterations,
         seconds,
         rollout,
+        guided,
     )
 
 
 @pytest.mark.parametrize(
     "spec",
-    ["ismcts:0", "ismcts:-5", "ismcts:0s", "ismcts:fast", "ismcts:5+smart", "greedy:5", "alpha"],
+    [
+        "ismcts:0",
+        "ismcts:-5",
+        "ismcts:0s",
+        "ismcts:fast",
+        "ismcts:5+smart",
+        "ismcts:5+greedy+mixed",
+        "greedy:5",
+        "greedy+guided",
+        "alpha",
+    ],
 )
 def test_make_bot_refuses_bad_specs(spec: str) -> None:
     """A bad level, budget or rollout, or a budget on a bot without one, is a ValueError."""

@@ -4,11 +4,12 @@ The registry ``BOTS`` maps names to factories; ``make_bot(spec)`` also reads a s
 budget after the name. Spec grammar (case and surrounding blanks ignored)::
 
     random | greedy
-    ismcts[:BUDGET][+ROLLOUT]     oracle[:BUDGET][+ROLLOUT]
+    ismcts[:BUDGET][+ROLLOUT][+guided]     oracle[:BUDGET][+ROLLOUT][+guided]
     BUDGET  = easy | normal | hard     a level of BOT_LEVELS (budget and rollout)
             | N                        N iterations per decision (e.g. 500)
             | Xs                       X seconds per decision (e.g. 1s, 0.1s)
-    ROLLOUT = random | greedy          overrides the level's rollout
+    ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
+    guided                             the greedy bot orders and biases the expansion
 
 ``ismcts`` alone is ``ismcts:normal``. Every bot plays both games; ``greedy`` hands
 Pyramids and Flags views to ``greedy_flags``. ``oracle`` reads the true state: it is a
@@ -23,7 +24,8 @@ from dataclasses import dataclass, replace
 
 from pyramids.bots.greedy import GreedyBot
 from pyramids.bots.ismcts import (
-    GREEDY_ROLLOUT,
+    GUIDED,
+    MIXED_ROLLOUT,
     RANDOM_ROLLOUT,
     ROLLOUTS,
     ActionStats,
@@ -57,8 +59,8 @@ BOT_LEVELS: dict[str, BotLevel] = {
     ),
     "hard": BotLevel(
         "hard",
-        SearchSettings(iterations=None, seconds=1.0, rollout=GREEDY_ROLLOUT),
-        "1 second a move, greedy rollouts (machine-dependent: not reproducible from a seed)",
+        SearchSettings(iterations=None, seconds=1.0, rollout=MIXED_ROLLOUT, guided=True),
+        "1 second a move, guided, mixed rollouts (machine-dependent: not reproducible from a seed)",
     ),
 }
 """Difficulty levels of ``ismcts`` (and ``oracle``), easiest first (see docs/BOTS.md)."""
@@ -84,12 +86,23 @@ PLAYER_BOTS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
 
 def parse_settings(text: str) -> SearchSettings:
-    """Search settings from ``BUDGET[+ROLLOUT]`` (see the module docstring); ValueError if bad."""
-    budget, plus, rollout = text.partition("+")
+    """Search settings from ``BUDGET[+ROLLOUT][+guided]`` (see the module docstring).
+
+    ValueError if bad.
+    """
+    budget, *extras = text.split("+")
     budget = budget.strip()
-    rollout = rollout.strip()
-    if plus and rollout not in ROLLOUTS:
-        raise ValueError(f"unknown rollout {rollout!r} (choose {', '.join(ROLLOUTS)})")
+    rollout = ""
+    guided = False
+    for extra in (e.strip() for e in extras):
+        if extra == GUIDED:
+            guided = True
+        elif extra in ROLLOUTS and not rollout:
+            rollout = extra
+        else:
+            raise ValueError(
+                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED})"
+            )
     if not budget:
         settings = BOT_LEVELS[DEFAULT_LEVEL].settings
     elif budget in BOT_LEVELS:
@@ -113,7 +126,9 @@ def parse_settings(text: str) -> SearchSettings:
         raise ValueError(
             f"bad budget {budget!r}: a level ({levels}), iterations (500) or seconds (0.5s)"
         )
-    return replace(settings, rollout=rollout) if plus else settings
+    if rollout:
+        settings = replace(settings, rollout=rollout)
+    return replace(settings, guided=True) if guided else settings
 
 
 def make_bot(spec: str) -> Bot:
@@ -123,9 +138,9 @@ def make_bot(spec: str) -> Bot:
     """
     text = spec.strip().lower()
     name, colon, budget = text.partition(":")
-    name, plus, rollout = name.partition("+")
+    name, plus, extras = name.partition("+")
     if name in SEARCH_BOTS:
-        settings = parse_settings(budget + plus + rollout)
+        settings = parse_settings(budget + plus + extras)
         return SEARCH_BOTS[name](settings, text)
     factory = BOTS.get(name)
     if factory is None:

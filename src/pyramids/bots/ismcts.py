@@ -16,14 +16,25 @@ state is never seen), then walks one tree shared by all determinizations:
   ``avail`` counts the visits of the parent in which that action was legal. Ties are
   broken with the generator; children are scanned in ascending action order.
 - **Expansion**: one untried legal action, drawn with the generator.
+- **Guided search** (``guided``, spec suffix ``+guided``; off by default): the greedy bot,
+  asked with the deciding seat's view of the determinization and the *untried* actions
+  only, names the action to expand, so children are expanded in the bot's order of
+  preference (nothing game-specific here: any ``Bot`` answers that question). Progressive
+  widening: a node visited n times expands a new child only while fewer than
+  ``ceil(widening * sqrt(n))`` of its legal children were tried (else UCB among them), so
+  a Pyramids and Flags turn with 90-200 legal moves does not spend the budget trying each
+  once. Progressive bias: the k-th child expanded (k = 0: the bot's own pick) adds
+  ``bias / ((k + 1) * (visits + 1))`` to its UCB score, so the search leaves the bot's
+  choice only when its rollouts clearly say so.
 - **Chance** points are drawn with ``state.sample_chance(rng)`` and branched on the
   drawn outcome (a chance child per outcome, no statistics and no choice there): the
   six faces of the fire die give six subtrees. A chance point with outcomes too many to
   list (a new deal of cards) gives a fresh child almost every time, which is correct
   and cheap: the search below it simply starts again.
-- **Rollout**: uniformly random legal actions (or any ``Bot`` given as rollout policy,
-  e.g. the greedy bot, which is asked with the rollout state's view of the deciding
-  seat), at most ``rollout_cap`` actions. The reward is ``returns()`` at the end of the
+- **Rollout**: uniformly random legal actions, the greedy bot (asked with the rollout
+  state's view of the deciding seat), or ``mixed``: each move the greedy bot's with
+  chance ``MIXED_GREEDY_SHARE`` (0.8), else uniformly random; at most ``rollout_cap``
+  actions. The reward is ``returns()`` at the end of the
   game; a rollout cut by the cap scores ``1/players`` for every seat (no opinion).
 - **Decision**: the most visited legal root action (then the best mean, then the
   generator). With one legal action the bot answers at once without searching.
@@ -57,14 +68,27 @@ from pyramids.games import GAMES, make_game
 
 RANDOM_ROLLOUT = "random"
 GREEDY_ROLLOUT = "greedy"
-ROLLOUTS = (RANDOM_ROLLOUT, GREEDY_ROLLOUT)
-"""Rollout policies by name: uniformly random, or the greedy bot."""
+MIXED_ROLLOUT = "mixed"
+ROLLOUTS = (RANDOM_ROLLOUT, GREEDY_ROLLOUT, MIXED_ROLLOUT)
+"""Rollout policies by name: uniformly random, the greedy bot, or greedy with random moves."""
+
+GUIDED = "guided"
+"""Spec suffix of guided search (``SearchSettings.guided``)."""
+
+MIXED_GREEDY_SHARE = 0.8
+"""In a ``mixed`` rollout, the chance that a move is the greedy bot's (else uniformly random)."""
 
 EXPLORATION = 0.7
 """UCB1 exploration constant ``c`` for rewards in [0, 1]."""
 
 ROLLOUT_CAP = 200
 """Most actions in one rollout; a rollout cut short scores 1/players for every seat."""
+
+WIDENING = 1.0
+"""Progressive widening constant of guided search (see ``SearchSettings.widening``)."""
+
+BIAS = 10.0
+"""Progressive bias weight of guided search (see ``SearchSettings.bias``)."""
 
 DEFAULT_ITERATIONS = 1000
 """Iterations when no budget is given (the ``normal`` level)."""
@@ -75,7 +99,7 @@ class SearchSettings:
     """What one search may spend and how it plays out positions.
 
     ``iterations`` and ``seconds`` may both be set (the first to run out stops the search);
-    at least one must be. ``rollout`` is ``random`` or ``greedy``.
+    at least one must be. ``rollout`` is ``random``, ``greedy`` or ``mixed``.
     """
 
     iterations: int | None = DEFAULT_ITERATIONS
@@ -83,6 +107,14 @@ class SearchSettings:
     rollout: str = RANDOM_ROLLOUT
     exploration: float = EXPLORATION
     rollout_cap: int = ROLLOUT_CAP
+    guided: bool = False
+    """Expand the greedy bot's favourite untried action first, widening progressively."""
+    widening: float = WIDENING
+    """With ``guided``: a node visited n times may have ``ceil(widening * sqrt(n))``
+    children tried (0: no limit, every legal action is tried once before UCB)."""
+    bias: float = BIAS
+    """With ``guided``: the k-th child expanded (k = 0 for the greedy bot's pick) adds
+    ``bias / ((k + 1) * (visits + 1))`` to its UCB score (progressive bias)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -95,6 +127,10 @@ class SearchSettings:
             raise ValueError(f"unknown rollout {self.rollout!r} (choose {', '.join(ROLLOUTS)})")
         if self.rollout_cap < 0:
             raise ValueError(f"rollout_cap must be at least 0, not {self.rollout_cap}")
+        if self.widening < 0:
+            raise ValueError(f"widening must be at least 0, not {self.widening}")
+        if self.bias < 0:
+            raise ValueError(f"bias must be at least 0, not {self.bias}")
 
     @property
     def budget_text(self) -> str:
@@ -134,14 +170,16 @@ class SearchResult:
 class _Node:
     """A tree node: statistics of the edge into it, children by decider then action."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "bonus", "children", "total", "visits")
 
-    def __init__(self) -> None:
+    def __init__(self, bonus: float = 0.0) -> None:
         self.children: dict[int, dict[Action, _Node]] = {}
         self.visits = 0
         self.total = 0.0
         """Sum of the rewards of the seat that chose the edge into this node."""
         self.avail = 1
+        self.bonus = bonus
+        """Progressive bias of guided search: ``bias / (rank + 1)`` by order of expansion."""
 
 
 def game_of(view: View) -> Game:
@@ -155,17 +193,28 @@ def game_of(view: View) -> Game:
     return make_game(name, players, options)
 
 
-def _rollout_policy(name: str) -> Bot | None:
-    """The rollout bot for a policy name (None: the inline uniformly random policy)."""
-    return GreedyBot() if name == GREEDY_ROLLOUT else None
+def _rollout_policy(name: str) -> tuple[Bot | None, float]:
+    """The rollout bot for a policy name and the share of moves it makes (else random)."""
+    if name == GREEDY_ROLLOUT:
+        return GreedyBot(), 1.0
+    if name == MIXED_ROLLOUT:
+        return GreedyBot(), MIXED_GREEDY_SHARE
+    return None, 0.0
 
 
 def _rollout(
-    state: State, rng: random.Random, policy: Bot | None, cap: int, players: int
+    state: State,
+    rng: random.Random,
+    policy: Bot | None,
+    *,
+    share: float,
+    cap: int,
+    players: int,
 ) -> list[float]:
-    """Play ``state`` on with ``policy`` for at most ``cap`` actions; the rewards."""
+    """Play ``state`` on (``policy`` for ``share`` of the moves, else random); the rewards."""
     steps = 0
     randrange = rng.randrange
+    rand = rng.random
     while not state.is_terminal():
         if steps >= cap:
             return [1.0 / players] * players
@@ -174,7 +223,7 @@ def _rollout(
             action = state.sample_chance(rng)
         else:
             legal = state.legal_actions()
-            if policy is None:
+            if policy is None or (share < 1.0 and rand() >= share):
                 action = legal[randrange(len(legal))]
             else:
                 action = policy.act(state.view(player), legal, rng)
@@ -200,8 +249,12 @@ def run_search(
     limit = settings.iterations
     c = settings.exploration
     cap = settings.rollout_cap
-    policy = _rollout_policy(settings.rollout)
+    policy, share = _rollout_policy(settings.rollout)
+    prior: Bot | None = GreedyBot() if settings.guided else None
+    widening = settings.widening if settings.guided else 0.0
+    bias = settings.bias if settings.guided else 0.0
     log = math.log
+    ceil = math.ceil
     sqrt = math.sqrt
     root = _Node()
     done = 0
@@ -214,6 +267,7 @@ def run_search(
         state = sample(rng)
         players = state.num_players
         node = root
+        root.visits += 1
         path: list[tuple[_Node, int]] = []
         while not state.is_terminal():
             seat = state.current_player()
@@ -226,6 +280,7 @@ def run_search(
                 child = kids.get(action)
                 if child is None:
                     child = kids[action] = _Node()
+                child.visits += 1  # counted for widening only (no rewards at chance)
                 node = child
                 continue
             actions = state.legal_actions()
@@ -233,23 +288,36 @@ def run_search(
             if kids is None:
                 kids = node.children[seat] = {}
             untried: list[Action] = []
+            tried = 0
             for a in actions:
                 kid = kids.get(a)
                 if kid is None:
                     untried.append(a)
                 else:
                     kid.avail += 1
+                    tried += 1
+            if untried and widening and tried and tried >= ceil(widening * sqrt(node.visits)):
+                untried = []  # progressive widening: choose among the children tried so far
             if untried:
-                action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                child = kids[action] = _Node()
+                if len(untried) == 1:
+                    action = untried[0]
+                elif prior is not None:
+                    action = prior.act(state.view(seat), untried, rng)
+                else:
+                    action = untried[rng.randrange(len(untried))]
+                child = kids[action] = _Node(bias / (len(kids) + 1) if bias else 0.0)
                 state.apply(action)
                 path.append((child, seat))
                 break
             best_score = -math.inf
             best: list[Action] = []
             for a in actions:
-                kid = kids[a]
+                kid = kids.get(a)
+                if kid is None:
+                    continue
                 score = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+                if kid.bonus:
+                    score += kid.bonus / (kid.visits + 1)
                 if score > best_score:
                     best_score = score
                     best = [a]
@@ -262,7 +330,7 @@ def run_search(
         if state.is_terminal():
             rewards = state.returns()
         else:
-            rewards = _rollout(state, rng, policy, cap, players)
+            rewards = _rollout(state, rng, policy, share=share, cap=cap, players=players)
         for child, seat in path:
             child.visits += 1
             child.total += rewards[seat]

@@ -75,7 +75,9 @@ def hint(
     ] = None,
     rollout: Annotated[
         str | None,
-        typer.Option("--rollout", help="Rollout policy: random or greedy (default: the level's)."),
+        typer.Option(
+            "--rollout", help="Rollout policy: random, greedy or mixed (default: the level's)."
+        ),
     ] = None,
     top: Annotated[int, typer.Option("--top", "-k", help="Show the K most visited actions.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
