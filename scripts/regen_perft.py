@@ -16,7 +16,6 @@ each file's header. Run from the repository root:
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from pathlib import Path
@@ -25,9 +24,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.flaming.perft_count import perft, reference_perft  # noqa: E402
 from tests.flaming.reference import Reference  # noqa: E402
 
-from pyramids.flaming import FlamingGame, FlamingOptions, FlamingState, position_from_json  # noqa: E402
+from pyramids.flaming import FlamingGame, FlamingOptions, position_from_json  # noqa: E402
 
 PERFT_DIR = ROOT / "tests" / "flaming" / "perft"
 MAX_DEPTH = 3
@@ -177,38 +177,6 @@ POSITIONS: list[tuple[str, str, str, dict[str, Any]]] = [
         _initial(6, "family", 25),
     ),
 ]
-
-
-def perft(state: FlamingState, depth: int) -> int:
-    """The number of action sequences of length ``depth`` from ``state``."""
-    if depth == 0:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        total += perft(child, depth - 1)
-    return total
-
-
-def reference_perft(ref: Reference, depth: int) -> int:
-    """The same count through the naive transcription (actions as text)."""
-    if depth == 0:
-        return 1
-    if ref.winner is not None or ref.ranking is not None:
-        return 0
-    if ref.pending is None:
-        texts = [f"{t}@{r},{c}" for r, c in ref.spots() for t in ref.hands[ref.to_move]]
-    elif ref.pending[0] == "fall":
-        texts = ["left", "right"]
-    else:
-        texts = [f"die:{n}" for n in range(1, 7)]
-    total = 0
-    for text in texts:
-        child = copy.deepcopy(ref)
-        child.apply(text)
-        total += reference_perft(child, depth - 1)
-    return total
 
 
 def render(name: str, title: str, notes: str, position: dict[str, Any]) -> str:

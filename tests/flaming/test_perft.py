@@ -8,7 +8,6 @@ actions; a finished game has none). Regenerate with ``scripts/regen_perft.py``.
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from pyramids.flaming import FlamingState, position_from_json
+from pyramids.flaming import position_from_json
+from tests.flaming.perft_count import perft, reference_perft
 from tests.flaming.reference import Reference
 
 PERFT_DIR = Path(__file__).parent / "perft"
@@ -49,38 +49,6 @@ def load(path: Path) -> PerftCase:
 
 
 CASES = [load(p) for p in sorted(PERFT_DIR.glob("*.txt"))]
-
-
-def perft(state: FlamingState, depth: int) -> int:
-    """perft(0) = 1; perft(d) = sum over legal actions of perft(d-1) of the child."""
-    if depth == 0:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        total += perft(child, depth - 1)
-    return total
-
-
-def reference_perft(ref: Reference, depth: int) -> int:
-    """The same count through the naive contract transcription, actions as text."""
-    if depth == 0:
-        return 1
-    if ref.winner is not None or ref.ranking is not None:
-        return 0
-    if ref.pending is None:
-        texts = [f"{t}@{r},{c}" for r, c in ref.spots() for t in ref.hands[ref.to_move]]
-    elif ref.pending[0] == "fall":
-        texts = ["left", "right"]
-    else:
-        texts = [f"die:{n}" for n in range(1, 7)]
-    total = 0
-    for text in texts:
-        child = copy.deepcopy(ref)
-        child.apply(text)
-        total += reference_perft(child, depth - 1)
-    return total
 
 
 def test_perft_files_cover_depths_one_to_three() -> None:
