@@ -16,6 +16,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from pyramids.analysis import simulate as sim
+from pyramids.cli.rules_options import (
+    ActionsOption,
+    CurseOption,
+    FireDieOption,
+    MaxTurnsOption,
+    PresetOption,
+)
 from pyramids.core.errors import PyramidsError
 
 
@@ -28,10 +35,7 @@ def simulate(
     players: Annotated[
         int, typer.Option("--players", "-p", help="Seats (flaming 2 to 6, flags 2 to 4).")
     ] = 2,
-    preset: Annotated[
-        str | None,
-        typer.Option(help="Flaming only: rules preset basic, family or standard (default)."),
-    ] = None,
+    preset: PresetOption = None,
     bots: Annotated[
         str,
         typer.Option(
@@ -43,27 +47,10 @@ def simulate(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU).")
     ] = None,
-    curse: Annotated[
-        bool | None,
-        typer.Option(
-            "--curse/--no-curse",
-            help="Flaming only: force the curse on or off (default: preset's).",
-        ),
-    ] = None,
-    fire_die: Annotated[
-        bool, typer.Option("--fire-die", help="Flaming only: play with the fire die.")
-    ] = False,
-    actions: Annotated[
-        bool | None,
-        typer.Option("--actions/--no-actions", help="Flags only: tree actions (default: on)."),
-    ] = None,
-    max_turns: Annotated[
-        int | None,
-        typer.Option(
-            help="End games nobody has won after this many turns (default: flaming 1000, "
-            "flags 3000)."
-        ),
-    ] = None,
+    curse: CurseOption = None,
+    fire_die: FireDieOption = False,
+    actions: ActionsOption = None,
+    max_turns: MaxTurnsOption = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the JSON summary here, not to stdout.")
     ] = None,

@@ -17,6 +17,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pyramids.analysis import simulate as sim
 from pyramids.analysis import tournament as tour
+from pyramids.cli.rules_options import (
+    ActionsOption,
+    CurseOption,
+    FireDieOption,
+    MaxTurnsOption,
+    PresetOption,
+)
 from pyramids.core.errors import PyramidsError
 
 
@@ -48,31 +55,11 @@ def tournament(
             "who plays after whom is not balanced)."
         ),
     ] = "permutations",
-    preset: Annotated[
-        str | None,
-        typer.Option(help="Flaming only: rules preset basic, family or standard (default)."),
-    ] = None,
-    curse: Annotated[
-        bool | None,
-        typer.Option(
-            "--curse/--no-curse",
-            help="Flaming only: force the curse on or off (default: preset's).",
-        ),
-    ] = None,
-    fire_die: Annotated[
-        bool, typer.Option("--fire-die", help="Flaming only: play with the fire die.")
-    ] = False,
-    actions: Annotated[
-        bool | None,
-        typer.Option("--actions/--no-actions", help="Flags only: tree actions (default: on)."),
-    ] = None,
-    max_turns: Annotated[
-        int | None,
-        typer.Option(
-            help="End games nobody has won after this many turns (default: flaming 1000, "
-            "flags 3000)."
-        ),
-    ] = None,
+    preset: PresetOption = None,
+    curse: CurseOption = None,
+    fire_die: FireDieOption = False,
+    actions: ActionsOption = None,
+    max_turns: MaxTurnsOption = None,
     out_json: Annotated[
         Path | None, typer.Option("--out-json", help="Write the JSON report to this file.")
     ] = None,
