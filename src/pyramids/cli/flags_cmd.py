@@ -15,11 +15,10 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from pyramids.cli.flaming_cmd import LangOpt, PositionArg, fail, make_console
+from pyramids.cli.flaming_cmd import LangOpt, PositionArg, make_console
 from pyramids.cli.i18n import Lang, tr
-from pyramids.cli.io import InputError, dumps_compact, load_position_data
+from pyramids.cli.io import apply_texts, dumps_compact, fail, load_position
 from pyramids.cli.render_flags import render_flags_position
-from pyramids.core import PyramidsError
 from pyramids.flags import FlagsState, position_from_json
 
 app = typer.Typer(
@@ -29,26 +28,8 @@ app = typer.Typer(
 
 
 def load_state(position: str) -> tuple[FlagsState, dict[str, Any]]:
-    """The position named by a POSITION argument, validated, and its raw JSON; exits 2 on a problem."""
-    try:
-        data = load_position_data(position, sys.stdin)
-        return position_from_json(data), data
-    except InputError as exc:
-        fail(str(exc))
-    except PyramidsError as exc:
-        fail(f"bad position: {exc}")
-
-
-def apply_actions(state: FlagsState, actions: list[str], lang: str) -> list[str]:
-    """Apply ``actions`` in order to ``state``; the events' texts, or exit 2 naming the action."""
-    texts: list[str] = []
-    for index, text in enumerate(actions, start=1):
-        try:
-            state.apply(state.parse_action(text))
-        except PyramidsError as exc:  # ActionParseError or IllegalActionError: say which
-            fail(f"action {index} ({text}): {exc}")
-        texts.extend(event.text(lang) for event in state.events())
-    return texts
+    """The Pyramids and Flags position named by POSITION, and its raw JSON; exits 2 on a problem."""
+    return load_position(position, position_from_json, sys.stdin)
 
 
 @app.command("apply")
@@ -66,7 +47,7 @@ def apply(
 ) -> None:
     """Apply ACTIONS to POSITION and print the resulting position JSON with its events."""
     state, _ = load_state(position)
-    events = apply_actions(state, list(actions or []), lang.value)
+    events = apply_texts(state, list(actions or []), lang.value)
     data: dict[str, Any] = state.to_json()
     data["events"] = events
     typer.echo(dumps_compact(data))

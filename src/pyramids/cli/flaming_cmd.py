@@ -8,16 +8,15 @@ cannot use is refused on stderr with the reason and exit status 2, nothing on st
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from pyramids.cli.i18n import Lang, tr
-from pyramids.cli.io import InputError, dumps, load_position_data
+from pyramids.cli.io import apply_texts, dumps, fail, load_position
 from pyramids.cli.render import render_position, view_spots
-from pyramids.core import PyramidsError
 from pyramids.flaming import FlamingState, position_from_json
 
 app = typer.Typer(
@@ -25,7 +24,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-EXIT_REFUSED = 2
 
 PositionArg = Annotated[
     str,
@@ -37,34 +35,9 @@ PositionArg = Annotated[
 LangOpt = Annotated[Lang, typer.Option("--lang", help="Language of event texts.")]
 
 
-def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with status 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_REFUSED)
-
-
 def load_state(position: str) -> tuple[FlamingState, dict[str, Any]]:
-    """The position named by a POSITION argument, validated, and its raw JSON; exits 2 on a problem."""
-    try:
-        data = load_position_data(position, sys.stdin)
-        return position_from_json(data), data
-    except InputError as exc:
-        fail(str(exc))
-    except PyramidsError as exc:
-        fail(f"bad position: {exc}")
-
-
-def apply_actions(state: FlamingState, actions: list[str], lang: str) -> list[str]:
-    """Apply ``actions`` in order to ``state``; the events' texts, or exit 2 naming the action."""
-    texts: list[str] = []
-    for index, text in enumerate(actions, start=1):
-        try:
-            action = state.parse_action(text)
-            state.apply(action)
-        except PyramidsError as exc:  # ActionParseError or IllegalActionError: say which
-            fail(f"action {index} ({text}): {exc}")
-        texts.extend(event.text(lang) for event in state.events())
-    return texts
+    """The Flaming Pyramids position named by POSITION, and its raw JSON; exits 2 on a problem."""
+    return load_position(position, position_from_json, sys.stdin)
 
 
 @app.command("apply")
@@ -80,7 +53,7 @@ def apply(
 ) -> None:
     """Apply ACTIONS to POSITION and print the resulting position JSON with its events."""
     state, _ = load_state(position)
-    events = apply_actions(state, list(actions or []), lang.value)
+    events = apply_texts(state, list(actions or []), lang.value)
     data: dict[str, Any] = state.to_json()
     data["events"] = events
     typer.echo(dumps(data))

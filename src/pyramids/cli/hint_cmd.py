@@ -21,8 +21,9 @@ import typer
 from pyramids.bots import BOT_LEVELS, ISMCTSBot, SearchSettings
 from pyramids.bots.ismcts import ROLLOUTS
 from pyramids.cli import flags_cmd, flaming_cmd
-from pyramids.cli.flaming_cmd import LangOpt, PositionArg, fail
+from pyramids.cli.flaming_cmd import LangOpt, PositionArg
 from pyramids.cli.i18n import Lang
+from pyramids.cli.io import fail
 from pyramids.core import CHANCE, State
 from pyramids.games import GAMES
 

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO, TypeVar
 
-from pyramids.core import GameRecord, PyramidsError
+import typer
+
+from pyramids.core import GameRecord, PyramidsError, State
+
+EXIT_REFUSED = 2
+"""Exit status of every refusal: bad input, illegal action, bad option."""
 
 
 class InputError(Exception):
@@ -152,3 +157,37 @@ def save_record(record: GameRecord, path: Path) -> None:
     """Write ``record`` as JSON to ``path``, creating its directory."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(dumps(record.to_json()) + "\n", encoding="utf-8")
+
+
+S = TypeVar("S", bound=State)
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with status 2 (every refusal of the CLI)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_REFUSED)
+
+
+def load_position(
+    position: str, parse: Callable[[Mapping[str, Any]], S], stdin: TextIO
+) -> tuple[S, dict[str, Any]]:
+    """The position named by a POSITION argument, parsed by ``parse``, and its raw JSON; exits 2."""
+    try:
+        data = load_position_data(position, stdin)
+        return parse(data), data
+    except InputError as exc:
+        fail(str(exc))
+    except PyramidsError as exc:
+        fail(f"bad position: {exc}")
+
+
+def apply_texts(state: State, actions: list[str], lang: str) -> list[str]:
+    """Apply ``actions`` (text) in order; the events' texts, or exit 2 naming the action."""
+    texts: list[str] = []
+    for index, text in enumerate(actions, start=1):
+        try:
+            state.apply(state.parse_action(text))
+        except PyramidsError as exc:  # ActionParseError or IllegalActionError: say which
+            fail(f"action {index} ({text}): {exc}")
+        texts.extend(event.text(lang) for event in state.events())
+    return texts

@@ -30,10 +30,12 @@ from rich.text import Text
 from pyramids.bots import PLAYER_BOTS
 from pyramids.cli.i18n import Lang, join_words, seat_name, tr
 from pyramids.cli.io import (
+    EXIT_REFUSED,
     InputError,
     default_record_path,
     dumps,
     dumps_compact,
+    fail,
     hand_record_path,
     load_record,
     save_record,
@@ -43,7 +45,6 @@ from pyramids.cli.render import render_choices, render_position, render_state, v
 from pyramids.cli.terminal import (
     EXIT_INPUT_ENDED,
     EXIT_INTERRUPTED,
-    EXIT_REFUSED,
     HELP_WORDS,
     HUMAN,
     QUIET_EVENTS,
@@ -54,7 +55,6 @@ from pyramids.cli.terminal import (
     Terminal,
     ask_until_chosen,
     default_bot,
-    fail,
     fit_bots,
     new_seed,
     parse_seats,

@@ -12,19 +12,18 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NoReturn, Protocol, TextIO
+from typing import Protocol, TextIO
 
-import typer
 from rich.console import Console, RenderableType
 from rich.text import Text
 
 from pyramids.bots import BOTS, PLAYER_BOTS, make_bot
 from pyramids.cli.i18n import tr
+from pyramids.cli.io import fail
 from pyramids.core import Event
 from pyramids.core.game import Action, Bot, Game, GameInfo, State
 from pyramids.flaming.game import INFO as FLAMING_INFO
 
-EXIT_REFUSED = 2
 EXIT_INPUT_ENDED = 1
 EXIT_INTERRUPTED = 130
 HUMAN = "human"
@@ -32,12 +31,6 @@ QUIT_WORDS = frozenset({"q", "quit", "exit", "quitter"})
 HELP_WORDS = frozenset({"?", "h", "help", "aide"})
 QUIET_EVENTS = frozenset({"draw"})
 """Events shown without the pause that follows mayhem events."""
-
-
-def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with status 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_REFUSED)
 
 
 class PlayerLeftError(Exception):
