@@ -239,27 +239,25 @@ def bench(seconds: float = DEFAULT_SECONDS, games: Sequence[str] = BENCH_GAMES) 
     return figures
 
 
-def bench_flags(seconds: float = DEFAULT_SECONDS) -> dict[str, Any]:
-    """The Pyramids and Flags figures (keys ending in ``_flags``), in about ``seconds``."""
-    random_runs = self_play_flags(RandomBot(), seconds * SELF_PLAY_SHARE, views=False)
-    greedy_runs = self_play_flags(GreedyBot(), seconds * SELF_PLAY_SHARE, views=True)
-    states = mid_game_states_flags()
+def _figures(
+    random_runs: list[SelfPlay],
+    greedy_runs: list[SelfPlay],
+    states: Sequence[State],
+    seconds: float,
+    suffix: str,
+    *,
+    with_preset: bool,
+) -> dict[str, Any]:
+    """One game's figures from its self-play runs and sample states; keys end in ``suffix``."""
     rest = seconds * (1 - 2 * SELF_PLAY_SHARE) / 2
     clone_us = median_us(states, lambda s: s.clone(), rest)
     view_us = median_us(states, lambda s: s.view(s.to_move), rest)
     rg, rt, rs = _totals(random_runs)
     gg, gt, gs = _totals(greedy_runs)
-    return {
-        "turns_per_s_random_flags": _rate(rt, rs),
-        "turns_per_s_greedy_flags": _rate(gt, gs),
-        "games_per_s_random_flags": _rate(rg, rs),
-        "games_per_s_greedy_flags": _rate(gg, gs),
-        "clone_us_flags": round(clone_us, 3),
-        "view_us_flags": round(view_us, 3),
-        "games_random_flags": rg,
-        "games_greedy_flags": gg,
-        "seconds_flags": round(rs + gs, 3),
-        "by_config_flags": [
+    by_config = []
+    for r, g in zip(random_runs, greedy_runs, strict=True):
+        config: dict[str, Any] = {"preset": r.preset} if with_preset else {}
+        config.update(
             {
                 "players": r.players,
                 "turns_per_s_random": _rate(r.turns, r.seconds),
@@ -269,44 +267,37 @@ def bench_flags(seconds: float = DEFAULT_SECONDS) -> dict[str, Any]:
                 "turns_per_game_random": round(r.turns / r.games, 1),
                 "turns_per_game_greedy": round(g.turns / g.games, 1),
             }
-            for r, g in zip(random_runs, greedy_runs, strict=True)
-        ],
-        "rules_version_flags": FLAGS_RULES_VERSION,
+        )
+        by_config.append(config)
+    return {
+        f"turns_per_s_random{suffix}": _rate(rt, rs),
+        f"turns_per_s_greedy{suffix}": _rate(gt, gs),
+        f"games_per_s_random{suffix}": _rate(rg, rs),
+        f"games_per_s_greedy{suffix}": _rate(gg, gs),
+        f"clone_us{suffix}": round(clone_us, 3),
+        f"view_us{suffix}": round(view_us, 3),
+        f"games_random{suffix}": rg,
+        f"games_greedy{suffix}": gg,
+        f"seconds{suffix}": round(rs + gs, 3),
+        f"by_config{suffix}": by_config,
     }
+
+
+def bench_flags(seconds: float = DEFAULT_SECONDS) -> dict[str, Any]:
+    """The Pyramids and Flags figures (keys ending in ``_flags``), in about ``seconds``."""
+    random_runs = self_play_flags(RandomBot(), seconds * SELF_PLAY_SHARE, views=False)
+    greedy_runs = self_play_flags(GreedyBot(), seconds * SELF_PLAY_SHARE, views=True)
+    figures = _figures(
+        random_runs, greedy_runs, mid_game_states_flags(), seconds, "_flags", with_preset=False
+    )
+    figures["rules_version_flags"] = FLAGS_RULES_VERSION
+    return figures
 
 
 def bench_flaming(seconds: float = DEFAULT_SECONDS) -> dict[str, Any]:
     """The Flaming Pyramids figures (the keys without a suffix), in about ``seconds``."""
     random_runs = self_play(RandomBot(), seconds * SELF_PLAY_SHARE, views=False)
     greedy_runs = self_play(GreedyBot(), seconds * SELF_PLAY_SHARE, views=True)
-    states = mid_game_states()
-    rest = seconds * (1 - 2 * SELF_PLAY_SHARE) / 2
-    clone_us = median_us(states, lambda s: s.clone(), rest)
-    view_us = median_us(states, lambda s: s.view(s.to_move), rest)
-    rg, rt, rs = _totals(random_runs)
-    gg, gt, gs = _totals(greedy_runs)
-    return {
-        "turns_per_s_random": _rate(rt, rs),
-        "turns_per_s_greedy": _rate(gt, gs),
-        "games_per_s_random": _rate(rg, rs),
-        "games_per_s_greedy": _rate(gg, gs),
-        "clone_us": round(clone_us, 3),
-        "view_us": round(view_us, 3),
-        "games_random": rg,
-        "games_greedy": gg,
-        "seconds": round(rs + gs, 3),
-        "by_config": [
-            {
-                "preset": r.preset,
-                "players": r.players,
-                "turns_per_s_random": _rate(r.turns, r.seconds),
-                "turns_per_s_greedy": _rate(g.turns, g.seconds),
-                "games_per_s_random": _rate(r.games, r.seconds),
-                "games_per_s_greedy": _rate(g.games, g.seconds),
-                "turns_per_game_random": round(r.turns / r.games, 1),
-                "turns_per_game_greedy": round(g.turns / g.games, 1),
-            }
-            for r, g in zip(random_runs, greedy_runs, strict=True)
-        ],
-        "rules_version": RULES_VERSION,
-    }
+    figures = _figures(random_runs, greedy_runs, mid_game_states(), seconds, "", with_preset=True)
+    figures["rules_version"] = RULES_VERSION
+    return figures
