@@ -110,41 +110,44 @@ def play_timed(
     return turns, perf() - start
 
 
-def self_play(bot: Bot, seconds: float, *, views: bool) -> list[SelfPlay]:
-    """Self-play of ``bot`` over the fixed mix, ``seconds`` in all (split evenly)."""
-    configs = [(preset, n) for preset in BENCH_PRESETS for n in BENCH_PLAYERS]
+def _self_play(
+    configs: Sequence[tuple[str, int, Game]],
+    bot: Bot,
+    seconds: float,
+    *,
+    views: bool,
+    turn_actions: tuple[int, int] = FLAMING_TURNS,
+) -> list[SelfPlay]:
+    """Self-play of ``bot`` in each (label, players, game), ``seconds`` split evenly."""
     budget = seconds / len(configs)
     results = []
-    for preset, n in configs:
-        game = FlamingGame(n, FlamingOptions(preset=preset))
-        result = SelfPlay(preset, n)
+    for label, n, game in configs:
+        result = SelfPlay(label, n)
         seed = 0
         while result.games == 0 or result.seconds < budget:
-            turns, spent = play_timed(game, bot, seed, views=views)
+            turns, spent = play_timed(game, bot, seed, views=views, turn_actions=turn_actions)
             result.games += 1
             result.turns += turns
             result.seconds += spent
             seed += 1
         results.append(result)
     return results
+
+
+def self_play(bot: Bot, seconds: float, *, views: bool) -> list[SelfPlay]:
+    """Self-play of ``bot`` over the fixed mix, ``seconds`` in all (split evenly)."""
+    configs = [
+        (preset, n, FlamingGame(n, FlamingOptions(preset=preset)))
+        for preset in BENCH_PRESETS
+        for n in BENCH_PLAYERS
+    ]
+    return _self_play(configs, bot, seconds, views=views)
 
 
 def self_play_flags(bot: Bot, seconds: float, *, views: bool) -> list[SelfPlay]:
     """Pyramids and Flags self-play of ``bot`` over 2 to 4 players, ``seconds`` in all."""
-    budget = seconds / len(FLAGS_PLAYERS)
-    results = []
-    for n in FLAGS_PLAYERS:
-        game = FlagsGame(n)
-        result = SelfPlay("flags", n)
-        seed = 0
-        while result.games == 0 or result.seconds < budget:
-            turns, spent = play_timed(game, bot, seed, views=views, turn_actions=FLAGS_TURNS)
-            result.games += 1
-            result.turns += turns
-            result.seconds += spent
-            seed += 1
-        results.append(result)
-    return results
+    configs = [("flags", n, FlagsGame(n)) for n in FLAGS_PLAYERS]
+    return _self_play(configs, bot, seconds, views=views, turn_actions=FLAGS_TURNS)
 
 
 def mid_game_states_flags(count: int = FLAGS_SAMPLE_STATES) -> list[FlagsState]:
