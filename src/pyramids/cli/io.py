@@ -1,8 +1,9 @@
-"""Reading positions and records for the CLI, and where records are saved.
+"""Reading positions and records for the CLI, where records are saved, and refusing.
 
-Functions take text or an open stream and return data; they raise ``InputError`` with
-a message fit for the user (which file, which line and column of bad JSON). The
-commands turn that into ``error: ...`` on stderr and exit status 2.
+The readers take text or an open stream and return data; they raise ``InputError``
+with a message fit for the user (which file, which line and column of bad JSON).
+``fail`` turns any refusal into ``error: ...`` on stderr and exit status 2;
+``load_position`` and ``apply_texts`` are the shared steps of the ``apply`` commands.
 """
 
 from __future__ import annotations
