@@ -125,6 +125,20 @@ class State(abc.ABC):
     def events(self) -> list[Event]:
         """What the last ``apply`` did, in order, each with its reason."""
 
+    def events_for(self, viewer: int | None) -> list[Event]:
+        """The last ``apply``'s events as ``viewer`` (None: a spectator) may see them.
+
+        The default shows every event: override when an event can name a hidden fact.
+        """
+        return self.events()
+
+    def action_text_for(self, action: Action, viewer: int | None) -> str:
+        """``action`` (about to be applied here) as ``viewer`` may see it.
+
+        The default is the plain notation: override when an action can reveal hidden facts.
+        """
+        return self.action_to_string(action)
+
     @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The full position in the game's notation (all hidden facts included)."""
