@@ -1,4 +1,4 @@
-"""Shared test configuration: the Hypothesis profiles.
+"""Shared test configuration: the Hypothesis profiles and the `postgres_url` fixture.
 
 ``ci`` (the default) is derandomized and has no deadline, so the suite is deterministic
 and never fails on a slow machine; ``dev`` explores more examples at random. Choose
@@ -10,6 +10,10 @@ from __future__ import annotations
 import os
 
 from hypothesis import HealthCheck, settings
+
+from tests.postgres import postgres_url  # the fixture for the PostgreSQL-path tests
+
+__all__ = ["postgres_url"]
 
 settings.register_profile(
     "ci",

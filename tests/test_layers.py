@@ -210,6 +210,40 @@ def test_nothing_but_tests_imports_the_rl_adapters() -> None:
             )
 
 
+SERVER_FILES = python_files("server")
+
+
+def test_the_server_is_not_a_dependency_of_anything_below_it() -> None:
+    """STYLE: the server sits on top; only the CLI's ``serve`` command may start it."""
+    for path in sorted(SRC.rglob("*.py")):
+        if path.is_relative_to(SRC / "server") or path == SRC / "cli" / "serve_cmd.py":
+            continue
+        for imp in imports_of(path):
+            assert not is_within(imp.module, "pyramids.server"), (
+                f"{path.relative_to(SRC)}:{imp.line} imports {imp.module}"
+            )
+
+
+@pytest.mark.parametrize("path", SERVER_FILES, ids=[p.name for p in SERVER_FILES])
+def test_the_server_uses_the_games_only_through_core_games_and_bots(path: Path) -> None:
+    """The server is generic: it reaches a game through ``pyramids.games`` and the core
+    protocol, never through the CLI or analysis; only its catalogue (what the lobby offers:
+    presets and option fields) reads the games' option modules."""
+    allowed: tuple[str, ...] = (
+        "pyramids.core",
+        "pyramids.games",
+        "pyramids.bots",
+        "pyramids.server",
+    )
+    if path.name == "catalog.py":
+        allowed += ("pyramids.flaming", "pyramids.flags")
+    for imp in imports_of(path):
+        if imp.module.startswith("pyramids"):
+            assert any(is_within(imp.module, a) for a in allowed), (
+                f"{path.relative_to(SRC)}:{imp.line} imports {imp.module}"
+            )
+
+
 def test_the_checkers_catch_what_they_forbid() -> None:
     """Self-test on a made-up module: every kind of breach is reported, clean code is not."""
     bad_source = """

@@ -10,6 +10,7 @@ from pyramids.cli import (
     flaming_cmd,
     hint_cmd,
     play_cmd,
+    serve_cmd,
     sim_cmd,
     tournament_cmd,
 )
@@ -29,8 +30,13 @@ app.command("simulate")(sim_cmd.simulate)
 app.command("bench")(bench_cmd.bench)
 app.command("hint")(hint_cmd.hint)
 app.command("tournament")(tournament_cmd.tournament)
+app.command("serve")(serve_cmd.serve)
 
 
 def main() -> None:
     """Run the CLI."""
     app()
+
+
+if __name__ == "__main__":
+    main()

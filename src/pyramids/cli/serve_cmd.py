@@ -1,0 +1,102 @@
+"""`pyramids serve`: run the game server (HTTP API, WebSockets, pages) in one process.
+
+Binds the socket itself so that ``--port 0`` can print the port the system chose, then
+hands it to uvicorn and prints ``pyramids: serving on http://HOST:PORT/`` once the
+application has started. SIGTERM and Ctrl-C stop it cleanly (uvicorn's handlers).
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+READY_LINE = "pyramids: serving on http://{host}:{port}/"
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (port 0: any free port)."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(1024)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_host(host: str) -> str:
+    """The host as written in a URL (IPv6 addresses in brackets)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def serve(
+    *,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (0: any free port).", min=0, max=65535)] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///FILE or postgresql://… "
+            "(default: $PYRAMIDS_DB, else a file in the data directory)."
+        ),
+    ] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Where the default SQLite database lives.")
+    ] = None,
+) -> None:
+    """Run the server: play in the browser at the printed address."""
+    import uvicorn
+
+    from pyramids.server.app import create_app
+    from pyramids.server.config import resolve_settings
+
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    # The event loop shares the GIL with the database writer thread: hand it over more
+    # often than the default 5 ms so that acknowledgements are not held up behind it.
+    sys.setswitchinterval(0.0005)
+    settings = resolve_settings(db, data_dir)
+    try:
+        sock = bind_socket(host, port)
+    except OSError as exc:
+        typer.echo(f"pyramids: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(2) from None
+    bound_port = sock.getsockname()[1]
+    line = READY_LINE.format(host=url_host(host), port=bound_port)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started and not self.should_exit:
+                print(line, flush=True)
+
+    config = uvicorn.Config(
+        create_app(settings),
+        log_level="warning",
+        lifespan="on",
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=5,
+    )
+    server = Server(config)
+    # uvicorn handles SIGTERM (graceful shutdown) and then raises it again once done;
+    # a no-op handler underneath makes that last raise end the process with status 0.
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: None)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    if not server.started:
+        sys.exit(3)

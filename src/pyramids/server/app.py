@@ -1,0 +1,475 @@
+"""The web application: the HTTP API, the table WebSocket and the static pages.
+
+``create_app(settings)`` builds a FastAPI app whose lifespan starts and stops a
+:class:`~pyramids.server.tables.TableManager`. Every route follows docs/PROTOCOL.md;
+every error is ``{"error": {"code", "message"}}`` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path as FilePath
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Path, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from pyramids.server.catalog import catalog
+from pyramids.server.config import Settings
+from pyramids.server.live import Client, LiveTable, ProtocolError, SeatSpec, TableSettings, dumps
+from pyramids.server.schemas import (
+    ActionIn,
+    ActionOut,
+    ClaimIn,
+    ClaimOut,
+    CreateTableIn,
+    CreateTableOut,
+    ErrorOut,
+    GamesOut,
+    InviteOut,
+    RecordOut,
+    ReplayStepOut,
+    StateOut,
+    Status,
+    TableOut,
+    TablesOut,
+    clean_name,
+)
+from pyramids.server.tables import TableManager
+
+log = logging.getLogger("pyramids.server")
+
+STATIC_DIR = FilePath(__file__).resolve().parent / "static"
+WS_CLOSE_UNKNOWN_TABLE = 4404
+WS_CLOSE_BAD_TOKEN = 4403
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def error_body(code: str, message: str) -> dict[str, Any]:
+    """The JSON body of every error."""
+    return {"error": {"code": code, "message": message}}
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """An error as an HTTP response."""
+    return JSONResponse(error_body(code, message), status_code=status)
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI response entries for error statuses."""
+    descriptions = {
+        400: "the body is not JSON",
+        403: "bad_token",
+        404: "unknown_table (or unknown_seat)",
+        409: "refused by the game or the table's state",
+        413: "too_large: the body is over the limit",
+        422: "malformed (breaks the schema) or bad_options",
+        503: "unavailable: the database did not answer",
+    }
+    return {s: {"model": ErrorOut, "description": descriptions[s]} for s in statuses}
+
+
+COMMON = (400, 413, 422)
+TableId = Annotated[str, Path(description="A table id (10 letters and digits).")]
+SeatNumber = Annotated[int, Path(ge=0, le=63, description="A seat number (0 first).")]
+
+
+def describe_validation(exc: RequestValidationError) -> tuple[int, str]:
+    """A readable message for a schema error, and its status (400 for unparseable JSON)."""
+    parts: list[str] = []
+    status = 422
+    for err in exc.errors()[:5]:
+        if err.get("type") == "json_invalid":
+            status = 400
+            ctx = err.get("ctx") or {}
+            parts.append(f"the body is not valid JSON ({ctx.get('error', 'parse error')})")
+            continue
+        loc = [str(x) for x in err.get("loc", ()) if x != "body"]
+        where = ".".join(loc) if loc else "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return status, "; ".join(parts) or "the request does not match the schema"
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413 ``too_large``."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, counting its body."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        message = f"the request body is over {self.limit} bytes"
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = False
+                if too_big:
+                    await error_response(413, "too_large", message)(scope, receive, send)
+                    return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            msg = await receive()
+            if msg["type"] == "http.request":
+                received += len(msg.get("body", b""))
+                if received > self.limit:
+                    raise _BodyTooLargeError
+            return msg
+
+        async def tracking_send(msg: Message) -> None:
+            nonlocal started
+            if msg["type"] == "http.response.start":
+                started = True
+            await send(msg)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _BodyTooLargeError:
+            if not started:
+                await error_response(413, "too_large", message)(scope, receive, send)
+
+
+class _BodyTooLargeError(Exception):
+    pass
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server application for ``settings`` (defaults: see ``Settings``)."""
+    settings = settings or Settings()
+    manager = TableManager(settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            await manager.start()
+        except Exception as exc:
+            log.error("pyramids: cannot start: %s", exc)
+            await manager.stop()
+            raise
+        try:
+            yield
+        finally:
+            await manager.stop()
+
+    app = FastAPI(
+        title="pyramids",
+        summary="Play Flaming Pyramids and Pyramids and Flags in the browser.",
+        description="The HTTP API of `pyramids serve`; see docs/PROTOCOL.md for the WebSocket.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+
+    @app.exception_handler(ProtocolError)
+    async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        status, message = describe_validation(exc)
+        return error_response(status, "malformed", message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+        code = codes.get(exc.status_code, "malformed" if exc.status_code < 500 else "internal")
+        return error_response(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error: %s", exc)
+        return error_response(500, "internal", "the server failed; the error is logged")
+
+    # --- games and tables ------------------------------------------------------------------
+
+    @app.get("/api/games", response_model=GamesOut, tags=["lobby"])
+    async def games() -> GamesOut:
+        """The games, their seat range, presets and option fields, and the bots."""
+        return catalog()
+
+    @app.post(
+        "/api/tables",
+        response_model=CreateTableOut,
+        status_code=201,
+        tags=["lobby"],
+        responses=errors(*COMMON, 503),
+    )
+    async def create_table(body: CreateTableIn) -> dict[str, Any]:
+        """Create a table; one invite per human seat (shown once)."""
+        table_settings = TableSettings(
+            bot_delay=settings.bot_delay if body.bot_delay is None else body.bot_delay,
+            absent_after=settings.absent_after if body.absent_after is None else body.absent_after,
+            turn_time=settings.turn_time if body.turn_time is None else body.turn_time,
+            takeover_bot=body.takeover_bot or settings.takeover_bot,
+        )
+        seats = [SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in body.seats]
+        table, invites = await manager.create_table(
+            body.game, seats, body.options, body.seed, table_settings
+        )
+        return {
+            "table": table.summary(),
+            "invites": [
+                InviteOut(seat=i.seat, name=i.name, token=i.token, url=i.url) for i in invites
+            ],
+        }
+
+    @app.get("/api/tables", response_model=TablesOut, tags=["lobby"], responses=errors(*COMMON))
+    async def list_tables(
+        status: Status | None = None, limit: Annotated[int, Query(ge=1, le=200)] = 50
+    ) -> dict[str, Any]:
+        """Tables, newest first, optionally of one status."""
+        return {"tables": await manager.list_tables(status, limit)}
+
+    @app.get(
+        "/api/tables/{table_id}",
+        response_model=TableOut,
+        tags=["lobby"],
+        responses=errors(*COMMON, 404),
+    )
+    async def get_table(table_id: TableId) -> dict[str, Any]:
+        """One table's summary."""
+        return (await manager.get(table_id)).summary()
+
+    @app.post(
+        "/api/tables/{table_id}/seats/{seat}/claim",
+        response_model=ClaimOut,
+        tags=["lobby"],
+        responses=errors(*COMMON, 404, 409),
+    )
+    async def claim(table_id: TableId, seat: SeatNumber, body: ClaimIn) -> ClaimOut:
+        """Take a free human seat: 409 seat_taken once its invite has been used."""
+        table = await manager.get(table_id)
+        invite = await manager.claim(table, seat, clean_name(body.name))
+        return ClaimOut(seat=invite.seat, token=invite.token, url=invite.url)
+
+    @app.get(
+        "/api/tables/{table_id}/state",
+        response_model=StateOut,
+        tags=["play"],
+        responses=errors(*COMMON, 403, 404),
+    )
+    async def get_state(
+        table_id: TableId,
+        token: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> dict[str, Any]:
+        """The ``state`` message the WebSocket sends that seat (no token: the spectator's)."""
+        table = await manager.get(table_id)
+        seat = table.seat_for_token(token) if token else None
+        return table.state_message(seat)
+
+    @app.post(
+        "/api/tables/{table_id}/actions",
+        response_model=ActionOut,
+        tags=["play"],
+        responses=errors(*COMMON, 403, 404, 409, 503),
+    )
+    async def post_action(table_id: TableId, body: ActionIn) -> ActionOut:
+        """Play an action without a WebSocket; answers once it is committed."""
+        table = await manager.get(table_id)
+        seq = await manager.act_with_token(table, body.token, body.seq, body.action)
+        return ActionOut(seq=seq)
+
+    @app.get(
+        "/api/tables/{table_id}/record",
+        response_model=RecordOut,
+        tags=["play"],
+        responses=errors(*COMMON, 404, 409),
+    )
+    async def get_record(table_id: TableId) -> dict[str, Any]:
+        """The game record, once the game is over (the seed would reveal every hidden tile)."""
+        table = await manager.get(table_id)
+        if table.status != "finished":
+            raise ProtocolError("not_finished", "the record is shown once the game is over", 409)
+        return table.record().to_json()
+
+    @app.get(
+        "/api/tables/{table_id}/replay",
+        response_model=list[ReplayStepOut],
+        tags=["play"],
+        responses=errors(*COMMON, 404, 409),
+    )
+    async def get_replay(table_id: TableId) -> list[dict[str, Any]]:
+        """Every step of a finished game with the full position."""
+        table = await manager.get(table_id)
+        return await manager.replay(table)
+
+    # --- pages -----------------------------------------------------------------------------
+
+    def page(name: str) -> Response:
+        """A page of the static directory, or 404 when it is not installed."""
+        path = STATIC_DIR / name
+        if not path.is_file():
+            return error_response(404, "not_found", f"the page {name} is not installed")
+        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> Response:
+        """The lobby."""
+        return page("index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        """A table (the page reads its id and token from the address)."""
+        return page("table.html")
+
+    @app.get("/t/{table_id}/replay", include_in_schema=False)
+    async def replay_page(table_id: str) -> Response:
+        """The replay viewer of a finished table."""
+        return page("replay.html")
+
+    @app.get("/static/{path:path}", include_in_schema=False)
+    async def static_file(path: str) -> Response:
+        """A file of the package's static directory (never outside it)."""
+        root = STATIC_DIR.resolve()
+        try:
+            target = (root / path).resolve()
+        except (OSError, ValueError):
+            return error_response(404, "not_found", "no such file")
+        if not target.is_relative_to(root) or not target.is_file():
+            return error_response(404, "not_found", f"no such file: {path}")
+        media = "text/javascript" if target.suffix in (".js", ".mjs") else None
+        return FileResponse(target, media_type=media, headers={"Cache-Control": "no-cache"})
+
+    # --- the table WebSocket ---------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        """A connection to a table: hello, states, and the client's actions."""
+        await websocket.accept()
+        token = websocket.query_params.get("token") or None
+        try:
+            table = await manager.get(table_id)
+        except ProtocolError as exc:
+            await _refuse(websocket, exc, WS_CLOSE_UNKNOWN_TABLE)
+            return
+        client = Client(None, settings.send_queue_limit)
+        try:
+            await manager.connect(table, token, client)
+        except ProtocolError as exc:
+            code = WS_CLOSE_BAD_TOKEN if exc.code == "bad_token" else 1011
+            await _refuse(websocket, exc, code)
+            return
+        sender = asyncio.create_task(_send_loop(websocket, client))
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                await _handle(raw, client, table)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            manager.disconnect(table, client)
+            client.close()
+            with contextlib.suppress(Exception):
+                await sender
+
+    async def _handle(raw: str | bytes, client: Client, table: LiveTable) -> None:
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+        if size > settings.max_message_bytes:
+            client.send(
+                _error(
+                    None, "too_large", f"messages are at most {settings.max_message_bytes} bytes"
+                )
+            )
+            return
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            client.send(_error(None, "malformed", f"the message is not JSON: {exc}"))
+            return
+        if not isinstance(data, dict):
+            client.send(_error(None, "malformed", "a message is a JSON object with a 'type'"))
+            return
+        msg_id = data.get("id")
+        if not (
+            msg_id is None
+            or (isinstance(msg_id, str) and len(msg_id) <= 64)
+            or (isinstance(msg_id, int) and not isinstance(msg_id, bool))
+        ):
+            msg_id = None
+        kind = data.get("type")
+        if kind == "ping":
+            client.send(dumps({"type": "pong", "id": msg_id}))
+        elif kind == "sync":
+            client.send(dumps(table.hello(client.seat)))
+            client.send(table.state_text(client.seat))
+        elif kind == "action":
+            seq, text = data.get("seq"), data.get("action")
+            if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+                client.send(
+                    _error(msg_id, "malformed", "an action needs 'seq': the seq you decided on")
+                )
+                return
+            if not isinstance(text, str) or not text or len(text) > 200:
+                client.send(
+                    _error(msg_id, "malformed", "an action needs 'action': the action's text")
+                )
+                return
+            try:
+                new_seq = await manager.act(table, client.seat, seq, text)
+            except ProtocolError as exc:
+                client.send(_error(msg_id, exc.code, exc.message))
+                return
+            client.send(dumps({"type": "ack", "id": msg_id, "seq": new_seq}))
+        else:
+            client.send(
+                _error(
+                    msg_id,
+                    "malformed",
+                    f"unknown message type {kind!r}: expected 'action', 'sync' or 'ping'",
+                )
+            )
+
+    return app
+
+
+def _error(msg_id: Any, code: str, message: str) -> str:
+    return dumps({"type": "error", "id": msg_id, "code": code, "message": message})
+
+
+async def _refuse(websocket: WebSocket, exc: ProtocolError, close_code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(_error(None, exc.code, exc.message))
+        await websocket.close(code=close_code, reason=exc.code)
+
+
+async def _send_loop(websocket: WebSocket, client: Client) -> None:
+    """Write the client's queued messages; close the socket when asked to."""
+    try:
+        while True:
+            text = await client.queue.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+    except Exception:
+        return
+    if websocket.application_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=client.close_code)

@@ -1,0 +1,166 @@
+"""The database: SQLAlchemy 2 models of a stored table, engines, and schema migrations.
+
+A table is stored as its game record: the ``tables`` row (game, options, seed, status),
+one ``seats`` row per seat (a human seat keeps only the SHA-256 of its token), one
+``actions`` row per applied action keyed by (table, seq) so that no two writers can
+store two actions for one decision, and ``snapshots`` of the full position. SQLite runs
+in WAL mode with ``synchronous=FULL``; ``postgresql://`` URLs use psycopg 3. The schema
+is created and upgraded by Alembic (``migrations/``), run from :func:`migrate`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    text,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import ConnectionPoolEntry
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the server's models."""
+
+
+class TableRow(Base):
+    """One game table: its rules, seed, lifecycle and where the game stands."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    rules_version: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    ranking: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+
+    __table_args__ = (Index("ix_tables_status_created", "status", "created"),)
+
+
+class SeatRow(Base):
+    """One seat of a table: who sits there and the hash of a human seat's token."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ActionRow(Base):
+    """The action that took a table from seq - 1 to seq (seat -1: a chance outcome)."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SnapshotRow(Base):
+    """The full position (``state.to_json()``) of a table at a seq, to check replays."""
+
+    __tablename__ = "snapshots"
+
+    table_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    position: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+def normalize_url(url: str) -> str:
+    """Map ``postgresql://`` and ``postgres://`` to the psycopg 3 driver; others unchanged."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def is_sqlite(url: str) -> bool:
+    """Whether ``url`` names an SQLite database."""
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def make_engine(url: str, *, writer: bool) -> Engine:
+    """An engine for ``url``; SQLite files get WAL, synchronous=FULL and foreign keys.
+
+    A writer engine starts SQLite transactions with ``BEGIN IMMEDIATE`` so that two
+    processes writing one file wait for each other instead of failing mid-transaction.
+    """
+    url = normalize_url(url)
+    if not is_sqlite(url):
+        return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    database = make_url(url).database
+    if database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    begin = "BEGIN IMMEDIATE" if writer else "BEGIN"
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        # Let SQLAlchemy, not the sqlite3 module, decide where transactions begin.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql(begin)
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (``alembic upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Two servers starting at once on one database migrate one after the other.
+            connection.execute(text("SELECT pg_advisory_xact_lock(7142001)"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,289 @@
+"""The HTTP API's request and response models (pydantic), which make ``/openapi.json``.
+
+Requests forbid unknown fields and bound every number and string, so a request that
+breaks the schema is refused with ``malformed`` before any game code sees it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, model_validator
+
+OptionValue = str | int | bool | None
+"""A rules option's value."""
+
+OptionName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+BotName = Literal["random", "greedy", "ismcts"]
+GameName = Literal["flaming", "flags"]
+Status = Literal["open", "running", "finished"]
+Name = Annotated[str, StringConstraints(max_length=40)]
+Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+MAX_SEED = 2**63 - 1
+
+
+def clean_name(name: str | None) -> str | None:
+    """A display name without control characters or surrounding blanks (None if empty)."""
+    if name is None:
+        return None
+    text = "".join(c for c in name if c.isprintable()).strip()
+    return text or None
+
+
+class Request(BaseModel):
+    """Base of request bodies: unknown fields are an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Response(BaseModel):
+    """Base of response bodies."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+class ErrorBody(Response):
+    """What went wrong: a stable code and a message in plain English."""
+
+    code: str = Field(examples=["stale"])
+    message: str = Field(examples=["the action was for seq 16 but the game is at seq 18"])
+
+
+class ErrorOut(Response):
+    """Every error response."""
+
+    error: ErrorBody
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+class OptionField(Response):
+    """One rules option a game accepts in ``options``."""
+
+    name: str
+    type: Literal["str", "int", "bool"]
+    default: OptionValue
+    nullable: bool = False
+    choices: list[str] | None = None
+    minimum: int | None = None
+    help: str
+
+
+class Preset(Response):
+    """A named set of rules options, as sent in ``options`` when creating a table."""
+
+    name: str
+    label_en: str
+    label_fr: str
+    options: dict[str, OptionValue]
+
+
+class GameOut(Response):
+    """A game the server plays."""
+
+    name: GameName
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: str
+    default_preset: str
+    presets: list[Preset]
+    options: list[OptionField]
+
+
+class BotOut(Response):
+    """A bot a seat may have."""
+
+    name: BotName
+    description_en: str
+    description_fr: str
+
+
+class GamesOut(Response):
+    """The games and the bots."""
+
+    games: list[GameOut]
+    bots: list[BotOut]
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+
+class SeatIn(Request):
+    """A seat of a new table: a human (who gets an invite) or a bot."""
+
+    kind: Literal["human", "bot"]
+    name: Name | None = None
+    bot: BotName | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> SeatIn:
+        self.name = clean_name(self.name)
+        if self.kind == "bot" and self.bot is None:
+            raise ValueError("a bot seat says which bot: random, greedy or ismcts")
+        if self.kind == "human" and self.bot is not None:
+            raise ValueError("a human seat has no bot")
+        return self
+
+
+class CreateTableIn(Request):
+    """A new table: the game, its seats, rules options and pace."""
+
+    game: GameName
+    seats: list[SeatIn] = Field(min_length=2, max_length=6)
+    options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=16)
+    seed: Annotated[StrictInt, Field(ge=0, le=MAX_SEED)] | None = None
+    bot_delay: float | None = Field(default=None, ge=0, le=10, allow_inf_nan=False)
+    absent_after: float | None = Field(default=None, ge=0, le=86400, allow_inf_nan=False)
+    turn_time: float | None = Field(default=None, ge=0, le=86400, allow_inf_nan=False)
+    takeover_bot: BotName | None = None
+
+
+class SeatOut(Response):
+    """A seat as listed in a table summary."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str
+    bot: str | None = None
+    claimed: bool
+    connected: bool
+    taken_over: bool
+
+
+class TableSettingsOut(Response):
+    """A table's pace."""
+
+    bot_delay: float
+    absent_after: float
+    turn_time: float
+    takeover_bot: str
+
+
+class TableOut(Response):
+    """A table summary."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, OptionValue]
+    status: Status
+    seq: int
+    created: str
+    finished: str | None
+    to_move: int | None
+    ranking: list[int] | None
+    seats: list[SeatOut]
+    settings: TableSettingsOut
+
+
+class InviteOut(Response):
+    """A human seat's invite: the secret token and the table page's URL (shown once)."""
+
+    seat: int
+    name: str
+    token: str
+    url: str
+
+
+class CreateTableOut(Response):
+    """The new table and its invites."""
+
+    table: TableOut
+    invites: list[InviteOut]
+
+
+class TablesOut(Response):
+    """Tables, newest first."""
+
+    tables: list[TableOut]
+
+
+class ClaimIn(Request):
+    """Taking a free human seat from the lobby."""
+
+    name: Name | None = None
+
+
+class ClaimOut(Response):
+    """The claimed seat's new token and URL."""
+
+    seat: int
+    token: str
+    url: str
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+class EventOut(Response):
+    """Something an action caused, with its one-line reason in English and French."""
+
+    kind: str
+    data: dict[str, Any]
+    text_en: str
+    text_fr: str
+
+
+class LogEntryOut(Response):
+    """One applied action as a viewer may see it (seat -1: the server's chance draw)."""
+
+    seq: int
+    seat: int
+    action: str
+    events: list[EventOut]
+
+
+class StateOut(Response):
+    """The ``state`` message: one seat's (or the spectator's) view of the game at ``seq``."""
+
+    type: Literal["state"]
+    seq: int
+    status: Status
+    view: dict[str, Any]
+    to_move: int | None
+    legal: list[str]
+    last: LogEntryOut | None
+    ranking: list[int] | None
+    seats: list[SeatOut]
+
+
+class ActionIn(Request):
+    """An action sent over HTTP."""
+
+    token: Token
+    seq: Annotated[StrictInt, Field(ge=0, le=10**9)]
+    action: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class ActionOut(Response):
+    """The seq the committed action produced."""
+
+    seq: int
+
+
+class RecordOut(Response):
+    """A finished game's record: replaying ``actions`` from ``seed`` reproduces it."""
+
+    format: int
+    game: str
+    rules_version: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    seats: list[str]
+    actions: list[str]
+
+
+class ReplayStepOut(Response):
+    """One step of a finished game with the full position (seq 0: the deal)."""
+
+    seq: int
+    seat: int | None
+    action: str | None
+    events: list[EventOut]
+    state: dict[str, Any]

@@ -1,0 +1,610 @@
+// The Flaming Pyramids table: the pyramid, your hand, spots for the picked tile, the
+// fall choice, and each mayhem event played one at a time with a short animation.
+// The view JSON is FlamingView.to_json (docs/PROTOCOL.md, contract §10).
+
+import {
+  TH,
+  TW,
+  boardFromList,
+  compareTiles,
+  drawPyramid,
+  fallTargets,
+  fitHint,
+  installDefs,
+  parsePlaced,
+  parseSpot,
+  tileElement,
+  tileSvg,
+  tileTitle,
+  tileXY,
+} from "./flaming-draw.js";
+import { t } from "./i18n.js";
+import { fill, h, s, sleep } from "./util.js";
+
+/** Build the Flaming Pyramids parts of the table page; returns the game module. */
+export function createGame(dom, ctx) {
+  installDefs();
+  const svg = s("svg", {
+    class: "pyramid",
+    "data-testid": "pyramid",
+    role: "group",
+    "aria-label": t("game_flaming"),
+  });
+  fill(dom.gameArea, h("div", { class: "pyramid-wrap" }, svg));
+
+  const fallTitle = h("p", { class: "fall-title" });
+  const fallLeft = h("button", { type: "button", class: "btn big fall-btn", "data-testid": "fall-left" });
+  const fallRight = h("button", { type: "button", class: "btn big fall-btn", "data-testid": "fall-right" });
+  const fallBox = h(
+    "div",
+    { class: "fall-choice", "data-testid": "fall-choice", hidden: true },
+    fallTitle,
+    h("div", { class: "fall-buttons" }, fallLeft, fallRight),
+  );
+  fallLeft.addEventListener("click", () => chooseFall("left"));
+  fallRight.addEventListener("click", () => chooseFall("right"));
+
+  const handTitle = h("h2", { class: "panel-title" });
+  const handHint = h("p", { class: "hand-hint" });
+  const hand = h("div", { class: "hand", "data-testid": "hand", role: "group" });
+  const chips = h("div", { class: "spot-chips" });
+  const handPanel = h(
+    "section",
+    { class: "hand-panel", hidden: true },
+    h("div", { class: "hand-head" }, handTitle, handHint),
+    hand,
+    chips,
+  );
+  fill(dom.decision, fallBox, handPanel);
+
+  const outList = h("div", { class: "mini-tiles" });
+  const outTitle = h("h2", { class: "panel-title" });
+  const legendTitle = h("summary", {});
+  const legendText = h("p", { class: "legend-text" });
+  const legendKeys = h("p", { class: "legend-text muted" });
+  const legendTiles = h("div", { class: "legend-tiles" });
+  fill(
+    dom.gameSide,
+    h("section", { class: "panel out-panel" }, outTitle, outList),
+    h("details", { class: "panel legend" }, legendTitle, legendTiles, legendText, legendKeys),
+  );
+
+  let selected = null;
+  let frame = null;
+  let sortedHand = [];
+
+  function placements(msg) {
+    const map = new Map();
+    if (!ctx.isInteractive()) return map;
+    for (const action of msg.legal || []) {
+      if (!action.includes("@")) continue;
+      const p = parsePlaced(action);
+      if (!map.has(p.tile)) map.set(p.tile, []);
+      map.get(p.tile).push(p.spot);
+    }
+    return map;
+  }
+
+  function fallInfo(msg) {
+    const pending = msg.view && msg.view.pending;
+    if (!pending || pending.kind !== "fall" || !pending.tile) return null;
+    const p = parsePlaced(pending.tile);
+    const legal = msg.legal || [];
+    const mine = ctx.isInteractive() && legal.includes("left") && legal.includes("right");
+    return { spot: p.spot, tile: p.tile, targets: fallTargets(p.spot), mine, player: pending.player };
+  }
+
+  function quenchedSet(view) {
+    return new Set(view.quenched ? Object.keys(view.quenched) : []);
+  }
+
+  function chooseFall(side) {
+    const msg = ctx.current;
+    if (!msg) return;
+    const fall = fallInfo(msg);
+    if (!fall || !fall.mine) return;
+    ctx.send(side);
+  }
+
+  function chooseSpot(spot) {
+    if (!selected) return;
+    const action = `${selected}@${spot}`;
+    selected = null;
+    ctx.send(action);
+  }
+
+  function pick(tile) {
+    selected = selected === tile ? null : tile;
+    render(ctx.current);
+  }
+
+  function renderHand(msg, places) {
+    const view = msg.view;
+    if (!Array.isArray(view.hand)) {
+      handPanel.hidden = true;
+      return;
+    }
+    handPanel.hidden = false;
+    handTitle.textContent = t("your_hand");
+    sortedHand = [...view.hand].sort(compareTiles);
+    const interactive = places.size > 0;
+    const over = msg.status === "finished";
+    handHint.textContent = over
+      ? ""
+      : !view.hand.length
+      ? t("hand_empty")
+      : interactive
+        ? selected
+          ? t("hand_hint_picked", { tile: selected })
+          : t("hand_hint")
+        : t("hand_wait");
+    fill(
+      hand,
+      sortedHand.map((tile, i) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: `hand-tile${tile === selected ? " selected" : ""}`,
+            "data-testid": "hand-tile",
+            "data-tile": tile,
+            disabled: !places.has(tile),
+            "aria-pressed": String(tile === selected),
+            title: tileTitle(tile),
+            onclick: () => pick(tile),
+          },
+          tileSvg(tile),
+          i < 9 ? h("span", { class: "key-hint", "aria-hidden": "true" }, String(i + 1)) : null,
+        ),
+      ),
+    );
+    const spots = selected ? places.get(selected) || [] : [];
+    const board = boardFromList(view.pyramid);
+    fill(
+      chips,
+      spots.length ? h("span", { class: "chips-label" }, t("spots_label", { tile: selected })) : null,
+      spots.map((spot) => {
+        const hint = fitHint(selected, spot, board);
+        return h(
+          "button",
+          {
+            type: "button",
+            class: `chip spot-chip${hint.fits ? "" : " misfit"}`,
+            "data-testid": "spot-button",
+            "data-spot": spot,
+            title: hint.fits ? t("fits") : `${t("collapses")}: ${hint.reason}`,
+            onclick: () => chooseSpot(spot),
+          },
+          `${spot} ${hint.fits ? "✓" : "⚠"}`,
+        );
+      }),
+    );
+  }
+
+  function renderFall(msg) {
+    const fall = fallInfo(msg);
+    if (!fall || !fall.mine) {
+      fallBox.hidden = true;
+      return;
+    }
+    fallBox.hidden = false;
+    fallTitle.textContent = t("fall_title", { tile: fall.tile });
+    fallLeft.textContent = `← ${t("fall_left", { spot: fall.targets[0] })}`;
+    fallRight.textContent = `${t("fall_right", { spot: fall.targets[1] })} →`;
+  }
+
+  function renderSide(view) {
+    outTitle.textContent = t("out_title");
+    fill(
+      outList,
+      view.out && view.out.length
+        ? view.out.map((tile) => tileSvg(tile, "tile-svg mini"))
+        : h("span", { class: "muted" }, t("none")),
+    );
+    legendTitle.textContent = t("legend_title");
+    legendText.textContent = t("legend_text");
+    legendKeys.textContent = t("keyboard_hint");
+    if (!legendTiles.childElementCount) {
+      for (const code of ["Y4", "R30", "G100", "B7", "W200"]) {
+        legendTiles.append(tileSvg(code, "tile-svg legend-tile"));
+      }
+    }
+  }
+
+  function render(msg) {
+    if (!msg || !msg.view) return;
+    const view = msg.view;
+    const board = boardFromList(view.pyramid);
+    const places = placements(msg);
+    if (selected && !places.has(selected)) selected = null;
+    const fall = fallInfo(msg);
+    const spots = selected
+      ? (places.get(selected) || []).map((spot) => ({ spot, hint: fitHint(selected, spot, board) }))
+      : [];
+    frame = drawPyramid(svg, board, {
+      spots,
+      fall,
+      quenched: quenchedSet(view),
+      onSpot: chooseSpot,
+      onFall: chooseFall,
+    });
+    svg.classList.toggle("picking", spots.length > 0);
+    renderHand(msg, places);
+    renderFall(msg);
+    renderSide(view);
+  }
+
+  // --- animations ---------------------------------------------------------------------
+
+  function bodyAt(spot) {
+    const el = tileElement(svg, spot);
+    return el ? el.querySelector(".tile-body") : null;
+  }
+
+  async function play(el, keyframes, duration) {
+    if (!el || duration <= 0) return;
+    const anim = el.animate(keyframes, { duration, easing: "ease-in-out", fill: "forwards" });
+    try {
+      await anim.finished;
+    } catch {
+      // cancelled: fine
+    }
+  }
+
+  function overlayLayer() {
+    let layer = svg.querySelector("g.fx");
+    if (!layer) {
+      layer = s("g", { class: "fx", "aria-hidden": "true" });
+      svg.append(layer);
+    }
+    return layer;
+  }
+
+  function centre(spot) {
+    const [r, c] = parseSpot(spot);
+    const [x, y] = tileXY(r, c);
+    return [x + TW / 2, y + TH / 2];
+  }
+
+  async function burst(spots, duration, colour = "url(#burst)") {
+    const layer = overlayLayer();
+    const circles = spots.map((spot) => {
+      const [cx, cy] = centre(spot);
+      const circle = s("circle", { cx, cy, r: 40, fill: colour, class: "burst" });
+      layer.append(circle);
+      return circle;
+    });
+    await Promise.all(
+      circles.map((c) =>
+        play(
+          c,
+          [
+            { transform: "scale(0.2)", opacity: 1 },
+            { transform: "scale(1.6)", opacity: 0 },
+          ],
+          duration,
+        ),
+      ),
+    );
+    circles.forEach((c) => c.remove());
+  }
+
+  async function flames(spots, duration) {
+    const layer = overlayLayer();
+    const groups = spots.map((spot) => {
+      const [r, c] = parseSpot(spot);
+      const [x, y] = tileXY(r, c);
+      // the outer group places, the inner one is animated (a CSS transform would
+      // replace the transform attribute)
+      const g = s(
+        "g",
+        { class: "flames" },
+        s("use", { href: "#mat-ember", x: 6, y: 4, width: 22, height: 30 }),
+        s("use", { href: "#mat-ember", x: 22, y: -4, width: 24, height: 36 }),
+        s("use", { href: "#mat-ember", x: 38, y: 5, width: 20, height: 28 }),
+      );
+      layer.append(s("g", { transform: `translate(${x} ${y})` }, g));
+      return g;
+    });
+    await Promise.all([
+      ...groups.map((g) =>
+        play(
+          g,
+          [
+            { opacity: 0, transform: "translateY(8px)" },
+            { opacity: 1, transform: "translateY(0px)", offset: 0.3 },
+            { opacity: 0.8, transform: "translateY(-4px)", offset: 0.6 },
+            { opacity: 0, transform: "translateY(-14px)" },
+          ],
+          duration,
+        ),
+      ),
+      ...spots.map((spot) =>
+        play(
+          bodyAt(spot),
+          [
+            { opacity: 1 },
+            { opacity: 1, offset: 0.5 },
+            { opacity: 0, transform: "translateY(-6px)" },
+          ],
+          duration,
+        ),
+      ),
+    ]);
+    groups.forEach((g) => g.parentNode.remove());
+  }
+
+  async function dropAway(spots, duration) {
+    await Promise.all(
+      spots.map((spot) =>
+        play(
+          bodyAt(spot),
+          [
+            { transform: "translate(0px, 0px) rotate(0deg)", opacity: 1 },
+            { transform: "translate(-2px, 0px) rotate(-2deg)", opacity: 1, offset: 0.15 },
+            { transform: "translate(2px, 0px) rotate(2deg)", opacity: 1, offset: 0.3 },
+            { transform: "translate(0px, 34px) rotate(8deg)", opacity: 0 },
+          ],
+          duration,
+        ),
+      ),
+    );
+  }
+
+  async function flyAway(spots, origin, duration) {
+    const [ox, oy] = origin ? centre(origin) : [0, 0];
+    await Promise.all(
+      spots.map((spot) => {
+        const [cx, cy] = centre(spot);
+        const dx = (cx - ox || 1) * 0.8;
+        const dy = (cy - oy || -1) * 0.8 - 20;
+        return play(
+          bodyAt(spot),
+          [
+            { transform: "translate(0px, 0px) rotate(0deg)", opacity: 1 },
+            { transform: `translate(${dx}px, ${dy}px) rotate(${dx > 0 ? 25 : -25}deg)`, opacity: 0 },
+          ],
+          duration,
+        );
+      }),
+    );
+  }
+
+  async function curseAway(spots, duration) {
+    await Promise.all(
+      spots.map((spot) =>
+        play(
+          bodyAt(spot),
+          [
+            { transform: "translateY(0px)", opacity: 1, filter: "none" },
+            {
+              transform: "translateY(-6px)",
+              opacity: 1,
+              filter: "drop-shadow(0 0 6px #8e44ad)",
+              offset: 0.5,
+            },
+            { transform: "translateY(-30px)", opacity: 0, filter: "drop-shadow(0 0 10px #8e44ad)" },
+          ],
+          duration,
+        ),
+      ),
+    );
+  }
+
+  async function animate(prev, msg) {
+    const board = boardFromList(prev.view.pyramid);
+    let fall = null;
+    let burning = null;
+    const quenched = quenchedSet(prev.view);
+    const redraw = () => {
+      frame = drawPyramid(svg, board, { fall, burning, quenched, frame });
+    };
+    // nothing to click while the story plays
+    selected = null;
+    fill(chips);
+    for (const b of hand.querySelectorAll("button")) b.disabled = true;
+    fallBox.hidden = true;
+    redraw();
+    const seat = msg.last.seat;
+    for (const ev of msg.last.events || []) {
+      const d = (ms) => ms * ctx.speed();
+      const data = ev.data || {};
+      ctx.setReason(ev, seat);
+      switch (ev.kind) {
+        case "place": {
+          board.set(data.at, data.tile);
+          redraw();
+          await play(
+            bodyAt(data.at),
+            [
+              { transform: "translateY(-40px)", opacity: 0 },
+              { transform: "translateY(0px)", opacity: 1 },
+            ],
+            d(340),
+          );
+          await sleep(d(120));
+          break;
+        }
+        case "free_air": {
+          fall = { spot: data.at, targets: fallTargets(data.at), mine: false };
+          redraw();
+          await play(
+            bodyAt(data.at),
+            [
+              { transform: "translateY(0px)" },
+              { transform: "translateY(4px)" },
+              { transform: "translateY(0px)" },
+            ],
+            d(500),
+          );
+          break;
+        }
+        case "collapse": {
+          const gone = (data.collapsed || []).map((c) => c.at);
+          fall = { spot: data.at, targets: fallTargets(data.at), mine: false };
+          redraw();
+          await dropAway(gone, d(700));
+          gone.forEach((spot) => board.delete(spot));
+          redraw();
+          await sleep(d(200));
+          break;
+        }
+        case "fall": {
+          const tile = board.get(data.from) || data.tile;
+          board.delete(data.from);
+          board.set(data.to, tile);
+          fall = null;
+          redraw();
+          const [r0, c0] = parseSpot(data.from);
+          const [r1, c1] = parseSpot(data.to);
+          const [x0, y0] = tileXY(r0, c0);
+          const [x1, y1] = tileXY(r1, c1);
+          await play(
+            bodyAt(data.to),
+            [
+              { transform: `translate(${x0 - x1}px, ${y0 - y1}px)` },
+              { transform: "translate(0px, 0px)" },
+            ],
+            d(450),
+          );
+          await sleep(d(150));
+          break;
+        }
+        case "explosion": {
+          const embers = (data.embers || []).map((c) => c.at);
+          const victims = (data.victims || []).map((c) => c.at);
+          await Promise.all([burst(embers, d(700)), flyAway([...embers, ...victims], embers[0], d(700))]);
+          [...embers, ...victims].forEach((spot) => board.delete(spot));
+          redraw();
+          break;
+        }
+        case "die_explosion": {
+          const victims = (data.victims || []).map((c) => c.at);
+          burning = null;
+          await Promise.all([burst([data.at], d(700)), flyAway([data.at, ...victims], data.at, d(700))]);
+          [data.at, ...victims].forEach((spot) => board.delete(spot));
+          redraw();
+          break;
+        }
+        case "fire_found": {
+          burning = data.at;
+          redraw();
+          await sleep(d(600));
+          break;
+        }
+        case "fire": {
+          const burnt = (data.burnt || []).map((c) => c.at);
+          burning = data.at;
+          redraw();
+          await flames(burnt, d(900));
+          burnt.forEach((spot) => board.delete(spot));
+          burning = null;
+          if (data.ember_removed) {
+            redraw();
+            await play(bodyAt(data.at), [{ opacity: 1 }, { opacity: 0, transform: "scale(0.6)" }], d(350));
+            board.delete(data.at);
+          }
+          redraw();
+          break;
+        }
+        case "quench": {
+          burning = null;
+          quenched.add(data.ember);
+          redraw();
+          await sleep(d(600));
+          break;
+        }
+        case "curse": {
+          const trio = (data.tiles || []).map((c) => c.at);
+          await curseAway(trio, d(900));
+          trio.forEach((spot) => board.delete(spot));
+          redraw();
+          break;
+        }
+        case "draw":
+          await sleep(d(250));
+          break;
+        default:
+          await sleep(d(700));
+      }
+    }
+  }
+
+  // --- text for the shared parts ---------------------------------------------------------
+
+  function turnText(msg) {
+    const view = msg.view || {};
+    const pending = view.pending;
+    if (pending && pending.kind === "fall" && pending.tile) {
+      const tile = parsePlaced(pending.tile).tile;
+      if (pending.player === ctx.seat) return { text: t("turn_fall_you", { tile }), mine: true };
+      return { text: t("turn_fall_other", { who: ctx.names[pending.player] ?? pending.player, tile }), mine: false };
+    }
+    if (pending && pending.kind === "die") {
+      return { text: t("turn_die", { who: ctx.names[pending.player] ?? pending.player }), mine: false };
+    }
+    return null;
+  }
+
+  function seatDetails(view, seat) {
+    if (!view) return null;
+    const known =
+      seat !== ctx.seat && view.hand_known && view.hand_known[seat] && view.hand_known[seat].length
+        ? h(
+            "div",
+            { class: "seat-known" },
+            h("span", { class: "muted" }, t("seat_known")),
+            view.hand_known[seat].map((tile) => tileSvg(tile, "tile-svg mini")),
+          )
+        : null;
+    return h(
+      "div",
+      { class: "seat-body" },
+      h(
+        "div",
+        { class: "seat-stats" },
+        h("span", { class: "stat", "data-stat": "hand" }, h("b", {}, String(view.hand_sizes?.[seat] ?? "?")), ` ${t("seat_hand")}`),
+        h("span", { class: "stat", "data-stat": "pile" }, h("b", {}, String(view.pile_sizes?.[seat] ?? "?")), ` ${t("seat_pile")}`),
+      ),
+      known,
+    );
+  }
+
+  function rankingDetail(view, seat) {
+    if (!view || !view.hand_sizes) return "";
+    return t("tiles_left", { n: (view.hand_sizes[seat] || 0) + (view.pile_sizes[seat] || 0) });
+  }
+
+  function onKey(ev) {
+    const msg = ctx.current;
+    if (!msg || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (/^[1-9]$/.test(ev.key)) {
+      const tile = sortedHand[Number(ev.key) - 1];
+      const places = placements(msg);
+      if (tile && places.has(tile)) {
+        pick(tile);
+        ev.preventDefault();
+      }
+    } else if (ev.key === "Escape" && selected) {
+      selected = null;
+      render(msg);
+    } else if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+      const fall = fallInfo(msg);
+      if (fall && fall.mine) {
+        ev.preventDefault();
+        chooseFall(ev.key === "ArrowLeft" ? "left" : "right");
+      }
+    }
+  }
+
+  return {
+    name: "flaming",
+    render,
+    animate,
+    turnText,
+    seatDetails,
+    rankingDetail,
+    onKey,
+    relang: () => render(ctx.current),
+  };
+}

@@ -1,0 +1,618 @@
+// The lobby (/): create a table from GET /api/games, show the invites, list open,
+// running and finished tables (refreshed every few seconds), take a free seat, watch,
+// replay.
+
+import { initI18n, lang, onLangChange, t } from "./i18n.js";
+import {
+  api,
+  errorText,
+  fill,
+  forgetSeat,
+  h,
+  heldSeats,
+  relativeTime,
+  toast,
+} from "./util.js";
+
+const REFRESH_MS = 5000;
+const KINDS = ["human", "random", "greedy", "ismcts"];
+const OPTION_LABELS = {
+  curse: "opt_curse",
+  fire_die: "opt_fire_die",
+  max_turns: "opt_max_turns",
+  actions: "opt_actions",
+  first_player: "opt_first_player",
+};
+
+const form = document.getElementById("create-form");
+const gameSelect = document.getElementById("f-game");
+const playersSelect = document.getElementById("f-players");
+const presetSelect = document.getElementById("f-preset");
+const seatRows = document.getElementById("seat-rows");
+const optionsBox = document.getElementById("options-box");
+const optionsExtra = document.getElementById("options-extra");
+const submit = form.querySelector("[data-testid=create-submit]");
+
+let catalog = null; // GET /api/games
+let seatState = []; // [{kind, name}] kept across re-renders
+let lists = { open: [], running: [], finished: [] };
+let joining = null; // {table, seat} whose join form is open
+
+function gameInfo() {
+  if (!catalog) return null;
+  return catalog.games.find((g) => g.name === gameSelect.value) || catalog.games[0];
+}
+
+function label(obj, base) {
+  return (lang() === "fr" ? obj[`${base}_fr`] : obj[`${base}_en`]) || obj[`${base}_en`] || "";
+}
+
+function renderPlayers() {
+  const game = gameInfo();
+  const min = game ? game.min_players : 2;
+  const max = game ? game.max_players : 6;
+  const current = Number(playersSelect.value) || 3;
+  fill(
+    playersSelect,
+    Array.from({ length: max - min + 1 }, (_, i) => {
+      const n = min + i;
+      return h("option", { value: n }, String(n));
+    }),
+  );
+  playersSelect.value = String(Math.min(max, Math.max(min, current)));
+}
+
+function renderPresets() {
+  const game = gameInfo();
+  const current = presetSelect.value;
+  const presets = game ? game.presets : [];
+  fill(
+    presetSelect,
+    presets.map((p) => h("option", { value: p.name }, label(p, "label") || p.name)),
+  );
+  const names = presets.map((p) => p.name);
+  presetSelect.value = names.includes(current) ? current : game ? game.default_preset : "";
+}
+
+function kindLabel(kind) {
+  return t(`kind_${kind}`);
+}
+
+function botDescription(kind) {
+  if (!catalog || kind === "human") return "";
+  const bot = catalog.bots.find((b) => b.name === kind);
+  return bot ? label(bot, "description") : "";
+}
+
+function renderSeats() {
+  const n = Number(playersSelect.value) || 2;
+  while (seatState.length < n) {
+    seatState.push({ kind: seatState.length === 0 ? "human" : "greedy", name: "" });
+  }
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const state = seatState[i];
+    const kind = h(
+      "select",
+      {
+        "data-testid": `seat-kind-${i}`,
+        name: `seat-kind-${i}`,
+        "aria-label": t("seat_label", { n: i + 1 }),
+        title: botDescription(state.kind),
+        onchange: (ev) => {
+          state.kind = ev.target.value;
+          renderSeats();
+        },
+      },
+      KINDS.map((k) => h("option", { value: k, selected: k === state.kind }, kindLabel(k))),
+    );
+    const name = h("input", {
+      "data-testid": `seat-name-${i}`,
+      name: `seat-name-${i}`,
+      type: "text",
+      maxlength: 40,
+      autocomplete: "off",
+      value: state.name,
+      placeholder: state.kind === "human" ? t("name_placeholder", { n: i + 1 }) : state.kind,
+      "aria-label": `${t("field_name")} (${t("seat_label", { n: i + 1 })})`,
+      oninput: (ev) => {
+        state.name = ev.target.value;
+      },
+    });
+    rows.push(
+      h(
+        "div",
+        { class: "seat-row" },
+        h(
+          "span",
+          { class: "seat-no" },
+          h("span", { class: `seat-dot seat-c${i}`, "aria-hidden": "true" }),
+          t("seat_label", { n: i + 1 }),
+        ),
+        kind,
+        name,
+      ),
+    );
+  }
+  fill(seatRows, rows);
+}
+
+/** Option keys the preset select already sets (not shown as separate fields). */
+function presetKeys(game) {
+  const keys = new Set(["preset"]);
+  for (const p of game.presets) for (const k of Object.keys(p.options)) keys.add(k);
+  return keys;
+}
+
+function optionInput(field) {
+  const text = OPTION_LABELS[field.name] ? t(OPTION_LABELS[field.name]) : field.name;
+  const name = `opt-${field.name}`;
+  if (field.type === "bool" && field.nullable) {
+    return h(
+      "label",
+      { class: "num", title: field.help },
+      h("span", {}, text),
+      h(
+        "select",
+        { name, "data-option": field.name, "data-type": "nullable-bool" },
+        h("option", { value: "" }, t("opt_default")),
+        h("option", { value: "true" }, t("opt_on")),
+        h("option", { value: "false" }, t("opt_off")),
+      ),
+    );
+  }
+  if (field.type === "bool") {
+    return h(
+      "label",
+      { class: "check", title: field.help },
+      h("input", {
+        type: "checkbox",
+        name,
+        "data-option": field.name,
+        "data-type": "bool",
+        checked: Boolean(field.default),
+      }),
+      h("span", {}, text),
+    );
+  }
+  if (field.name === "first_player") {
+    const n = Number(playersSelect.value) || 2;
+    return h(
+      "label",
+      { class: "num", title: field.help },
+      h("span", {}, text),
+      h(
+        "select",
+        { name, "data-option": field.name, "data-type": "int" },
+        Array.from({ length: n }, (_, i) =>
+          h("option", { value: i, selected: i === field.default }, t("seat_label", { n: i + 1 })),
+        ),
+      ),
+    );
+  }
+  if (field.type === "int") {
+    return h(
+      "label",
+      { class: "num", title: field.help },
+      h("span", {}, text),
+      h("input", {
+        type: "number",
+        name,
+        "data-option": field.name,
+        "data-type": "int",
+        min: field.minimum ?? undefined,
+        step: 1,
+        value: field.default ?? "",
+        inputmode: "numeric",
+      }),
+    );
+  }
+  if (field.choices) {
+    return h(
+      "label",
+      { class: "num", title: field.help },
+      h("span", {}, text),
+      h(
+        "select",
+        { name, "data-option": field.name, "data-type": "str" },
+        field.choices.map((c) => h("option", { value: c, selected: c === field.default }, c)),
+      ),
+    );
+  }
+  return h(
+    "label",
+    { class: "num", title: field.help },
+    h("span", {}, text),
+    h("input", { type: "text", name, "data-option": field.name, "data-type": "str", value: field.default ?? "" }),
+  );
+}
+
+let optionsGame = null;
+
+function renderOptions() {
+  const game = gameInfo();
+  if (!game) return;
+  // keep what was chosen when only the language or the number of players changed
+  const before = new Map();
+  if (optionsGame === game.name) {
+    for (const el of form.querySelectorAll("[data-option]")) {
+      before.set(el.dataset.option, el.type === "checkbox" ? el.checked : el.value);
+    }
+  }
+  optionsGame = game.name;
+  const skip = presetKeys(game);
+  const fields = game.options.filter((f) => !skip.has(f.name));
+  const main = fields.filter((f) => f.type === "bool");
+  const extra = fields.filter((f) => f.type !== "bool");
+  fill(optionsBox, main.length ? main.map(optionInput) : h("span", { class: "muted" }, t("none")));
+  fill(optionsExtra, extra.map(optionInput));
+  optionsBox.closest("fieldset").hidden = main.length === 0;
+  for (const el of form.querySelectorAll("[data-option]")) {
+    if (!before.has(el.dataset.option)) continue;
+    const value = before.get(el.dataset.option);
+    if (el.type === "checkbox") el.checked = value;
+    else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === value)) el.value = value;
+  }
+}
+
+function renderForm() {
+  renderPlayers();
+  renderPresets();
+  renderSeats();
+  renderOptions();
+}
+
+function readOptions() {
+  const game = gameInfo();
+  const preset = game.presets.find((p) => p.name === presetSelect.value);
+  const options = { ...(preset ? preset.options : {}) };
+  for (const el of form.querySelectorAll("[data-option]")) {
+    const key = el.dataset.option;
+    const type = el.dataset.type;
+    const field = game.options.find((f) => f.name === key);
+    if (type === "bool") {
+      if (el.checked !== Boolean(field && field.default)) options[key] = el.checked;
+    } else if (type === "nullable-bool") {
+      if (el.value !== "") options[key] = el.value === "true";
+    } else if (type === "int") {
+      if (el.value !== "" && Number(el.value) !== field.default) options[key] = Math.trunc(Number(el.value));
+    } else if (el.value !== "" && el.value !== field.default) {
+      options[key] = el.value;
+    }
+  }
+  return options;
+}
+
+function numberField(name) {
+  const el = form.elements.namedItem(name);
+  if (!el || el.value === "") return undefined;
+  const value = Number(el.value);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  if (!catalog) return;
+  const n = Number(playersSelect.value);
+  const seats = seatState.slice(0, n).map((st) => {
+    const name = st.name.trim() || undefined;
+    return st.kind === "human" ? { kind: "human", name } : { kind: "bot", bot: st.kind, name };
+  });
+  const body = {
+    game: gameSelect.value,
+    seats,
+    options: readOptions(),
+    bot_delay: numberField("bot_delay"),
+    absent_after: numberField("absent_after"),
+    turn_time: numberField("turn_time"),
+    takeover_bot: form.elements.namedItem("takeover_bot").value,
+  };
+  const seed = numberField("seed");
+  if (seed !== undefined) body.seed = Math.trunc(seed);
+  submit.disabled = true;
+  submit.textContent = t("creating");
+  try {
+    const result = await api("/api/tables", { method: "POST", body });
+    showCreated(result);
+    refresh();
+  } catch (err) {
+    toast(errorText(err.code, err.message), "error");
+  } finally {
+    submit.disabled = false;
+    submit.textContent = t("create");
+  }
+}
+
+function absolute(url) {
+  return new URL(url, location.origin).href;
+}
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = t("copied");
+    setTimeout(() => {
+      button.textContent = t("copy");
+    }, 1500);
+  } catch {
+    toast(t("copy_failed"));
+  }
+}
+
+function showCreated(result) {
+  const panel = document.getElementById("created");
+  const box = document.getElementById("invites");
+  const invites = result.invites || [];
+  fill(
+    box,
+    invites.map((inv) => {
+      const url = absolute(inv.url);
+      const button = h("button", { type: "button", class: "chip", "data-testid": "copy-invite" }, t("copy"));
+      button.addEventListener("click", () => copy(url, button));
+      return h(
+        "div",
+        { class: "invite" },
+        h(
+          "strong",
+          {},
+          h("span", { class: `seat-dot seat-c${inv.seat}`, "aria-hidden": "true" }),
+          " ",
+          t("invite_for", { name: inv.name, n: inv.seat + 1 }),
+        ),
+        h(
+          "div",
+          { class: "invite-url" },
+          h("a", { href: url, "data-testid": "invite-link", "data-seat": inv.seat }, url),
+          button,
+        ),
+      );
+    }),
+  );
+  document.getElementById("created-watch").href = `/t/${encodeURIComponent(result.table.id)}`;
+  panel.hidden = false;
+  panel.scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+function seatPill(seat) {
+  const free = seat.kind === "human" && !seat.claimed;
+  const text = seat.kind === "bot" ? `${seat.name} · ${t("bot")}` : free ? `${seat.name} · ${t("free_seat")}` : seat.name;
+  return h("span", { class: `seat-pill${free ? " free" : ""}` }, text);
+}
+
+function tableRow(table) {
+  const id = encodeURIComponent(table.id);
+  const actions = [];
+  if (table.status === "open") {
+    for (const seat of table.seats) {
+      if (seat.kind === "human" && !seat.claimed) {
+        actions.push(
+          h(
+            "button",
+            {
+              type: "button",
+              class: "btn small",
+              "data-testid": "join",
+              "data-seat": seat.seat,
+              onclick: () => {
+                joining = { table: table.id, seat: seat.seat };
+                renderLists();
+              },
+            },
+            t("join_seat", { n: seat.seat + 1 }),
+          ),
+        );
+      }
+    }
+  }
+  if (table.status !== "finished") {
+    actions.push(h("a", { class: "btn ghost small", href: `/t/${id}`, "data-testid": "watch" }, t("watch")));
+  } else {
+    actions.push(h("a", { class: "btn small", href: `/t/${id}/replay`, "data-testid": "replay" }, t("replay")));
+    actions.push(h("a", { class: "btn ghost small", href: `/t/${id}`, "data-testid": "watch" }, t("watch")));
+  }
+  const meta = [t(`status_${table.status}`), t("seq_n", { n: table.seq }), relativeTime(table.finished || table.created)];
+  if (table.status === "finished" && Array.isArray(table.ranking) && table.ranking.length) {
+    const winner = table.seats[table.ranking[0]];
+    if (winner) meta.push(t("won_by", { who: winner.name }));
+  }
+  const row = h(
+    "li",
+    { class: "table-row", "data-testid": "table-row", "data-table": table.id },
+    h(
+      "div",
+      { class: "table-main" },
+      h("div", { class: "table-game" }, t(`game_${table.game}`), h("span", { class: "muted" }, ` · ${table.id}`)),
+      h("div", { class: "table-meta" }, meta.filter(Boolean).join(" · ")),
+      h("div", { class: "table-seats" }, table.seats.map(seatPill)),
+    ),
+    h("div", { class: "table-actions" }, actions),
+  );
+  if (joining && joining.table === table.id) row.append(joinForm(table, joining.seat));
+  return row;
+}
+
+function joinForm(table, seat) {
+  const input = h("input", {
+    type: "text",
+    maxlength: 40,
+    placeholder: t("join_name"),
+    "aria-label": t("join_name"),
+    "data-testid": "join-name",
+  });
+  const formEl = h(
+    "form",
+    { class: "join-form" },
+    input,
+    h("button", { class: "btn small", type: "submit", "data-testid": "join-submit" }, t("join_go")),
+    h(
+      "button",
+      {
+        class: "btn ghost small",
+        type: "button",
+        onclick: () => {
+          joining = null;
+          renderLists();
+        },
+      },
+      t("f_cancel"),
+    ),
+  );
+  formEl.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const name = input.value.trim();
+      const result = await api(`/api/tables/${encodeURIComponent(table.id)}/seats/${seat}/claim`, {
+        method: "POST",
+        body: name ? { name } : {},
+      });
+      location.href = result.url;
+    } catch (err) {
+      toast(errorText(err.code, err.message), "error");
+      joining = null;
+      refresh();
+    }
+  });
+  setTimeout(() => input.focus(), 0);
+  return formEl;
+}
+
+const SHORT_LIST = 8;
+const showAll = { open: false, running: false, finished: false };
+
+function renderList(status) {
+  const el = document.getElementById(`tables-${status}`);
+  const tables = lists[status] || [];
+  // keep an open join form (and what is typed in it) across refreshes
+  if (joining && el.querySelector(".join-form input") === document.activeElement) return;
+  if (!tables.length) {
+    fill(el, h("li", { class: "muted" }, t("tables_none")));
+    return;
+  }
+  const shown = showAll[status] ? tables : tables.slice(0, SHORT_LIST);
+  const more =
+    shown.length < tables.length
+      ? h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              type: "button",
+              class: "chip",
+              onclick: () => {
+                showAll[status] = true;
+                renderList(status);
+              },
+            },
+            t("show_all", { n: tables.length }),
+          ),
+        )
+      : null;
+  fill(el, shown.map(tableRow), more);
+}
+
+function renderLists() {
+  for (const status of ["open", "running", "finished"]) renderList(status);
+  renderMine();
+}
+
+function renderMine() {
+  const held = heldSeats();
+  const panel = document.getElementById("mine-panel");
+  const ul = document.getElementById("mine");
+  const known = new Map();
+  for (const status of ["open", "running", "finished"]) {
+    for (const table of lists[status] || []) known.set(table.id, table);
+  }
+  const rows = held
+    .filter((e) => known.has(e.table) && known.get(e.table).status !== "finished")
+    .map((e) => {
+      const table = known.get(e.table);
+      const seat = table.seats[e.seat];
+      return h(
+        "li",
+        { class: "table-row" },
+        h(
+          "div",
+          { class: "table-main" },
+          h("div", { class: "table-game" }, t(`game_${table.game}`), h("span", { class: "muted" }, ` · ${table.id}`)),
+          h("div", { class: "table-meta" }, `${seat ? seat.name : ""} · ${t(`status_${table.status}`)}`),
+        ),
+        h(
+          "div",
+          { class: "table-actions" },
+          h(
+            "a",
+            { class: "btn small", href: `/t/${encodeURIComponent(e.table)}?token=${encodeURIComponent(e.token)}` },
+            t("resume"),
+          ),
+          h(
+            "button",
+            {
+              class: "btn ghost small",
+              type: "button",
+              onclick: () => {
+                forgetSeat(e.table, e.seat);
+                renderMine();
+              },
+            },
+            t("forget"),
+          ),
+        ),
+      );
+    });
+  panel.hidden = rows.length === 0;
+  fill(ul, rows);
+}
+
+let refreshing = false;
+
+async function refresh() {
+  if (refreshing) return;
+  refreshing = true;
+  try {
+    const results = await Promise.all(
+      ["open", "running", "finished"].map((status) =>
+        api(`/api/tables?status=${status}&limit=50`).then((r) => [status, r.tables || []]),
+      ),
+    );
+    lists = Object.fromEntries(results);
+    renderLists();
+  } catch (err) {
+    // the lists stay as they were; the next refresh tries again
+    if (err.code !== "network") console.warn("refresh failed", err);
+  } finally {
+    refreshing = false;
+  }
+}
+
+async function init() {
+  initI18n();
+  form.addEventListener("submit", create);
+  gameSelect.addEventListener("change", renderForm);
+  playersSelect.addEventListener("change", () => {
+    renderSeats();
+    renderOptions();
+  });
+  document.getElementById("refresh").addEventListener("click", refresh);
+  onLangChange(() => {
+    renderForm();
+    renderLists();
+  });
+  try {
+    catalog = await api("/api/games");
+  } catch (err) {
+    toast(errorText(err.code, err.message), "error");
+    return;
+  }
+  playersSelect.value = "3";
+  renderForm();
+  playersSelect.value = "3";
+  renderSeats();
+  refresh();
+  setInterval(() => {
+    if (!document.hidden) refresh();
+  }, REFRESH_MS);
+}
+
+init();

@@ -1,0 +1,433 @@
+"""Durable operations on the database, and the writer thread that commits them in groups.
+
+Everything here is synchronous SQLAlchemy Core on a ``Connection``; the runtime calls it
+from worker threads, never from the event loop. Writes go through :class:`Writer`: one
+thread that takes every pending write, runs them in one transaction and commits once
+(group commit), then answers each caller. If the group fails (another process stored
+an action with the same (table, seq) first, say), each write is retried alone in its
+own transaction so only the culprit gets the error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
+
+from pyramids.server.db import ActionRow, Base, SeatRow, SnapshotRow, TableRow
+
+log = logging.getLogger("pyramids.server")
+
+T = TypeVar("T")
+
+TABLES: Table = Base.metadata.tables[TableRow.__tablename__]
+SEATS: Table = Base.metadata.tables[SeatRow.__tablename__]
+ACTIONS: Table = Base.metadata.tables[ActionRow.__tablename__]
+SNAPSHOTS: Table = Base.metadata.tables[SnapshotRow.__tablename__]
+
+MAX_GROUP = 256
+"""Most writes committed in one transaction."""
+
+
+def utcnow() -> dt.datetime:
+    """The current time in UTC (timezone-aware)."""
+    return dt.datetime.now(dt.UTC)
+
+
+def as_utc(value: dt.datetime | None) -> dt.datetime | None:
+    """A stored timestamp as an aware UTC datetime (SQLite returns naive ones)."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
+@dataclass
+class SeatRecord:
+    """A seat as stored."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    token_hash: str | None
+    claimed: bool
+
+
+@dataclass
+class TableRecord:
+    """A table's row as stored, with its seats (actions and snapshots loaded on demand)."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    rules_version: str
+    status: str
+    settings: dict[str, Any]
+    created: dt.datetime
+    updated: dt.datetime
+    finished: dt.datetime | None
+    seq: int
+    ranking: list[int] | None
+    seats: list[SeatRecord] = field(default_factory=list)
+    actions: list[tuple[int, int, str]] = field(default_factory=list)
+    """(seq, seat, action text) in seq order."""
+    snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ActionWrite:
+    """One applied action and what it changes in the table's row."""
+
+    table_id: str
+    seq: int
+    seat: int
+    action: str
+    created: dt.datetime
+    status: str
+    ranking: list[int] | None
+    finished: dt.datetime | None
+    snapshot: dict[str, Any] | None
+
+
+# --- writes ----------------------------------------------------------------------------------
+
+
+def insert_table(conn: Connection, table: TableRecord) -> None:
+    """Store a new table and its seats."""
+    conn.execute(
+        insert(TABLES),
+        {
+            "id": table.id,
+            "game": table.game,
+            "players": table.players,
+            "options": table.options,
+            "seed": table.seed,
+            "rules_version": table.rules_version,
+            "status": table.status,
+            "settings": table.settings,
+            "created": table.created,
+            "updated": table.updated,
+            "finished": table.finished,
+            "seq": table.seq,
+            "ranking": table.ranking,
+        },
+    )
+    conn.execute(
+        insert(SEATS),
+        [
+            {
+                "table_id": table.id,
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "claimed": s.claimed,
+            }
+            for s in table.seats
+        ],
+    )
+
+
+_UPDATE_TABLE = (
+    update(TABLES)
+    .where(TABLES.c.id == bindparam("w_table_id"))
+    .values(
+        seq=bindparam("w_seq"),
+        status=bindparam("w_status"),
+        ranking=bindparam("w_ranking"),
+        finished=bindparam("w_finished"),
+        updated=bindparam("w_created"),
+    )
+)
+
+
+def write_actions(conn: Connection, writes: Sequence[ActionWrite]) -> None:
+    """Store actions (IntegrityError if a (table, seq) is taken) and their tables' new seq.
+
+    One statement per kind for the whole group (executemany), which is what makes
+    group commit cheap.
+    """
+    if not writes:
+        return
+    conn.execute(
+        insert(ACTIONS),
+        [
+            {
+                "table_id": w.table_id,
+                "seq": w.seq,
+                "seat": w.seat,
+                "action": w.action,
+                "created": w.created,
+            }
+            for w in writes
+        ],
+    )
+    snapshots = [
+        {"table_id": w.table_id, "seq": w.seq, "position": w.snapshot}
+        for w in writes
+        if w.snapshot is not None
+    ]
+    if snapshots:
+        conn.execute(insert(SNAPSHOTS), snapshots)
+    conn.execute(
+        _UPDATE_TABLE,
+        [
+            {
+                "w_table_id": w.table_id,
+                "w_seq": w.seq,
+                "w_status": w.status,
+                "w_ranking": w.ranking,
+                "w_finished": w.finished,
+                "w_created": w.created,
+            }
+            for w in writes
+        ],
+    )
+
+
+def write_action(conn: Connection, w: ActionWrite) -> None:
+    """Store one action and its table's new seq (IntegrityError if that seq is taken)."""
+    write_actions(conn, [w])
+
+
+def claim_seat(
+    conn: Connection,
+    table_id: str,
+    seat: int,
+    *,
+    token_hash: str | None,
+    name: str | None,
+    status: str | None,
+) -> bool:
+    """Mark an unclaimed seat claimed (new token hash and name if given); False if taken."""
+    values: dict[str, Any] = {"claimed": True}
+    if token_hash is not None:
+        values["token_hash"] = token_hash
+    if name is not None:
+        values["name"] = name
+    result = conn.execute(
+        update(SEATS)
+        .where(SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False))
+        .values(**values)
+    )
+    if result.rowcount != 1:
+        return False
+    if status is not None:
+        conn.execute(
+            update(TABLES).where(TABLES.c.id == table_id).values(status=status, updated=utcnow())
+        )
+    return True
+
+
+def delete_table(conn: Connection, table_id: str) -> None:
+    """Remove a table and everything stored with it."""
+    for t in (SNAPSHOTS, ACTIONS, SEATS):
+        conn.execute(delete(t).where(t.c.table_id == table_id))
+    conn.execute(delete(TABLES).where(TABLES.c.id == table_id))
+
+
+# --- reads -----------------------------------------------------------------------------------
+
+
+def _record(row: Any) -> TableRecord:
+    return TableRecord(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        options=dict(row.options),
+        seed=int(row.seed),
+        rules_version=row.rules_version,
+        status=row.status,
+        settings=dict(row.settings),
+        created=as_utc(row.created) or utcnow(),
+        updated=as_utc(row.updated) or utcnow(),
+        finished=as_utc(row.finished),
+        seq=row.seq,
+        ranking=list(row.ranking) if row.ranking is not None else None,
+    )
+
+
+def _seats(conn: Connection, ids: list[str]) -> dict[str, list[SeatRecord]]:
+    out: dict[str, list[SeatRecord]] = {i: [] for i in ids}
+    if not ids:
+        return out
+    rows = conn.execute(
+        select(SEATS).where(SEATS.c.table_id.in_(ids)).order_by(SEATS.c.table_id, SEATS.c.seat)
+    )
+    for r in rows:
+        out[r.table_id].append(
+            SeatRecord(r.seat, r.kind, r.bot, r.name, r.token_hash, bool(r.claimed))
+        )
+    return out
+
+
+def load_table(conn: Connection, table_id: str, *, full: bool = True) -> TableRecord | None:
+    """A table with its seats, and (``full``) its actions and snapshots; None if unknown."""
+    row = conn.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
+    if row is None:
+        return None
+    table = _record(row)
+    table.seats = _seats(conn, [table_id])[table_id]
+    if full:
+        table.actions = actions_after(conn, table_id, 0)
+        for s in conn.execute(
+            select(SNAPSHOTS.c.seq, SNAPSHOTS.c.position)
+            .where(SNAPSHOTS.c.table_id == table_id)
+            .order_by(SNAPSHOTS.c.seq)
+        ):
+            table.snapshots[s.seq] = s.position
+    return table
+
+
+def actions_after(conn: Connection, table_id: str, seq: int) -> list[tuple[int, int, str]]:
+    """The actions stored after ``seq``, as (seq, seat, text) in order."""
+    rows = conn.execute(
+        select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action)
+        .where(ACTIONS.c.table_id == table_id, ACTIONS.c.seq > seq)
+        .order_by(ACTIONS.c.seq)
+    )
+    return [(r.seq, r.seat, r.action) for r in rows]
+
+
+def unfinished_ids(conn: Connection) -> list[str]:
+    """The ids of every open or running table, oldest first."""
+    rows = conn.execute(
+        select(TABLES.c.id).where(TABLES.c.status != "finished").order_by(TABLES.c.created)
+    )
+    return [r.id for r in rows]
+
+
+def list_tables(conn: Connection, status: str | None, limit: int) -> list[TableRecord]:
+    """Tables (with seats, without actions), newest first, optionally of one status."""
+    query = select(TABLES).order_by(TABLES.c.created.desc(), TABLES.c.id).limit(limit)
+    if status is not None:
+        query = query.where(TABLES.c.status == status)
+    tables = [_record(r) for r in conn.execute(query)]
+    seats = _seats(conn, [t.id for t in tables])
+    for t in tables:
+        t.seats = seats[t.id]
+    return tables
+
+
+# --- the writer thread -----------------------------------------------------------------------
+
+Job = Callable[[Connection], Any]
+
+
+@dataclass
+class _Pending:
+    job: Job | ActionWrite
+    future: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+    def run(self, conn: Connection) -> Any:
+        """Run this write alone."""
+        if isinstance(self.job, ActionWrite):
+            write_actions(conn, [self.job])
+            return None
+        return self.job(conn)
+
+
+def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+class Writer:
+    """One thread that commits every write, grouping those that arrive together."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="pyramids-db-writer", daemon=True)
+        self._started = False
+
+    def start(self) -> None:
+        """Start the thread."""
+        if not self._started:
+            self._started = True
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Finish the queued writes and stop the thread."""
+        if self._started:
+            self._queue.put(None)
+            self._thread.join()
+            self._started = False
+
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        """Run ``job`` in a transaction of the writer thread; its result once committed."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Pending(job, future, loop))
+        return await future
+
+    async def store_action(self, write: ActionWrite) -> None:
+        """Store one action with the others of its group; returns once committed."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put(_Pending(write, future, loop))
+        await future
+
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            if first is None:
+                break
+            group = [first]
+            while len(group) < MAX_GROUP:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                group.append(item)
+            self._commit(group)
+
+    def _commit(self, group: list[_Pending]) -> None:
+        try:
+            with self._engine.begin() as conn:
+                results = [None if isinstance(p.job, ActionWrite) else p.job(conn) for p in group]
+                write_actions(conn, [p.job for p in group if isinstance(p.job, ActionWrite)])
+        except Exception as exc:
+            if len(group) == 1:
+                _answer(group[0], None, exc)
+                return
+            for p in group:
+                self._commit_alone(p)
+            return
+        for p, r in zip(group, results, strict=True):
+            _answer(p, r, None)
+
+    def _commit_alone(self, p: _Pending) -> None:
+        try:
+            with self._engine.begin() as conn:
+                result = p.run(conn)
+        except Exception as exc:
+            _answer(p, None, exc)
+            return
+        _answer(p, result, None)
+
+
+def _answer(p: _Pending, result: Any, error: BaseException | None) -> None:
+    try:
+        p.loop.call_soon_threadsafe(_resolve, p.future, result, error)
+    except RuntimeError:  # the loop is closed: nobody is waiting any more
+        log.debug("a write finished after its event loop closed")

@@ -1,0 +1,99 @@
+"""Fixtures for the browser tests: a live server, Debian's Chromium driven by Playwright.
+
+The browser is the system's ``/usr/bin/chromium`` (no browser download: never run
+``playwright install``). Without it the tests are skipped, except when env ``CI`` is set:
+CI must run them, so there they fail. Screenshots go to env ``PYRAMIDS_ARTIFACTS`` or
+``test-artifacts/`` at the repository root.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.live import LiveServer, live_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run in CI: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    """A `pyramids serve` process on a fresh SQLite database, for the module."""
+    with live_server() as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, launched through Playwright's sync API."""
+    if not CHROMIUM.exists():
+        _unavailable(f"{CHROMIUM} is not installed")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - a dev dependency
+        _unavailable("the playwright package is not installed")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where screenshots go (created if needed)."""
+    path = Path(os.environ.get("PYRAMIDS_ARTIFACTS") or REPO_ROOT / "test-artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@dataclass
+class PageErrors:
+    """Console errors and uncaught exceptions a page produced."""
+
+    messages: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
+    """A fresh browser context and page at desktop size, collecting console errors."""
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    context.set_default_timeout(30_000)
+    errors = PageErrors()
+    pg = context.new_page()
+    pg.on(
+        "console",
+        lambda msg: (
+            errors.messages.append(f"console.{msg.type}: {msg.text}")
+            if msg.type == "error"
+            else None
+        ),
+    )
+    pg.on("pageerror", lambda exc: errors.messages.append(f"page error: {exc}"))
+    try:
+        yield pg, errors
+    finally:
+        context.close()

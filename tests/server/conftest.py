@@ -1,0 +1,136 @@
+"""Fixtures for the server tests: a real SQLite database per test and a running app.
+
+Every test gets its own database file under pytest's ``tmp_path`` (xdist-safe), bots
+that play at once (``bot_delay`` 0) and no takeovers unless a test asks for them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from starlette.testclient import WebSocketTestSession
+
+from pyramids.server import Settings, create_app
+from pyramids.server.config import sqlite_url
+
+RECEIVE_TIMEOUT = 30.0
+"""Seconds a test waits for a server message before failing (a hang, not a timing test)."""
+
+
+def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
+    """Settings on a fresh SQLite file in ``tmp_path``: instant bots, no takeover."""
+    base: dict[str, Any] = {
+        "db_url": sqlite_url(tmp_path / "pyramids.sqlite3"),
+        "data_dir": tmp_path,
+        "bot_delay": 0.0,
+        "absent_after": 0.0,
+    }
+    base.update(overrides)
+    return Settings(**base)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The default test settings."""
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """A started app (lifespan run) on the test database."""
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def create(
+    client: TestClient, seats: list[dict[str, Any]], game: str = "flaming", **extra: Any
+) -> dict[str, Any]:
+    """Create a table and return the response body (asserting 201)."""
+    body: dict[str, Any] = {"game": game, "seats": seats, "seed": 7, **extra}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+HUMAN: dict[str, Any] = {"kind": "human"}
+
+
+def bot(name: str = "greedy") -> dict[str, Any]:
+    """A bot seat."""
+    return {"kind": "bot", "bot": name}
+
+
+def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+    """The next message from the server, failing instead of hanging after ``timeout``."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    ws._raise_on_close(message)
+    return dict(json.loads(message["text"]))
+
+
+def receive_until(
+    ws: WebSocketTestSession,
+    stop: Callable[[dict[str, Any]], bool],
+    seen: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Receive messages (kept in ``seen``) until one satisfies ``stop``; return it."""
+    while True:
+        msg = receive(ws)
+        if seen is not None:
+            seen.append(msg)
+        if stop(msg):
+            return msg
+
+
+def db_counts(settings: Settings, table_id: str) -> tuple[int, int]:
+    """(the table row's seq, the number of stored actions), read straight from the file."""
+    engine = create_engine(settings.db_url)
+    try:
+        with engine.connect() as conn:
+            seq = conn.execute(text("SELECT seq FROM tables WHERE id = :i"), {"i": table_id})
+            n = conn.execute(
+                text("SELECT COUNT(*) FROM actions WHERE table_id = :i"), {"i": table_id}
+            )
+            return int(seq.scalar_one()), int(n.scalar_one())
+    finally:
+        engine.dispose()
+
+
+def play_to_end(
+    ws: WebSocketTestSession,
+    first: dict[str, Any],
+    seen: list[dict[str, Any]] | None = None,
+    choose: Callable[[list[str]], str] = lambda legal: legal[0],
+) -> dict[str, Any]:
+    """Play the connection's seat (first legal action each time) until the game ends.
+
+    ``first`` is the latest ``state`` already received; returns the final state.
+    """
+    state = first
+    counter = 0
+    while state.get("to_move") is not None:
+        if state["legal"]:
+            counter += 1
+            ws.send_json(
+                {
+                    "type": "action",
+                    "id": f"c{counter}",
+                    "seq": state["seq"],
+                    "action": choose(state["legal"]),
+                }
+            )
+        msg = receive_until(ws, lambda m: m["type"] in ("state", "error"), seen)
+        assert msg["type"] == "state", msg
+        state = msg
+    return state

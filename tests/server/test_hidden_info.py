@@ -1,0 +1,240 @@
+"""Hidden information: no message tells a seat (or a spectator) what it may not know.
+
+Issue 4: "for every message sent to a seat or spectator over a whole game, no tile of
+another seat's hand and no unknown pile order appears." Contract §10 / PF-VIEW: each
+seat receives only its own view; spectators the public view.
+
+Whole games are played with every seat a human over its own WebSocket plus a spectator,
+and EVERY message each connection receives is kept. Afterwards the game's record
+(available once it is over) is replayed to get the true state at every seq, and:
+
+1. each ``state`` message's ``view`` equals ``state.view(seat).to_json()`` computed here,
+   independently of the server;
+2. no message to viewer v about seq k (the state, its ``last`` entry, each ``hello``
+   log entry at its own seq, tables, acks) names any tile or card that is secret from
+   v at seq k: in another seat's hand and not known to v, or in the unknown part of a
+   pile (Flaming) / the deck (Flags). The secret sets come from the true state; the
+   check is a plain search of the serialised message, so a leak anywhere fails it.
+
+``test_the_leak_check_can_fail`` proves the check catches a leaked position.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from pyramids.core import GameRecord, State, replay
+from pyramids.flags.state import FlagsState
+from pyramids.flaming.state import FlamingState
+from pyramids.flaming.tiles import NAMES
+from pyramids.games import make_game
+from tests.server.conftest import HUMAN, create, receive
+
+Viewer = int | None
+
+
+def flaming_secrets(state: FlamingState, viewer: Viewer) -> set[str]:
+    """Tiles whose place ``viewer`` does not know: others' unknown hand tiles, hidden piles."""
+    view = state.view(viewer).to_json()
+    secret: set[str] = set()
+    for seat in range(state.num_players):
+        if seat != viewer:
+            known = set(view["hand_known"][seat])
+            secret |= {NAMES[t] for t in state.hand(seat)} - known
+        pile_known = set(view["pile_known"][seat])
+        secret |= {NAMES[t] for t in state.pile(seat)} - pile_known
+    return secret
+
+
+def flags_secrets(state: FlagsState, viewer: Viewer) -> set[str]:
+    """Cards whose place ``viewer`` does not know: others' unknown hand cards, the deck."""
+    full = state.to_json()
+    view = state.view(viewer).to_json()
+    secret: set[str] = set()
+    for seat in range(state.num_players):
+        if seat != viewer:
+            secret |= set(full["hands"][seat]) - set(view["hands"][seat])
+    secret |= set(full["deck"]) - set(view["deck"])
+    secret.discard("?")
+    return secret
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether ``text`` names tile/card ``name`` as a whole token (R4 is not R40)."""
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text) is not None
+
+
+def leaks(payload: Any, secret: set[str]) -> list[str]:
+    """The secret names that appear in ``payload`` once serialised."""
+    text = json.dumps(payload, ensure_ascii=False)
+    return sorted(name for name in secret if mentions(text, name))
+
+
+def normalised(data: Any) -> Any:
+    """JSON round trip (tuples become lists)."""
+    return json.loads(json.dumps(data))
+
+
+SecretsFn = Callable[[Any, Viewer], set[str]]
+
+
+def check_messages(
+    messages: dict[Viewer, list[dict[str, Any]]], states: list[State], secrets: SecretsFn
+) -> int:
+    """Run checks 1 and 2 on every message; return how many secret names were checked."""
+    checked = 0
+    cache: dict[tuple[Viewer, int], set[str]] = {}
+
+    def secret_at(viewer: Viewer, seq: int) -> set[str]:
+        key = (viewer, seq)
+        if key not in cache:
+            cache[key] = secrets(states[seq], viewer)
+        return cache[key]
+
+    for viewer, received in messages.items():
+        assert received, viewer
+        current = 0
+        for msg in received:
+            kind = msg["type"]
+            if kind == "state":
+                current = msg["seq"]
+                expected = normalised(states[current].view(viewer).to_json())
+                assert msg["view"] == expected, (viewer, current)
+                if viewer is None or msg["to_move"] != viewer:
+                    assert msg["legal"] == []
+                secret = secret_at(viewer, current)
+                assert not leaks(msg, secret), (viewer, current, leaks(msg, secret))
+                checked += len(secret)
+            elif kind == "hello":
+                assert msg["seat"] == viewer
+                for entry in msg["log"]:
+                    secret = secret_at(viewer, entry["seq"])
+                    assert not leaks(entry, secret), (viewer, entry, leaks(entry, secret))
+                    checked += len(secret)
+                current = msg["log"][-1]["seq"] if msg["log"] else 0
+                assert not leaks(msg["table"], secret_at(viewer, current))
+            else:
+                assert kind in ("table", "ack"), msg
+                assert not leaks(msg, secret_at(viewer, current)), msg
+    return checked
+
+
+def settled(msg: dict[str, Any], after: int) -> bool:
+    """A state past ``after`` where a seat (not the server's chance draw) decides, or the end."""
+    return msg["type"] == "state" and msg["seq"] > after and msg["to_move"] != -1
+
+
+def play_all_humans(
+    client: TestClient, game: str, players: int, seed: int, options: dict[str, Any]
+) -> tuple[dict[Viewer, list[dict[str, Any]]], list[State]]:
+    """Play a game whose every seat is a connected human (random legal moves), plus a
+    spectator; return every message each connection received and the true states."""
+    body = create(client, [HUMAN] * players, game=game, seed=seed, options=options)
+    tid = body["table"]["id"]
+    tokens = [i["token"] for i in body["invites"]]
+    rng = random.Random(seed)
+    messages: dict[Viewer, list[dict[str, Any]]] = {v: [] for v in [*range(players), None]}
+    sockets: dict[Viewer, WebSocketTestSession] = {}
+    latest: dict[Viewer, dict[str, Any]] = {}
+
+    def pump(viewer: Viewer, stop: Callable[[dict[str, Any]], bool]) -> None:
+        while True:
+            msg = receive(sockets[viewer])
+            messages[viewer].append(msg)
+            if msg["type"] == "state":
+                latest[viewer] = msg
+            if stop(msg):
+                return
+
+    contexts = []
+    try:
+        for seat, token in enumerate(tokens):
+            ctx = client.websocket_connect(f"/ws/tables/{tid}?token={token}")
+            contexts.append(ctx)
+            sockets[seat] = ctx.__enter__()
+        ctx = client.websocket_connect(f"/ws/tables/{tid}")
+        contexts.append(ctx)
+        sockets[None] = ctx.__enter__()
+        for viewer in sockets:
+            pump(viewer, lambda m: settled(m, -1) and m["status"] == "running")
+        while True:
+            state = latest[None]
+            if state["to_move"] is None:
+                break
+            mover = state["to_move"]
+            mine = latest[mover]
+            assert mine["seq"] == state["seq"]
+            action = rng.choice(mine["legal"])
+            sockets[mover].send_json(
+                {"type": "action", "id": state["seq"], "seq": state["seq"], "action": action}
+            )
+            acked = False
+
+            def done(m: dict[str, Any], after: int = state["seq"], mover: int = mover) -> bool:
+                nonlocal acked
+                if m["type"] == "ack":
+                    acked = True
+                assert m["type"] != "error", m
+                return acked and settled(latest[mover], after)
+
+            pump(mover, done)
+            for viewer in sockets:
+                if viewer != mover:
+                    pump(viewer, lambda m, after=state["seq"]: settled(m, after))
+    finally:
+        for ctx in reversed(contexts):
+            ctx.__exit__(None, None, None)
+    record = client.get(f"/api/tables/{tid}/record").json()
+    game_obj = make_game(game, players, record["options"])
+    states: list[State] = [game_obj.new_initial_state(record["seed"])]
+    states += [s.clone() for _, s in replay(game_obj, GameRecord.from_json(record))]
+    assert states[-1].is_terminal()
+    return messages, states
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_flaming_no_message_reveals_a_hidden_tile(client: TestClient, seed: int) -> None:
+    """Contract §10: a seat sees its hand, sizes and what is public; never others' tiles."""
+    messages, states = play_all_humans(client, "flaming", 3, seed, {"preset": "standard"})
+    checked = check_messages(messages, states, flaming_secrets)  # type: ignore[arg-type]
+    assert checked > 1000  # the check really looked at many secret tiles
+
+
+def test_flags_no_message_reveals_a_hidden_card(client: TestClient) -> None:
+    """PF-VIEW: other seats' unknown cards and the deck appear only as ``?``."""
+    messages, states = play_all_humans(client, "flags", 3, 5, {})
+    checked = check_messages(messages, states, flags_secrets)  # type: ignore[arg-type]
+    assert checked > 1000
+    for viewer, received in messages.items():
+        for msg in received:
+            if msg["type"] == "state":
+                view = msg["view"]
+                for seat, hand in enumerate(view["hands"]):
+                    if seat == viewer:
+                        assert "?" not in hand
+
+
+def test_the_leak_check_can_fail() -> None:
+    """The checker flags a full position, another seat's view, and a leaked draw."""
+    game = make_game("flaming", 3, {})
+    state = game.new_initial_state(3)
+    assert isinstance(state, FlamingState)
+    full = {"type": "state", "seq": 0, "view": state.to_json(), "to_move": 0, "legal": []}
+    with pytest.raises(AssertionError):
+        check_messages({0: [full]}, [state], flaming_secrets)  # type: ignore[arg-type]
+    secret = flaming_secrets(state, 0)
+    assert leaks(state.view(1).to_json(), secret)
+    assert leaks({"text_en": f"seat 1 draws {NAMES[state.hand(1)[0]]}"}, secret)
+    assert not leaks(state.view(0).to_json(), secret)
+    flags = make_game("flags", 3, {}).new_initial_state(3)
+    assert isinstance(flags, FlagsState)
+    assert leaks(flags.view(1).to_json(), flags_secrets(flags, 0))
+    assert not leaks(flags.view(0).to_json(), flags_secrets(flags, 0))
