@@ -513,6 +513,13 @@ class TableManager:
                 raise ProtocolError(
                     "out_of_turn", "spectators cannot act: connect with a seat's token"
                 )
+            if seq > table.seq:
+                # Another server process sharing the database may have stored actions
+                # this one has not seen yet: read them before judging the seq.
+                await self._catch_up(table)
+                state = table.state
+                if table.status == FINISHED or state.is_terminal():
+                    raise ProtocolError("finished", "the game is over")
             if seq != table.seq:
                 raise ProtocolError(
                     "stale", f"the action was for seq {seq} but the game is at seq {table.seq}"
