@@ -188,11 +188,16 @@ async def _play_seat(
     acted: set[int] = set()
     senders: set[asyncio.Task[None]] = set()
 
+    from websockets.exceptions import ConnectionClosed
+
     async def send(mid: str, payload: str) -> None:
         # Paced sends wait in their own task, so acks keep being read (and timed) meanwhile.
         await pace.wait()
         sent[mid] = time.time()
-        await ws.send(payload)
+        try:
+            await ws.send(payload)
+        except ConnectionClosed:  # the game or the window ended while this send waited
+            sent.pop(mid, None)
 
     async for raw in ws:
         msg = json.loads(raw)

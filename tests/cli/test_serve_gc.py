@@ -1,0 +1,44 @@
+"""The collector policy of ``pyramids serve``: freeze survivors of full collections, and
+unfreeze now and then so that old cycles are still freed (bench/README.md, Server load)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from pyramids.cli.serve_cmd import _GenerationalFreeze
+
+
+@pytest.fixture
+def thawed() -> Iterator[None]:
+    """Leave the process's collector as it was found (nothing frozen)."""
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+
+
+def test_a_full_collection_freezes_what_survived(thawed: None) -> None:
+    """After generation 2 stops, the survivors move to the permanent generation."""
+    keep = [[i] for i in range(1000)]
+    policy = _GenerationalFreeze(unfreeze_every=3600)
+    policy("stop", {"generation": 2, "collected": 0, "uncollectable": 0})
+    assert gc.get_freeze_count() >= len(keep)
+
+
+def test_younger_collections_and_starts_change_nothing(thawed: None) -> None:
+    """Only the end of a full collection acts."""
+    policy = _GenerationalFreeze(unfreeze_every=3600)
+    policy("stop", {"generation": 1, "collected": 0, "uncollectable": 0})
+    policy("start", {"generation": 2, "collected": 0, "uncollectable": 0})
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_policy_unfreezes_once_its_period_is_over(thawed: None) -> None:
+    """Past ``unfreeze_every`` seconds, a full collection thaws everything instead."""
+    gc.freeze()
+    assert gc.get_freeze_count() > 0
+    policy = _GenerationalFreeze(unfreeze_every=0.0)
+    policy("stop", {"generation": 2, "collected": 0, "uncollectable": 0})
+    assert gc.get_freeze_count() == 0
