@@ -353,3 +353,27 @@ def test_serve_command_prints_its_address_and_stops_on_sigterm(tmp_path: Path) -
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+class _DeadPool:
+    """An executor whose worker processes are gone, as after a crash or an OOM kill."""
+
+    def submit(self, *_args: Any, **_kwargs: Any) -> Any:
+        from concurrent.futures.process import BrokenProcessPool
+
+        raise BrokenProcessPool("a worker process died")
+
+    def shutdown(self, *_args: Any, **_kwargs: Any) -> None:
+        """Nothing to stop."""
+
+
+def test_a_dead_search_worker_does_not_stall_the_table(tmp_path: Path, monkeypatch: Any) -> None:
+    """When the ISMCTS worker processes die, the fallback bot plays and the game ends."""
+    from pyramids.server import tables
+
+    monkeypatch.setattr(tables, "_search_pool", _DeadPool)
+    settings = make_settings(tmp_path, ismcts_spec="ismcts:5")
+    with TestClient(create_app(settings)) as client:
+        body = create(client, [bot("ismcts"), bot("greedy")])
+        table = wait_finished(client, body["table"]["id"])
+        assert sorted(table["ranking"]) == [0, 1]

@@ -12,14 +12,18 @@ server's chance draws all use this one path.
 from __future__ import annotations
 
 import asyncio
+import copyreg
 import datetime as dt
 import logging
+import multiprocessing
 import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
@@ -63,9 +67,25 @@ log = logging.getLogger("pyramids.server")
 T = TypeVar("T")
 
 INLINE_BOTS = frozenset({"random", "greedy"})
-"""Bot specs cheap enough to decide on the event loop; search bots use worker threads."""
-SEARCH_THREADS = 2
-"""Worker threads for search bots (ISMCTS) across all tables."""
+"""Bot specs cheap enough to decide on the event loop; search bots use worker processes."""
+SEARCH_PROCESSES = 2
+"""Worker processes for search bots (ISMCTS) across all tables: a search holds the CPU for
+a second, which in this process would hold the interpreter lock against every table."""
+FALLBACK_BOT = "greedy"
+"""Plays a search bot's move when its worker process died, so the table never stalls."""
+
+
+def _mapping_proxy(data: dict[str, Any]) -> MappingProxyType[str, Any]:
+    return MappingProxyType(data)
+
+
+# Views carry their rules options as read-only mappings; let them cross to the workers.
+copyreg.pickle(MappingProxyType, lambda m: (_mapping_proxy, (dict(m),)))
+
+
+def _search_pool() -> ProcessPoolExecutor:
+    """The worker processes of the search bots (started on first use)."""
+    return ProcessPoolExecutor(SEARCH_PROCESSES, mp_context=multiprocessing.get_context("spawn"))
 
 
 class TableManager:
@@ -86,7 +106,7 @@ class TableManager:
         self._reader: Engine | None = None
         self._writer: Writer | None = None
         self._stopping = False
-        self._bot_pool = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="pyramids-bot")
+        self._bot_pool = _search_pool()
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -727,7 +747,21 @@ class TableManager:
             if spec in INLINE_BOTS:
                 action = think(spec, view, legal, rng)  # well under a millisecond
             else:
-                action = await loop.run_in_executor(self._bot_pool, think, spec, view, legal, rng)
+                try:
+                    action = await loop.run_in_executor(
+                        self._bot_pool, think, spec, view, legal, rng
+                    )
+                except BrokenProcessPool:
+                    log.error(
+                        "table %s: the %s bot's worker process died at seq %d; %s plays",
+                        table.id,
+                        spec,
+                        seq,
+                        FALLBACK_BOT,
+                    )
+                    self._bot_pool.shutdown(wait=False, cancel_futures=True)
+                    self._bot_pool = _search_pool()
+                    action = think(FALLBACK_BOT, view, legal, rng)
             wait = delay - (loop.time() - started)
             if wait > 0:
                 await asyncio.sleep(wait)
