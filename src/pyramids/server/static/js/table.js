@@ -73,6 +73,7 @@ const queue = [];
 let processing = false;
 let resync = true;
 let logEntries = []; // {seq, seat, action, events}
+let liveSeats = null; // the seats of the latest message received
 
 function speedFactor() {
   if (document.hidden || prefersReducedMotion()) return 0;
@@ -93,6 +94,71 @@ function isInteractive() {
       !ctx.animating &&
       queue.length === 0,
   );
+}
+
+// --- the countdown of a decision (turn_time > 0) ---------------------------------------
+//
+// The server gives a human `turn_time` seconds per decision, counted from the state that
+// asks for it (or from the end of a takeover). The protocol carries no deadline, so the
+// page counts from when it received that state: close enough to warn a slow player.
+
+const clock = { key: "", start: 0, paused: false, timer: null, el: null };
+
+function clockLimit() {
+  const settings = ctx.summary && ctx.summary.settings;
+  return Number((settings && settings.turn_time) || 0);
+}
+
+/** Whether a human's turn clock runs in the state on screen. */
+function clockRuns(msg) {
+  if (!msg || msg.status !== "running" || clockLimit() <= 0) return false;
+  if (typeof msg.to_move !== "number" || msg.to_move < 0) return false;
+  const seat = seatsData()[msg.to_move];
+  return Boolean(seat && seat.kind === "human" && !seat.taken_over);
+}
+
+function renderClock() {
+  const el = clock.el;
+  if (!el) return;
+  const msg = ctx.current;
+  if (!clockRuns(msg)) {
+    clock.paused = true;
+    el.hidden = true;
+    if (clock.timer !== null) {
+      clearInterval(clock.timer);
+      clock.timer = null;
+    }
+    return;
+  }
+  const key = `${msg.seq}/${msg.to_move}`;
+  if (key !== clock.key) {
+    clock.key = key;
+    clock.start = msg.receivedAt ?? performance.now();
+  } else if (clock.paused) {
+    clock.start = performance.now(); // a takeover ended: the server restarts the clock
+  }
+  clock.paused = false;
+  tickClock();
+  el.hidden = false;
+  if (clock.timer === null) clock.timer = setInterval(tickClock, 250);
+}
+
+function tickClock() {
+  const elapsed = (performance.now() - clock.start) / 1000;
+  const left = Math.max(0, Math.ceil(clockLimit() - elapsed));
+  const msg = ctx.current;
+  const who = msg && msg.to_move === ctx.seat ? t("clock_you") : ctx.names[msg && msg.to_move] ?? "";
+  clock.el.textContent = t("clock_left", { s: left, who });
+  clock.el.dataset.left = String(left);
+  clock.el.classList.toggle("urgent", left <= 10);
+}
+
+function initClock() {
+  const el = h("span", { class: "turn-clock", "data-testid": "turn-clock", role: "timer", hidden: true });
+  const line = h("div", { class: "turn-line" });
+  dom.turn.replaceWith(line);
+  line.append(dom.turn, el);
+  clock.el = el;
 }
 
 let connStatus = ["connecting", {}];
@@ -200,9 +266,11 @@ function renderTurn() {
       : t("you_are", { who: ctx.names[ctx.seat] ?? ctx.seat });
 }
 
+/** The seats as last heard of (presence and takeovers are news, whatever state is on
+ * screen: a queued older state must not bring back a seat's old status). */
 function seatsData() {
   const msg = ctx.current;
-  return (msg && msg.seats) || (ctx.summary && ctx.summary.seats) || [];
+  return liveSeats || (msg && msg.seats) || (ctx.summary && ctx.summary.seats) || [];
 }
 
 function renderSeats() {
@@ -357,6 +425,7 @@ function renderBanner() {
 function renderAll() {
   ctx.names = seatNames(seatsData(), (ctx.current && ctx.current.view && ctx.current.view.players) || seatsData().length);
   renderTurn();
+  renderClock();
   renderBanner();
   renderSeats();
   renderReason();
@@ -409,6 +478,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "hello":
       ctx.summary = msg.table;
+      liveSeats = msg.table.seats || null;
       ctx.seat = msg.seat ?? null;
       logEntries = Array.isArray(msg.log) ? [...msg.log] : [];
       resync = true;
@@ -417,17 +487,20 @@ function onMessage(msg) {
         rememberSeat({ table: tableId, seat: ctx.seat, token, game: msg.table.game });
       }
       loadGame(msg.table.game).then(() => {
+        renderAll(); // first: the log needs the seats' names
         renderLog();
-        renderAll();
         processQueue();
       });
       break;
     case "state":
+      msg.receivedAt = performance.now();
+      if (msg.seats) liveSeats = msg.seats;
       queue.push(msg);
       if (game) processQueue();
       break;
     case "table":
       ctx.summary = msg.table;
+      liveSeats = msg.table.seats || liveSeats;
       if (ctx.current) ctx.current = { ...ctx.current, seats: msg.table.seats };
       renderAll();
       break;
@@ -477,6 +550,7 @@ function initSpeed() {
 function init() {
   initI18n();
   initSpeed();
+  initClock();
   onLangChange(() => {
     if (connStatus[0] === "refused") dom.conn.textContent = t("conn_refused");
     else setStatus(...connStatus);
