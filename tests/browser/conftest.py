@@ -77,13 +77,9 @@ class PageErrors:
     messages: list[str] = field(default_factory=list)
 
 
-@pytest.fixture
-def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
-    """A fresh browser context and page at desktop size, collecting console errors."""
-    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
-    context.set_default_timeout(30_000)
+def watch_errors(pg: Any) -> PageErrors:
+    """Collect ``pg``'s console errors and uncaught exceptions from now on."""
     errors = PageErrors()
-    pg = context.new_page()
     pg.on(
         "console",
         lambda msg: (
@@ -93,6 +89,16 @@ def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
         ),
     )
     pg.on("pageerror", lambda exc: errors.messages.append(f"page error: {exc}"))
+    return errors
+
+
+@pytest.fixture
+def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
+    """A fresh browser context and page at desktop size, collecting console errors."""
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    context.set_default_timeout(30_000)
+    pg = context.new_page()
+    errors = watch_errors(pg)
     try:
         yield pg, errors
     finally:

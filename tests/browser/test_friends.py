@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlparse
 
 import httpx
 
-from tests.browser.conftest import DESKTOP, PageErrors
+from tests.browser.conftest import DESKTOP, PageErrors, watch_errors
 from tests.browser.test_play_in_browser import (
     MAX_DECISIONS,
     NEXT_DECISION,
@@ -56,21 +56,6 @@ def _speed(value: str) -> str:
     return f"localStorage.setItem('pyramids.speed', '{value}')"
 
 
-def _watch_errors(pg: Any) -> PageErrors:
-    """Collect the page's console errors and uncaught exceptions."""
-    errors = PageErrors()
-    pg.on(
-        "console",
-        lambda msg: (
-            errors.messages.append(f"console.{msg.type}: {msg.text}")
-            if msg.type == "error"
-            else None
-        ),
-    )
-    pg.on("pageerror", lambda exc: errors.messages.append(f"page error: {exc}"))
-    return errors
-
-
 @contextmanager
 def _other_browser(browser: Any, speed: str = "fast") -> Iterator[tuple[Any, Any, PageErrors]]:
     """A second browser context (its own storage, as a friend's browser) and a page in it."""
@@ -79,7 +64,7 @@ def _other_browser(browser: Any, speed: str = "fast") -> Iterator[tuple[Any, Any
     context.add_init_script(_speed(speed))
     try:
         pg = context.new_page()
-        yield context, pg, _watch_errors(pg)
+        yield context, pg, watch_errors(pg)
     finally:
         context.close()
 
@@ -367,7 +352,7 @@ def test_absent_player_is_taken_over_and_gets_the_seat_back(
 
         # Cleo comes back with the same link: the seat is hers again.
         back = context.new_page()
-        errors_back = _watch_errors(back)
+        errors_back = watch_errors(back)
         back.goto(invite)
         back.locator("[data-testid=seat-info][data-seat='0'] .badge.you").wait_for()
         assert back.locator(TAKEOVER_BADGE).count() == 0
