@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from pyramids.core.bits import bits_of
 from pyramids.core.game import Action
 from pyramids.flags.actions import (
     DONE,
@@ -147,15 +148,6 @@ def pot(mask: int) -> float:
     return _POT[mask >> FIRST_SCORING]
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def flag_distance(card: int, below: Sequence[int], above: Sequence[int]) -> int:
     """Estimated moves before ``card``'s flag stands (0: it stands now, at most 4).
 
@@ -193,7 +185,7 @@ def _best_capture(seat: int, card: int, bank: int, masks: Sequence[int]) -> tupl
     """(seat's new mask, new bank, victim seat or -1) after the best capture for ``card``."""
     shown = PIECES_MASK[card]
     mine = masks[seat]
-    avail = _bits(shown & bank)
+    avail = bits_of(shown & bank)
     best_mask, best_bank, victim = mine, bank, -1
     best = pot(mine)
     for i, p in enumerate(avail):
@@ -206,7 +198,7 @@ def _best_capture(seat: int, card: int, bank: int, masks: Sequence[int]) -> tupl
     for q, held in enumerate(masks):
         if q == seat:
             continue
-        for p in _bits(shown & held):
+        for p in bits_of(shown & held):
             m = mine | (1 << p)
             v = pot(m)
             if v > best + _EPS:
@@ -277,7 +269,7 @@ class _Position:
         """Cards an opponent may hold."""
         self.p_held = [0.0] * NUM_CARDS
         """Chance that some opponent holds each card."""
-        for c in _bits(others):
+        for c in bits_of(others):
             bit = 1 << c
             self.p_held[c] = sum(
                 1.0 if known & bit else p for _, p, known in self.owner if (known | unknown) & bit
@@ -288,7 +280,7 @@ class _Position:
         """Cards of our hand whose flag stands now (drawn since it was built)."""
         self.hand_base = sum(REACH[self.dist[c]] for c in view.hand if self.dist[c])
         """Worth of the rest of our hand as the table stands."""
-        deck_cards = _bits(unknown | known_deck)
+        deck_cards = bits_of(unknown | known_deck)
         self.fresh = (
             sum(REACH[self.dist[c]] for c in deck_cards) / len(deck_cards) if deck_cards else 0.0
         )
@@ -468,10 +460,10 @@ class _Position:
         """Worth of the best trade available now (0 when none helps)."""
         best = 0.0
         seat = self.seat
-        for m in _bits(self.masks[seat]):
+        for m in bits_of(self.masks[seat]):
             for q in range(self.n):
                 if q != seat:
-                    for t in _bits(self.masks[q]):
+                    for t in bits_of(self.masks[q]):
                         best = max(best, self.trade_value(trade_action(m, t, q)))
         return best
 
@@ -550,7 +542,7 @@ def _capture_choice(
         elif source is None:
             best = pot(me)
             if first:  # a second bank take follows; the better single first, in case of ties
-                for q in _bits(shown & pos.bank & ~bit):
+                for q in bits_of(shown & pos.bank & ~bit):
                     best = max(best, pot(me | (1 << q)))
                 best += FIRST_TAKE_W * pot(me)
             scored.append((best, a))

@@ -18,9 +18,10 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from pyramids.cli.i18n import seat_name, tr
+from pyramids.core.bits import bits_of
 from pyramids.flags.cards import CARDS, CODES, PIECES_MASK
 from pyramids.flags.events import ACTION_EN, ACTION_FR, COLOUR_EN, COLOUR_FR
-from pyramids.flags.pieces import COLOURS, NAMES, SIZE, pieces_of
+from pyramids.flags.pieces import COLOURS, NAMES, SIZE
 from pyramids.flags.scoring import win_reason
 from pyramids.flags.state import FlagsState
 from pyramids.flags.view import FlagsView
@@ -166,7 +167,7 @@ def _pending_line(view: FlagsView, who: list[str], lang: str) -> Text | None:
     kind = pending.get("kind") if pending else None
     if kind == "capture":
         card = str(pending["card"])
-        shown = " ".join(NAMES[p] for p in pieces_of(PIECES_MASK[CODES.index(card)]))
+        shown = " ".join(NAMES[p] for p in bits_of(PIECES_MASK[CODES.index(card)]))
         text = tr(
             "f_pending_capture",
             lang,
@@ -229,7 +230,7 @@ def render_flags_status(
             )
         )
         lines.append(line)
-        held = pieces_of(view.scoring[seat])
+        held = bits_of(view.scoring[seat])
         if held or view.scored[seat]:  # what the seat has won, on a line of its own
             extra = Text(" " * (width + 4))
             if held:

@@ -81,13 +81,3 @@ def parse_card(text: object, what: str = "card") -> int:
     if c is None:
         raise PositionError(f"{what} {text!r} is not a card of the deck")
     return c
-
-
-def cards_of(mask: int) -> list[int]:
-    """The cards of a bit mask, in card (alphabetical) order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

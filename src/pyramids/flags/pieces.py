@@ -84,16 +84,6 @@ def parse_piece(text: object, what: str = "piece") -> int:
     return p
 
 
-def pieces_of(mask: int) -> list[int]:
-    """The pieces of a bit mask, in piece order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def mask_of(pieces: list[int] | tuple[int, ...]) -> int:
     """The bit mask of some pieces."""
     m = 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 from math import factorial
 from typing import TYPE_CHECKING, Any
 
+from pyramids.core.bits import bits_of
 from pyramids.core.game import Action
 from pyramids.flags.actions import (
     DONE,
@@ -42,7 +43,6 @@ from pyramids.flags.pieces import (
     NUM_FLAG_PIECES,
     SCORING_PIECES_MASK,
     SIZE,
-    pieces_of,
 )
 from pyramids.flags.scoring import points, win_reason
 
@@ -370,7 +370,7 @@ class FlagsRules:
         bank = self._bank
         taken = self._taken
         actions = [DONE]
-        for piece in pieces_of(cm):
+        for piece in bits_of(cm):
             bit = 1 << piece
             if bank & bit:
                 actions.append(take_action(piece, None))
@@ -477,14 +477,14 @@ class FlagsRules:
             above = self._above
             return [SPLIT_BASE + b for b in range(_N) if self._below[b] < 0 and above[b] >= 0]
         if colour == "B":
-            mine = pieces_of(self._scoring[seat])
+            mine = bits_of(self._scoring[seat])
             if not mine:
                 return []
             out = [
                 trade_action(m, t, q)
                 for q, held in enumerate(self._scoring)
                 if q != seat
-                for t in pieces_of(held)
+                for t in bits_of(held)
                 for m in mine
             ]
             out.sort()

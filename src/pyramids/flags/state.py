@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Self
 
+from pyramids.core.bits import bits_of
 from pyramids.core.errors import IllegalActionError
 from pyramids.core.game import CHANCE, TERMINAL, Action, Event, State, sample_chance
 from pyramids.flags.actions import (
@@ -32,7 +33,7 @@ from pyramids.flags.actions import (
     is_deal,
 )
 from pyramids.flags.cards import CODES, PIECES_MASK
-from pyramids.flags.pieces import COLOUR_NAMES_EN, NAMES, pieces_of
+from pyramids.flags.pieces import COLOUR_NAMES_EN, NAMES
 from pyramids.flags.rules import (
     ACTION,
     CAPTURE,
@@ -219,7 +220,7 @@ class FlagsState(FlagsRules, State):
             piece, source = decode_take(action)
             name = NAMES[piece]
             if not (PIECES_MASK[self._card] >> piece) & 1:
-                shown = " ".join(NAMES[p] for p in pieces_of(PIECES_MASK[self._card]))
+                shown = " ".join(NAMES[p] for p in bits_of(PIECES_MASK[self._card]))
                 return f"{name} is not shown on {code} ({shown}) (PF-CAPTURE-2)"
             if source is None:
                 if not (self._bank >> piece) & 1:
@@ -353,11 +354,11 @@ class FlagsState(FlagsRules, State):
     @property
     def bank(self) -> list[int]:
         """Scoring pieces in the bank, in piece order."""
-        return pieces_of(self._bank)
+        return bits_of(self._bank)
 
     def scoring(self, seat: int) -> list[int]:
         """Seat's scoring pieces, in piece order."""
-        return pieces_of(self._scoring[seat])
+        return bits_of(self._scoring[seat])
 
     def points(self, seat: int) -> int:
         """Seat's points under best-trio scoring (PF-WIN-3)."""

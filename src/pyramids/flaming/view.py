@@ -15,22 +15,13 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from pyramids.core.bits import bits_of
 from pyramids.core.errors import PositionError
 from pyramids.flaming.state import DIE, FALL, NONE, FlamingState
 from pyramids.flaming.tiles import NAMES, col_of, row_of
 
 if TYPE_CHECKING:
     from pyramids.flaming.game import FlamingGame
-
-
-def tiles_of(mask: int) -> tuple[int, ...]:
-    """The tiles of a bit mask, in tile order (visits only the set bits)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
 
 
 def _at(tile: int, key: int) -> str:
@@ -84,7 +75,7 @@ class FlamingView(NamedTuple):
         for part in (*self.pile_known, *self.hand_known, self.hand or ()):
             for t in part:
                 seen |= 1 << t
-        return tiles_of(self.in_play & ~seen)
+        return tuple(bits_of(self.in_play & ~seen))
 
     @property
     def is_terminal(self) -> bool:
@@ -120,7 +111,7 @@ class FlamingView(NamedTuple):
         elif self.pending == DIE:
             data["pending"] = {"player": self.responsible, "kind": "die"}
         if self.quenched:
-            data["quenched"] = {NAMES[e]: [NAMES[t] for t in tiles_of(m)] for e, m in self.quenched}
+            data["quenched"] = {NAMES[e]: [NAMES[t] for t in bits_of(m)] for e, m in self.quenched}
         if self.winner is not None:
             data["winner"] = self.winner
         if self.ranking is not None:
@@ -152,7 +143,7 @@ def make_view(state: FlamingState, player: int | None) -> FlamingView:
         hand_sizes=tuple([len(h) for h in hands]),
         pile_sizes=tuple([len(p) for p in piles]),
         pile_known=tuple([tuple(p[h:]) for p, h in zip(piles, hidden, strict=True)]),
-        hand_known=tuple([tiles_of(m) if m else () for m in state._known]),
+        hand_known=tuple([tuple(bits_of(m)) if m else () for m in state._known]),
         in_play=state._in_play,
         quenched=tuple(sorted(state._quenched.items())) if state._quenched else (),
         winner=state.winner,
