@@ -1,16 +1,16 @@
-"""Build the Pyramids and Flags deck (src/pyramids/flags/data/cards.json) from the CSV.
+"""Build the Pyramids and Flags deck (src/pyramids/flags/deck.py) from the CSV.
 
 Usage: ``python scripts/build_flags_deck.py [--csv PATH] [--out PATH]``. The CSV is
-``shared/data/flags-countries.csv`` (see its README for sources and licences); the
-package only ever reads the JSON this script writes, so it needs nothing from
-``shared/`` at run time. Ratings follow ``pyramids.flags.facts`` (contract section 8).
+``shared/data/flags-countries.csv`` (see its README for sources and licences). The deck
+is written as a Python module of literals, so the rules package imports its cards and
+reads no file, and needs nothing from ``shared/`` at run time. Ratings follow
+``pyramids.flags.facts`` (contract section 8).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from pyramids.flags.facts import FACT_COLOURS, FACT_KEYS, rate
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CSV = ROOT.parent / "shared" / "data" / "flags-countries.csv"
-DEFAULT_OUT = ROOT / "src" / "pyramids" / "flags" / "data" / "cards.json"
+DEFAULT_OUT = ROOT / "src" / "pyramids" / "flags" / "deck.py"
 COLOUR_LETTERS = {
     "black": "K",
     "white": "W",
@@ -48,7 +48,7 @@ def number(text: str) -> int | float:
 
 
 def card_from_row(row: dict[str, str]) -> dict[str, Any]:
-    """One card of cards.json from one CSV row."""
+    """One card of the deck from one CSV row."""
     groups = [g for g in row["groups"].split(";") if g]
     for g in groups:
         if g not in GROUPS:
@@ -78,31 +78,40 @@ def card_from_row(row: dict[str, str]) -> dict[str, Any]:
 
 
 def build(csv_path: Path) -> dict[str, Any]:
-    """The whole cards.json document from the CSV at ``csv_path``."""
+    """The deck (its provenance and its cards) from the CSV at ``csv_path``."""
     with csv_path.open(newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     cards = sorted((card_from_row(r) for r in rows), key=lambda c: c["code"])
     return {
         "about": (
-            "Goal cards of Pyramids and Flags, built by scripts/build_flags_deck.py from "
-            "shared/data/flags-countries.csv; see README.md in this folder for sources."
+            "The 36 goal cards of Pyramids and Flags (PF-CARD-1), built by "
+            "scripts/build_flags_deck.py from shared/data/flags-countries.csv; sources and "
+            "licences in data/README.md beside this module."
         ),
         "cards": cards,
     }
 
 
+def module_text(doc: dict[str, Any]) -> str:
+    """The deck module's source: the provenance and one card literal per line."""
+    cards = "".join(f"    {card!r},\n" for card in doc["cards"])
+    return (
+        f'"""{doc["about"]}\n\nGenerated: do not edit by hand. Read through ``pyramids.flags.cards``.\n"""\n\n'
+        "from typing import Any\n\n"
+        "# fmt: off\n"
+        f"CARD_DATA: tuple[dict[str, Any], ...] = (\n{cards})\n"
+        "# fmt: on\n"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write cards.json; print a one-line summary."""
+    """Write the deck module; print a one-line summary."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--csv", type=Path, default=DEFAULT_CSV)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     doc = build(args.csv)
-    # One card per line: small diffs when the CSV changes.
-    cards = ",\n  ".join(json.dumps(c, ensure_ascii=False) for c in doc["cards"])
-    about = json.dumps(doc["about"], ensure_ascii=False)
-    text = f'{{\n "about": {about},\n "cards": [\n  {cards}\n ]\n}}\n'
-    args.out.write_text(text, encoding="utf-8")
+    args.out.write_text(module_text(doc), encoding="utf-8")
     sys.stdout.write(f"wrote {len(doc['cards'])} cards to {args.out}\n")
     return 0
 

@@ -31,6 +31,7 @@ IO_MODULES = {
     "tempfile",
     "time",
     "sqlite3",
+    "importlib",
 }
 """Standard-library modules that mean I/O or a clock; the rules layer needs none of them."""
 CLOCK_ATTRIBUTES = {
@@ -258,11 +259,13 @@ random.shuffle([])
 time.sleep(1)
 datetime.now()
 rng = random.Random(3)
+from importlib import resources
 """
     imports = imports_in(bad_source, "pyramids.flaming")
     assert {i.module for i in imports} >= {"pyramids.flaming", "pyramids", "pyramids.cli"}
     found = " | ".join(import_violations(imports, "pyramids.flaming"))
     assert "imports os" in found
+    assert "imports importlib (I/O or clock)" in found
     assert "from random" in found
     assert "imports pyramids.cli" in found
     assert "imports pyramids\n" not in found and "line 7: imports pyramids" in found

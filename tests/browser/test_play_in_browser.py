@@ -244,7 +244,7 @@ def test_replay_viewer_steps_through_a_finished_game(
 
 
 def test_static_flags_cards_match_the_package_data() -> None:
-    """PF-CARD-1: "36 goal cards, package data pyramids/flags/data/cards.json" — the browser's
+    """PF-CARD-1: "36 goal cards", the generated module pyramids/flags/deck.py — the browser's
     copy (static/data/flags-cards.json) must say the same flags and pieces."""
     data = json.loads((STATIC / "data" / "flags-cards.json").read_text(encoding="utf-8"))
     ours = {c["code"]: c for c in data["cards"]}

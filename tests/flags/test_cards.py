@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pyramids.flags.cards import BY_CODE, CARDS, GROUPS, NUM_CARDS, parse_card
+from pyramids.flags.deck import CARD_DATA
 from pyramids.flags.pieces import COLOUR_OF, NAMES, SIZE, is_flag_piece, is_scoring_piece
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,9 +40,8 @@ def test_deck_has_36_cards_with_unique_iso_codes() -> None:
 
 
 def test_deck_is_package_data_not_shared() -> None:
-    """PF-CARD-1: the package reads its own ``data/cards.json`` (nothing from shared/)."""
-    text = resources.files("pyramids.flags").joinpath("data/cards.json").read_text("utf-8")
-    assert len(json.loads(text)["cards"]) == 36
+    """PF-CARD-1: the deck is the package's own generated module (nothing from shared/)."""
+    assert len(CARD_DATA) == 36
     readme = resources.files("pyramids.flags").joinpath("data/README.md").read_text("utf-8")
     assert "CC BY 4.0" in readme and "public domain" in readme
 
@@ -120,7 +119,7 @@ def test_parse_card_is_case_insensitive_and_refuses_unknown_codes() -> None:
 
 @pytest.mark.skipif(not CSV.exists(), reason="shared/data is not checked out next to the repo")
 def test_build_script_reproduces_the_package_data(tmp_path: Path) -> None:
-    """PF-CARD-1: cards.json is exactly what scripts/build_flags_deck.py makes from the CSV."""
+    """PF-CARD-1: deck.py is exactly what scripts/build_flags_deck.py makes from the CSV."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -129,7 +128,7 @@ def test_build_script_reproduces_the_package_data(tmp_path: Path) -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    out = tmp_path / "cards.json"
+    out = tmp_path / "deck.py"
     assert module.main(["--csv", str(CSV), "--out", str(out)]) == 0
-    packaged = resources.files("pyramids.flags").joinpath("data/cards.json").read_text("utf-8")
+    packaged = resources.files("pyramids.flags").joinpath("deck.py").read_text("utf-8")
     assert out.read_text("utf-8") == packaged

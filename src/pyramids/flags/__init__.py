@@ -1,8 +1,8 @@
 """Pyramids and Flags: the rules engine (standard library and ``pyramids.core`` only).
 
 Rules follow ``shared/pyramids-and-flags-contract.md``; ``docs/RULES.md`` gives each
-rule an ID (PF-...) that the code and tests cite. The deck is package data
-(``data/cards.json``) built by ``scripts/build_flags_deck.py``.
+rule an ID (PF-...) that the code and tests cite. The deck is the generated
+module ``deck.py``, built by ``scripts/build_flags_deck.py``; no file is read.
 """
 
 from pyramids.flags.game import INFO, FlagsGame

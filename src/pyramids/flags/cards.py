@@ -1,4 +1,4 @@
-"""The 36 goal cards (PF-CARD), read once from the package data ``data/cards.json``.
+"""The 36 goal cards (PF-CARD), from the generated module ``deck.py`` (no file is read).
 
 A card is an int: its index in alphabetical order of ISO 3166 alpha-3 code, so card
 order is the scoring order (PF-SCORE-2). Each card has a flag (a tower of 2 or 3
@@ -8,12 +8,11 @@ clear) that rate its facts.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from pyramids.core.errors import PositionError
+from pyramids.flags.deck import CARD_DATA
 from pyramids.flags.pieces import BY_NAME, mask_of
 
 GROUPS = ("EU", "Africa", "Caribbean", "Oil")
@@ -42,11 +41,8 @@ class Card:
         return sum(1 << GROUPS.index(g) for g in self.groups)
 
 
-def _load() -> tuple[Card, ...]:
-    raw = json.loads(
-        resources.files("pyramids.flags").joinpath("data/cards.json").read_text(encoding="utf-8")
-    )
-    entries = sorted(raw["cards"], key=lambda c: c["code"])
+def _cards() -> tuple[Card, ...]:
+    entries = sorted(CARD_DATA, key=lambda c: c["code"])
     return tuple(
         Card(
             index=i,
@@ -62,7 +58,7 @@ def _load() -> tuple[Card, ...]:
     )
 
 
-CARDS: tuple[Card, ...] = _load()
+CARDS: tuple[Card, ...] = _cards()
 NUM_CARDS = len(CARDS)
 CODES: tuple[str, ...] = tuple(c.code for c in CARDS)
 BY_CODE: dict[str, int] = {c.code: c.index for c in CARDS}
