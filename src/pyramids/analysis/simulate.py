@@ -12,15 +12,14 @@ PF-TREE) and how each game ended (PF-WIN).
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
+from pyramids.analysis.parallel import play_chunks
 from pyramids.bots import make_bot
 from pyramids.core.game import Game, State
 from pyramids.core.record import play_game
@@ -252,38 +251,20 @@ def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
     return [play_one(config, i, game) for i in indices]
 
 
-def _chunks(games: int, jobs: int) -> list[range]:
-    """Split game indices into about four chunks per process, at most 50 games each."""
-    size = max(1, min(50, math.ceil(games / (jobs * 4))))
-    return [range(lo, min(games, lo + size)) for lo in range(0, games, size)]
-
-
 def play_games(
     config: SimConfig, on_progress: Callable[[int], None] | None = None
 ) -> list[GameResult]:
     """Play every game of ``config``, in ``config.jobs`` processes; results in game order."""
     check_config(config)
-    results: list[GameResult] = []
-    if config.jobs == 1 or config.games == 1:
-        game = config.make_game()
-        for i in range(config.games):
-            results.append(play_one(config, i, game))
-            if on_progress is not None:
-                on_progress(1)
-        return results
-    # spawn, not fork: the caller may run threads (a progress bar), and fork copies their locks.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=config.jobs, mp_context=context) as pool:
-        futures = [
-            pool.submit(_play_chunk, config, chunk) for chunk in _chunks(config.games, config.jobs)
-        ]
-        for future in as_completed(futures):
-            chunk_results = future.result()
-            results.extend(chunk_results)
-            if on_progress is not None:
-                on_progress(len(chunk_results))
-    results.sort(key=lambda r: r.index)
-    return results
+    return play_chunks(
+        _play_chunk,
+        config,
+        config.games,
+        config.jobs,
+        per_job=4,
+        at_most=50,
+        on_progress=on_progress,
+    )
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
 import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from pyramids.analysis import simulate as sim
+from pyramids.analysis.parallel import play_chunks
 from pyramids.analysis.ratings import SkillRatings, placements, wilson_interval
 from pyramids.bots import make_bot
 from pyramids.core.game import Action, Bot, Game, OracleBot, State, View
@@ -322,41 +321,22 @@ def _play_chunk(config: TournamentConfig, indices: Sequence[int]) -> list[GameOu
     return [play_one(config, i, game, schedule) for i in indices]
 
 
-def _chunks(games: int, jobs: int) -> list[range]:
-    """Game indices in small chunks (about 16 per process, at most 20 games each).
-
-    Smaller than simulate's: tournament bots may think for seconds a move, so small chunks
-    keep the progress bar moving and the processes evenly loaded to the end.
-    """
-    size = max(1, min(20, math.ceil(games / (jobs * 16))))
-    return [range(lo, min(games, lo + size)) for lo in range(0, games, size)]
-
-
 def play_games(
     config: TournamentConfig, on_progress: Callable[[int], None] | None = None
 ) -> list[GameOutcome]:
     """Play every game of ``config`` in ``config.jobs`` processes; outcomes in game order."""
-    game, schedule = check_tournament(config)
-    outcomes: list[GameOutcome] = []
-    if config.jobs == 1 or config.games == 1:
-        for i in range(config.games):
-            outcomes.append(play_one(config, i, game, schedule))
-            if on_progress is not None:
-                on_progress(1)
-        return outcomes
-    # spawn, not fork: the caller may run threads (a progress bar), and fork copies their locks.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=config.jobs, mp_context=context) as pool:
-        futures = [
-            pool.submit(_play_chunk, config, chunk) for chunk in _chunks(config.games, config.jobs)
-        ]
-        for future in as_completed(futures):
-            chunk = future.result()
-            outcomes.extend(chunk)
-            if on_progress is not None:
-                on_progress(len(chunk))
-    outcomes.sort(key=lambda o: o.index)
-    return outcomes
+    check_tournament(config)
+    # Smaller chunks than simulate's: tournament bots may think for seconds a move, so small
+    # chunks keep the progress bar moving and the processes evenly loaded to the end.
+    return play_chunks(
+        _play_chunk,
+        config,
+        config.games,
+        config.jobs,
+        per_job=16,
+        at_most=20,
+        on_progress=on_progress,
+    )
 
 
 # --- the report -----------------------------------------------------------------------------

@@ -1,0 +1,58 @@
+"""Many games in worker processes: the one runner behind ``simulate`` and ``tournament``."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import TypeVar
+
+C = TypeVar("C")
+R = TypeVar("R")
+
+
+def chunks(games: int, jobs: int, *, per_job: int, at_most: int) -> list[range]:
+    """Game indices in chunks: about ``per_job`` chunks per process, ``at_most`` games each."""
+    size = max(1, min(at_most, math.ceil(games / (jobs * per_job))))
+    return [range(lo, min(games, lo + size)) for lo in range(0, games, size)]
+
+
+def play_chunks(
+    play_chunk: Callable[[C, Sequence[int]], list[R]],
+    config: C,
+    games: int,
+    jobs: int,
+    *,
+    per_job: int,
+    at_most: int,
+    on_progress: Callable[[int], None] | None = None,
+) -> list[R]:
+    """``play_chunk(config, indices)`` over games ``0..games-1``; results in game order.
+
+    One job (or one game) plays here, a game at a time, so progress moves per game;
+    otherwise ``jobs`` spawned processes take chunks (see ``chunks``). ``play_chunk`` must
+    be a module-level function and ``config`` picklable; each result's game order is its
+    position in its chunk's list.
+    """
+    if jobs == 1 or games == 1:
+        work = [range(i, i + 1) for i in range(games)]
+        ordered: list[R] = []
+        for chunk in work:
+            done = play_chunk(config, chunk)
+            ordered.extend(done)
+            if on_progress is not None:
+                on_progress(len(done))
+        return ordered
+    work = chunks(games, jobs, per_job=per_job, at_most=at_most)
+    by_chunk: dict[int, list[R]] = {}
+    # spawn, not fork: the caller may run threads (a progress bar), and fork copies their locks.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = {pool.submit(play_chunk, config, chunk): i for i, chunk in enumerate(work)}
+        for future in as_completed(futures):
+            done = future.result()
+            by_chunk[futures[future]] = done
+            if on_progress is not None:
+                on_progress(len(done))
+    return [r for i in range(len(work)) for r in by_chunk[i]]
