@@ -48,37 +48,42 @@ def bench(
         return
     out = Console()
     if "flaming" in games:
-        _print_flaming(out, figures)
+        _print_game(out, figures, "Flaming Pyramids", "")
     if "flags" in games:
-        _print_flags(out, figures)
+        _print_game(out, figures, "Pyramids and Flags", "_flags")
     out.print(
         f"Python {figures['python']} {figures['implementation']} on {figures['machine']}, "
         "one process"
     )
 
 
-def _print_flaming(out: Console, figures: dict[str, Any]) -> None:
-    """The Flaming Pyramids tables."""
-    summary = Table(title="Flaming Pyramids (one process)")
+def _print_game(out: Console, figures: dict[str, Any], title: str, suffix: str) -> None:
+    """One game's tables: keys ``<measure><suffix>`` ("" for Flaming Pyramids, "_flags")."""
+
+    def fig(key: str) -> Any:
+        return figures[key + suffix]
+
+    summary = Table(title=f"{title} (one process)")
     summary.add_column("measure")
     summary.add_column("random", justify="right")
     summary.add_column("greedy", justify="right")
     summary.add_row(
-        "turns/s", f"{figures['turns_per_s_random']:,.0f}", f"{figures['turns_per_s_greedy']:,.0f}"
+        "turns/s", f"{fig('turns_per_s_random'):,.0f}", f"{fig('turns_per_s_greedy'):,.0f}"
     )
     summary.add_row(
-        "games/s", f"{figures['games_per_s_random']:,.1f}", f"{figures['games_per_s_greedy']:,.1f}"
+        "games/s", f"{fig('games_per_s_random'):,.1f}", f"{fig('games_per_s_greedy'):,.1f}"
     )
-    summary.add_row("games played", str(figures["games_random"]), str(figures["games_greedy"]))
+    summary.add_row("games played", str(fig("games_random")), str(fig("games_greedy")))
     out.print(summary)
-    detail = Table(title="by preset and players (turns/s, games/s, turns/game)")
-    for name in ("preset", "players", "random t/s", "greedy t/s", "random g/s", "greedy g/s"):
-        detail.add_column(name, justify="right" if name != "preset" else "left")
+    rows = fig("by_config")
+    keys = ["preset", "players"] if "preset" in rows[0] else ["players"]
+    detail = Table(title=f"by {' and '.join(keys)} (turns/s, games/s, turns/game)")
+    for name in (*keys, "random t/s", "greedy t/s", "random g/s", "greedy g/s"):
+        detail.add_column(name, justify="left" if name == "preset" else "right")
     detail.add_column("turns/game r|g", justify="right")
-    for row in figures["by_config"]:
+    for row in rows:
         detail.add_row(
-            row["preset"],
-            str(row["players"]),
+            *(str(row[k]) for k in keys),
             f"{row['turns_per_s_random']:,.0f}",
             f"{row['turns_per_s_greedy']:,.0f}",
             f"{row['games_per_s_random']:,.1f}",
@@ -87,46 +92,6 @@ def _print_flaming(out: Console, figures: dict[str, Any]) -> None:
         )
     out.print(detail)
     out.print(
-        f"clone: {figures['clone_us']:.2f} us   view: {figures['view_us']:.2f} us   "
-        "(median, mid-game states)"
-    )
-
-
-def _print_flags(out: Console, figures: dict[str, Any]) -> None:
-    """The Pyramids and Flags tables."""
-    summary = Table(title="Pyramids and Flags (one process)")
-    summary.add_column("measure")
-    summary.add_column("random", justify="right")
-    summary.add_column("greedy", justify="right")
-    summary.add_row(
-        "turns/s",
-        f"{figures['turns_per_s_random_flags']:,.0f}",
-        f"{figures['turns_per_s_greedy_flags']:,.0f}",
-    )
-    summary.add_row(
-        "games/s",
-        f"{figures['games_per_s_random_flags']:,.1f}",
-        f"{figures['games_per_s_greedy_flags']:,.1f}",
-    )
-    summary.add_row(
-        "games played", str(figures["games_random_flags"]), str(figures["games_greedy_flags"])
-    )
-    out.print(summary)
-    detail = Table(title="by players (turns/s, games/s, turns/game)")
-    for name in ("players", "random t/s", "greedy t/s", "random g/s", "greedy g/s"):
-        detail.add_column(name, justify="right")
-    detail.add_column("turns/game r|g", justify="right")
-    for row in figures["by_config_flags"]:
-        detail.add_row(
-            str(row["players"]),
-            f"{row['turns_per_s_random']:,.0f}",
-            f"{row['turns_per_s_greedy']:,.0f}",
-            f"{row['games_per_s_random']:,.1f}",
-            f"{row['games_per_s_greedy']:,.1f}",
-            f"{row['turns_per_game_random']:.0f} | {row['turns_per_game_greedy']:.0f}",
-        )
-    out.print(detail)
-    out.print(
-        f"clone: {figures['clone_us_flags']:.2f} us   view: {figures['view_us_flags']:.2f} us   "
+        f"clone: {fig('clone_us'):.2f} us   view: {fig('view_us'):.2f} us   "
         "(median, mid-game states)"
     )
