@@ -27,7 +27,7 @@ from pyramids.core import Event, Game, GameRecord, State, View
 from pyramids.core.errors import PyramidsError
 from pyramids.games import make_game
 from pyramids.server.config import Settings
-from pyramids.server.store import TableRecord
+from pyramids.server.store import SeatRecord, TableRecord
 
 log = logging.getLogger("pyramids.server")
 
@@ -172,15 +172,9 @@ class Invite:
 
 
 @dataclass
-class Seat:
+class Seat(SeatRecord):
     """A seat at a live table: the stored facts plus who is connected now."""
 
-    seat: int
-    kind: str
-    bot: str | None
-    name: str
-    token_hash: str | None
-    claimed: bool
     connections: int = 0
     taken_over: bool = False
 
@@ -322,7 +316,7 @@ class LiveTable:
         self.actions = rebuilt.actions
         self.logs = rebuilt.logs
         self.seats = [
-            Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.claimed) for s in record.seats
+            Seat(**vars(s)) for s in record.seats
         ]
         self.status = record.status
         self.ranking: list[int] | None = None
@@ -511,7 +505,7 @@ def replay_steps(table: LiveTable) -> list[dict[str, Any]]:
 def stored_summary(record: TableRecord) -> dict[str, Any]:
     """The summary of a table that is not in memory (finished, or another process's)."""
     seats = [
-        Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.claimed).summary() for s in record.seats
+        Seat(**vars(s)).summary() for s in record.seats
     ]
     for s in seats:
         if s["kind"] == "human":
