@@ -1,15 +1,28 @@
 """What the lobby offers: each game's seat range, presets and rules options, and the bots.
 
-The option fields mirror ``FlamingOptions`` and ``FlagsOptions`` (the same options as
-``pyramids play``); the games themselves check the values when a table is created.
+The option fields are those of ``FlamingOptions`` and ``FlagsOptions`` (the same options as
+``pyramids play``), with their defaults; the games check the values when a table is created.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
+from typing import Any, cast
+
+from pyramids.core import Game
 from pyramids.flags.game import FlagsGame
+from pyramids.flags.options import FlagsOptions
 from pyramids.flaming.game import FlamingGame
-from pyramids.flaming.options import PRESETS
-from pyramids.server.schemas import BotOut, GameOut, GamesOut, OptionField, Preset
+from pyramids.flaming.options import PRESETS, FlamingOptions
+from pyramids.server.schemas import (
+    BotOut,
+    GameName,
+    GameOut,
+    GamesOut,
+    OptionField,
+    OptionValue,
+    Preset,
+)
 
 FLAMING_PRESET_LABELS = {
     "basic": ("Basic: 40 tiles, no embers", "Base : 40 tuiles, sans braises"),
@@ -21,16 +34,53 @@ FLAMING_PRESET_LABELS = {
 }
 
 
-def _flaming() -> GameOut:
-    info = FlamingGame.info
+def _field(options: type, name: str, help_text: str, **extra: Any) -> OptionField:
+    """The option ``name`` of the options dataclass ``options``, with its own default."""
+    default = cast(OptionValue, {f.name: f.default for f in fields(options)}[name])
+    kind = extra.pop("type", type(default).__name__)
+    return OptionField(name=name, type=kind, default=default, help=help_text, **extra)
+
+
+def _game(
+    name: GameName,
+    game: type[Game],
+    options: type,
+    default_preset: str,
+    presets: list[Preset],
+    *,
+    ranked_by: str,
+    own: list[OptionField],
+) -> GameOut:
+    """A game's entry: its metadata, presets, own options, then the turn limit and first player."""
+    info = game.info
     return GameOut(
-        name="flaming",
+        name=name,
         title=info.name,
         min_players=info.min_players,
         max_players=info.max_players,
         rules_version=info.rules_version,
-        default_preset="standard",
-        presets=[
+        default_preset=default_preset,
+        presets=presets,
+        options=[
+            *own,
+            _field(
+                options,
+                "max_turns",
+                f"End a game nobody has won after this many turns (ranked by {ranked_by}).",
+                minimum=1,
+            ),
+            _field(options, "first_player", "The seat that plays first.", minimum=0),
+        ],
+    )
+
+
+def _flaming() -> GameOut:
+    return _game(
+        "flaming",
+        FlamingGame,
+        FlamingOptions,
+        "standard",
+        [
             Preset(
                 name=p,
                 label_en=FLAMING_PRESET_LABELS[p][0],
@@ -39,52 +89,33 @@ def _flaming() -> GameOut:
             )
             for p in PRESETS
         ],
-        options=[
-            OptionField(
-                name="preset",
-                type="str",
-                default="standard",
+        ranked_by="tiles left",
+        own=[
+            _field(
+                FlamingOptions,
+                "preset",
+                "Which tiles are in play and whether the curse is on.",
                 choices=list(PRESETS),
-                help="Which tiles are in play and whether the curse is on.",
             ),
-            OptionField(
-                name="curse",
+            _field(
+                FlamingOptions,
+                "curse",
+                "Force the curse on or off (null: the preset's choice).",
                 type="bool",
-                default=None,
                 nullable=True,
-                help="Force the curse on or off (null: the preset's choice).",
             ),
-            OptionField(
-                name="fire_die", type="bool", default=False, help="Play with the fire die."
-            ),
-            OptionField(
-                name="max_turns",
-                type="int",
-                default=1000,
-                minimum=1,
-                help="End a game nobody has won after this many turns (ranked by tiles left).",
-            ),
-            OptionField(
-                name="first_player",
-                type="int",
-                default=0,
-                minimum=0,
-                help="The seat that plays first.",
-            ),
+            _field(FlamingOptions, "fire_die", "Play with the fire die."),
         ],
     )
 
 
 def _flags() -> GameOut:
-    info = FlagsGame.info
-    return GameOut(
-        name="flags",
-        title=info.name,
-        min_players=info.min_players,
-        max_players=info.max_players,
-        rules_version=info.rules_version,
-        default_preset="advanced",
-        presets=[
+    return _game(
+        "flags",
+        FlagsGame,
+        FlagsOptions,
+        "advanced",
+        [
             Preset(
                 name="advanced",
                 label_en="Advanced: with the trees' actions",
@@ -98,23 +129,8 @@ def _flags() -> GameOut:
                 options={"actions": False},
             ),
         ],
-        options=[
-            OptionField(name="actions", type="bool", default=True, help="Play the trees' actions."),
-            OptionField(
-                name="max_turns",
-                type="int",
-                default=3000,
-                minimum=1,
-                help="End a game nobody has won after this many turns (ranked by points).",
-            ),
-            OptionField(
-                name="first_player",
-                type="int",
-                default=0,
-                minimum=0,
-                help="The seat that plays first.",
-            ),
-        ],
+        ranked_by="points",
+        own=[_field(FlagsOptions, "actions", "Play the trees' actions.")],
     )
 
 
