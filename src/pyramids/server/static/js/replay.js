@@ -45,13 +45,7 @@ function renderFlaming(state) {
       h(
         "div",
         { class: "replay-hand seat", "data-seat": seat },
-        h(
-          "div",
-          { class: "seat-head" },
-          h("span", { class: `seat-dot seat-c${seat}`, "aria-hidden": "true" }),
-          h("span", { class: "seat-name" }, names[seat] ?? seat),
-          state.winner === seat ? h("span", { class: "badge turn" }, "★") : null,
-        ),
+        seatHead(state, seat),
         h("div", { class: "mini-tiles" }, hand.map((tile) => tileSvg(tile, "tile-svg mini"))),
         h(
           "div",
@@ -61,6 +55,17 @@ function renderFlaming(state) {
         ),
       ),
     ),
+  );
+}
+
+/** A seat's name line in the replay: colour dot, name, a star for the winner. */
+function seatHead(state, seat) {
+  return h(
+    "div",
+    { class: "seat-head" },
+    h("span", { class: `seat-dot seat-c${seat}`, "aria-hidden": "true" }),
+    h("span", { class: "seat-name" }, names[seat] ?? seat),
+    state.winner === seat ? h("span", { class: "badge turn" }, "★") : null,
   );
 }
 
@@ -88,13 +93,7 @@ function renderFlags(state) {
       h(
         "div",
         { class: "replay-hand seat", "data-seat": seat },
-        h(
-          "div",
-          { class: "seat-head" },
-          h("span", { class: `seat-dot seat-c${seat}`, "aria-hidden": "true" }),
-          h("span", { class: "seat-name" }, names[seat] ?? seat),
-          state.winner === seat ? h("span", { class: "badge turn" }, "★") : null,
-        ),
+        seatHead(state, seat),
         h("div", { class: "seat-known" }, hand.map((c) => h("span", { class: "flag-chip", title: cards.get(c)?.country || c }, c))),
         h(
           "div",
