@@ -54,7 +54,8 @@ if [ "$(id -u)" = 0 ]; then
         useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
     fi
     chown postgres: "$PG_TMP"
-    as_pg() { runuser -u postgres -- "$@"; }
+    # From /: the postgres user may not enter the (root-only) directory we run from.
+    as_pg() { (cd / && runuser -u postgres -- "$@"); }
     PG_USER=postgres
 else
     as_pg() { "$@"; }

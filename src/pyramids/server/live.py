@@ -315,9 +315,7 @@ class LiveTable:
         self.seq = len(rebuilt.actions)
         self.actions = rebuilt.actions
         self.logs = rebuilt.logs
-        self.seats = [
-            Seat(**vars(s)) for s in record.seats
-        ]
+        self.seats = [Seat(**vars(s)) for s in record.seats]
         self.status = record.status
         self.ranking: list[int] | None = None
         if self.state.is_terminal():
@@ -504,9 +502,7 @@ def replay_steps(table: LiveTable) -> list[dict[str, Any]]:
 
 def stored_summary(record: TableRecord) -> dict[str, Any]:
     """The summary of a table that is not in memory (finished, or another process's)."""
-    seats = [
-        Seat(**vars(s)).summary() for s in record.seats
-    ]
+    seats = [Seat(**vars(s)).summary() for s in record.seats]
     for s in seats:
         if s["kind"] == "human":
             s["connected"] = False
