@@ -28,6 +28,7 @@ from pyramids.core import (
     View,
 )
 from pyramids.core.conformance import ConformanceError, check_game
+from pyramids.core.game import LegacyEvent
 from pyramids.flaming import PRESETS, FlamingGame, FlamingOptions, position_from_json
 from pyramids.flaming.state import PLACE_BASE
 
@@ -142,7 +143,7 @@ class ToyState(State):
         else:
             self.pile -= action
             self.coin = True
-        self.last = [Event("move", {"action": action}, f"did {action}", f"a fait {action}")]
+        self.last = [LegacyEvent("move", {"action": action}, f"did {action}", f"a fait {action}")]
         if self.pile == 0:
             self.winner = self.to_move
             self.coin = False

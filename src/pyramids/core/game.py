@@ -9,10 +9,12 @@ of a turn (a fall direction) are ordinary decision points owned by whoever decid
 from __future__ import annotations
 
 import abc
+import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, Self, runtime_checkable
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 Action = int
 
@@ -37,22 +39,136 @@ class GameInfo:
     default_options: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened while an action was applied, with the reason why.
+class OutcomeKind(StrEnum):
+    """How a game stands: still going, won by one seat, or ended with a ranking."""
 
-    ``kind`` is a short stable word (``place``, ``collapse``, ``fire`` ...); ``data`` holds
-    the facts in the game's notation; ``text_en``/``text_fr`` say what happened and why.
+    ONGOING = "ongoing"
+    WINNER = "winner"
+    RANKING = "ranking"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A game's result as data (OpenSpiel's ``returns`` with the reason kept).
+
+    ``ranking`` is a rank per seat, 1 the best, ties sharing (standard competition
+    ranking, see ``competition_ranking``); set for both ended kinds. ``winner`` is the
+    seat that won outright (kind WINNER), else None.
     """
 
-    kind: str
-    data: Mapping[str, Any]
-    text_en: str
-    text_fr: str
+    kind: OutcomeKind
+    winner: int | None = None
+    ranking: tuple[int, ...] | None = None
+
+    @classmethod
+    def ongoing(cls) -> Outcome:
+        """The game goes on."""
+        return _ONGOING
+
+    @classmethod
+    def won_by(cls, seat: int, players: int) -> Outcome:
+        """``seat`` won outright; every other seat ranks second."""
+        return cls(OutcomeKind.WINNER, seat, tuple(1 if s == seat else 2 for s in range(players)))
+
+    @classmethod
+    def ranked(cls, ranking: Sequence[int]) -> Outcome:
+        """The game ended without an outright winner: a rank per seat (ties sharing)."""
+        return cls(OutcomeKind.RANKING, None, tuple(ranking))
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.kind is not OutcomeKind.ONGOING
+
+    def returns(self, players: int) -> list[float]:
+        """Each seat's result in [0, 1]: 1 to the winner, or 1 shared by those ranked first."""
+        if self.ranking is None:
+            return [0.0] * players
+        firsts = self.ranking.count(1)
+        return [1.0 / firsts if r == 1 else 0.0 for r in self.ranking]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind", "winner", "ranking"}`` (JSON-ready)."""
+        ranking = None if self.ranking is None else list(self.ranking)
+        return {"kind": self.kind.value, "winner": self.winner, "ranking": ranking}
+
+
+_ONGOING = Outcome(OutcomeKind.ONGOING)
+
+
+def competition_ranking(scores: Sequence[float], *, higher_is_better: bool = True) -> list[int]:
+    """Standard competition ranking ("1224"): a seat's rank is 1 + the seats strictly better."""
+    sign = 1 if higher_is_better else -1
+    return [1 + sum(1 for other in scores if sign * other > sign * mine) for mine in scores]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every game's typed events: something that happened while an action was applied.
+
+    Each game defines one frozen dataclass per event kind, with ``kind`` (a short stable
+    word: ``place``, ``collapse``, ``fire`` ...) and ``game`` (the game's short name) as
+    class constants and the facts, in the game's notation, as fields. ``data`` is those
+    fields as JSON-ready data. Events hold no sentences: the words that say what happened
+    and why come from the message catalogue (``pyramids.texts``), keyed by game and kind.
+    """
+
+    kind: ClassVar[str] = "event"
+    game: ClassVar[str] = ""
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The event's facts (its fields) as JSON-ready data."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+
+class LegacyEvent(Event):
+    """TRANSITIONAL (removed when both games have typed events): kind, data and both texts."""
+
+    def __init__(self, kind: str, data: Mapping[str, Any], text_en: str, text_fr: str) -> None:
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_data", data)
+        object.__setattr__(self, "text_en", text_en)
+        object.__setattr__(self, "text_fr", text_fr)
+
+    @property  # type: ignore[override]
+    def kind(self) -> str:  # type: ignore[override]
+        """The event's kind."""
+        return str(self._kind)  # type: ignore[attr-defined]
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The event's facts."""
+        return dict(self._data)  # type: ignore[attr-defined]
 
     def text(self, lang: str = "en") -> str:
-        """The one-line explanation in ``lang`` ("en" or "fr")."""
-        return self.text_fr if lang == "fr" else self.text_en
+        """The one-line explanation in ``lang``."""
+        return str(self.text_fr if lang == "fr" else self.text_en)  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LegacyEvent):
+            return NotImplemented
+        return (self.kind, self.data, self.text_en) == (other.kind, other.data, other.text_en)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.text_en))  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.data!r})"
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, recursively (JSON-ready event data)."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def view_key(view: View) -> str:
+    """A canonical string of ``view``: equal exactly when the two views are equal as data."""
+    return json.dumps(view.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 @runtime_checkable
@@ -64,6 +180,11 @@ class View(Protocol):
         """The viewing seat, None for a spectator."""
         ...
 
+    @property
+    def game(self) -> str:
+        """The short name of the game the view belongs to (its registry key)."""
+        ...
+
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data; hidden things appear only as counts."""
         ...
@@ -71,6 +192,9 @@ class View(Protocol):
 
 class State(abc.ABC):
     """A game in progress. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+
+    game: Game
+    """The game (seats and rules options) this state belongs to."""
 
     @abc.abstractmethod
     def current_player(self) -> int:
@@ -82,15 +206,14 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """At a chance point, each outcome with its probability; otherwise empty.
+        """At a chance point, each outcome with its probability (never empty there); else empty.
 
-        A chance point with too many outcomes to list (a whole new deal of cards) may
-        return an empty list, and an empty ``legal_actions()``: draw it with
-        ``sample_chance``, which every driver uses.
+        Deals are dealt card by card, so a chance point lists a handful of outcomes (as
+        OpenSpiel's poker games deal), and ``legal_actions()`` is never empty before the end.
         """
 
     def sample_chance(self, rng: random.Random) -> Action:
-        """Draw one chance outcome with ``rng`` (games with huge outcome sets override this)."""
+        """Draw one chance outcome with ``rng``."""
         return sample_chance(self, rng)
 
     @abc.abstractmethod
@@ -102,8 +225,25 @@ class State(abc.ABC):
         """Whether the game is over."""
 
     @abc.abstractmethod
+    def outcome(self) -> Outcome:
+        """How the game stands: ongoing, won by a seat, or ranked (typed; see ``Outcome``)."""
+
     def returns(self) -> list[float]:
         """Each seat's result in [0, 1] (1 = won); zeros while the game goes on."""
+        return self.outcome().returns(self.num_players)
+
+    def history(self) -> list[Action]:
+        """Every action and chance outcome applied since this state was dealt or loaded."""
+        raise NotImplementedError  # TODO(protocol): abstract once both games keep it
+
+    def information_state_key(self, player: int | None) -> str:
+        """What ``player`` knows here, as a string (the key ISMCTS and the RL adapters use).
+
+        Both games' views hold everything a seat has learnt that bears on the rest of the
+        game, so the key is the canonical text of the view (``view_key``): two histories
+        a seat cannot tell apart give the same key.
+        """
+        return view_key(self.view(player))
 
     @abc.abstractmethod
     def clone(self) -> Self:

@@ -5,6 +5,7 @@ rule an ID (PF-...) that the code and tests cite. The deck is the generated
 module ``deck.py``, built by ``scripts/build_flags_deck.py``; no file is read.
 """
 
+from pyramids.flags.descriptor import DESCRIPTOR
 from pyramids.flags.game import INFO, FlagsGame
 from pyramids.flags.notation import action_to_text, parse_action, position_from_json
 from pyramids.flags.options import RULES_VERSION, FlagsOptions
@@ -12,6 +13,7 @@ from pyramids.flags.state import FlagsState
 from pyramids.flags.view import FlagsView
 
 __all__ = [
+    "DESCRIPTOR",
     "INFO",
     "RULES_VERSION",
     "FlagsGame",

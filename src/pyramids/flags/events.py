@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pyramids.core.game import Event
+from pyramids.core.game import Event, LegacyEvent
 from pyramids.flags.actions import TABLE
 from pyramids.flags.cards import CARDS, CODES
 from pyramids.flags.pieces import NAMES
@@ -60,7 +60,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         what = _pieces(group)
         from_en = "" if old < 0 else f" (off {NAMES[old]})"
         from_fr = "" if old < 0 else f" (de {NAMES[old]})"
-        return Event(
+        return LegacyEvent(
             kind,
             {
                 "seat": seat,
@@ -73,7 +73,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
     if kind == "tree":
         _, seat, colour, lowest = raw
         c3, c2, c1 = (f"{colour}3", f"{colour}2", f"{colour}1")
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "colour": colour, "piece": NAMES[lowest]},
             f"{NAMES[lowest]} completes the {COLOUR_EN[colour]} tree {c3} {c2} {c1}: seat {seat} "
@@ -84,7 +84,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
     if kind == "swap":
         _, seat, card = raw
         code = _hidden(card, not masked or viewer == seat)
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "card": code},
             f"seat {seat} exchanges {code}: it goes under the deck",
@@ -93,7 +93,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
     if kind == "draw":
         _, seat, card, why = raw
         code = _hidden(card, not masked or viewer == seat)
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "card": code, "why": why},
             f"seat {seat} draws {code} {_WHY_EN[why]}",
@@ -101,7 +101,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         )
     if kind == "no_draw":
         _, seat, why = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "why": why},
             f"the deck is empty: seat {seat} draws nothing {_WHY_EN[why]}",
@@ -111,7 +111,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         _, seat, card = raw
         tower = _pieces(CARDS[card].tower)
         shown = _pieces(CARDS[card].pieces)
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "card": CODES[card], "tower": [NAMES[p] for p in CARDS[card].tower]},
             f"{tower} stands on the table: the flag of {_card(card)}; seat {seat} lays it "
@@ -122,7 +122,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
     if kind == "no_capture":
         _, seat, card = raw
         shown = _pieces(CARDS[card].pieces)
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "card": CODES[card]},
             f"none of {shown} is in the bank or with an opponent: seat {seat} captures nothing",
@@ -133,7 +133,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         _, seat, piece, source = raw
         src_en = "the bank" if source < 0 else f"seat {source}"
         src_fr = "la banque" if source < 0 else f"le joueur {source}"
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "piece": NAMES[piece], "from": None if source < 0 else source},
             f"seat {seat} captures {NAMES[piece]} from {src_en}",
@@ -141,7 +141,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         )
     if kind == "capture_done":
         _, seat, card = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "card": CODES[card]},
             f"seat {seat} ends the capture for {CODES[card]}",
@@ -156,7 +156,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
             fr = f"3 drapeaux du groupe {_GROUP_FR.get(str(detail), detail)}"
         else:
             en, fr = f"{detail} points", f"{detail} points"
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "condition": how, "detail": detail},
             f"seat {seat} has {en}: seat {seat} wins",
@@ -184,10 +184,10 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
             ),
         }
         en, fr = texts[kind]
-        return Event(kind, {"seat": seat, "colour": colour}, en, fr)
+        return LegacyEvent(kind, {"seat": seat, "colour": colour}, en, fr)
     if kind == "split":
         _, seat, group = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "pieces": [NAMES[p] for p in group]},
             f"seat {seat} destroys the tower {_pieces(group)} into single pyramids",
@@ -195,7 +195,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         )
     if kind == "trade":
         _, seat, mine, theirs, other = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "gives": NAMES[mine], "gets": NAMES[theirs], "with": other},
             f"seat {seat} trades {NAMES[mine]} for seat {other}'s {NAMES[theirs]}",
@@ -203,7 +203,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         )
     if kind == "grow":
         seat = raw[1]
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat},
             f"seat {seat} grows: two more goal cards",
@@ -211,7 +211,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         )
     if kind == "newstart":
         _, seat, count = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "cards": count},
             f"new start: the {count} cards of all hands are gathered and shuffled; seat {seat} "
@@ -226,7 +226,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         ]
         listing = "; ".join(f"seat {s}: {' '.join(h) or '-'}" for s, h in enumerate(dealt))
         listing_fr = "; ".join(f"joueur {s} : {' '.join(h) or '-'}" for s, h in enumerate(dealt))
-        return Event(
+        return LegacyEvent(
             kind,
             {"dealer": seat, "hands": dealt},
             f"the cards are dealt: {listing}",
@@ -234,7 +234,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         )
     if kind == "pirate":
         _, seat, victim = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "victim": victim},
             f"seat {seat}, the pirate, steals a card at random from seat {victim}",
@@ -243,7 +243,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
     if kind == "steal":
         _, thief, victim, card = raw
         code = _hidden(card, not masked or viewer in (thief, victim))
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": thief, "victim": victim, "card": code},
             f"seat {thief} steals {code} from seat {victim}",
@@ -251,7 +251,7 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         )
     if kind == "wild":
         _, seat, colour = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "colour": colour},
             f"the white tree stands for {COLOUR_EN[colour]}: seat {seat} uses {ACTION_EN[colour]}",
@@ -265,10 +265,10 @@ def describe(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
         else:
             en = "the turn limit is reached"
             fr = "la limite de tours est atteinte"
-        return Event(
+        return LegacyEvent(
             kind,
             {"ranking": ranking},
             f"{en}: ranking by points, then flags {ranking}",
             f"{fr} : classement aux points, puis aux drapeaux {ranking}",
         )
-    return Event(str(kind), {"raw": [str(x) for x in raw[1:]]}, str(raw), str(raw))
+    return LegacyEvent(str(kind), {"raw": [str(x) for x in raw[1:]]}, str(raw), str(raw))

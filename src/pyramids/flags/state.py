@@ -12,7 +12,7 @@ from typing import Any, Self
 
 from pyramids.core.bits import bits_of
 from pyramids.core.errors import IllegalActionError
-from pyramids.core.game import CHANCE, TERMINAL, Action, Event, State, sample_chance
+from pyramids.core.game import CHANCE, TERMINAL, Action, Event, Outcome, State, sample_chance
 from pyramids.flags.actions import (
     DEAL_BASE,
     DONE,
@@ -278,6 +278,14 @@ class FlagsState(FlagsRules, State):
             f"seat {seat} is using the {COLOUR_NAMES_EN[colour]} tree's action: "
             f"{words[colour]}, or done"
         )
+
+    def outcome(self) -> Outcome:
+        """Won by a seat, ranked after the turn limit, or ongoing."""
+        if self._winner >= 0:
+            return Outcome.won_by(self._winner, len(self._hands))
+        if self._ranking is not None:
+            return Outcome.ranked(self._ranking)
+        return Outcome.ongoing()
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 for the others; after a safeguard ending, 1 shared by the firsts."""

@@ -58,6 +58,11 @@ class FlagsView(NamedTuple):
     ranking: tuple[int, ...] | None
 
     @property
+    def game(self) -> str:
+        """The game's short name (its registry key)."""
+        return "flags"
+
+    @property
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self.winner is not None or self.ranking is not None

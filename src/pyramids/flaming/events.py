@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pyramids.core.game import Event
+from pyramids.core.game import Event, LegacyEvent
 from pyramids.flaming.tiles import COLOUR, MATERIAL, NAMES, WEIGHT, Material, spot_name
 
 _MATERIAL_EN = {Material.STRAW: "straw", Material.WOOD: "wood"}
@@ -82,7 +82,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
     kind = raw[0]
     if kind == "setup_removed":
         t = raw[1]
-        return Event(
+        return LegacyEvent(
             kind,
             {"tile": NAMES[t]},
             f"{NAMES[t]} is an ember among the leftover tiles: it is removed from the game",
@@ -90,7 +90,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         )
     if kind == "place":
         _, seat, t, k = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "tile": NAMES[t], "at": spot_name(k)},
             f"seat {seat} plays {_en(t, k)}",
@@ -98,7 +98,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         )
     if kind == "free_air":
         _, p, t, k = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": p, "tile": NAMES[t], "at": spot_name(k)},
             f"{_en(t, k)} has nothing under it: seat {p} chooses whether it falls left or right",
@@ -110,7 +110,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         names = _names(gone)
         verb_en = "collapses" if len(names) == 1 else "collapse"
         verb_fr = "s'effondre" if len(names) == 1 else "s'effondrent"
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": p, "tile": NAMES[t], "at": spot_name(k), "collapsed": _cells(gone)},
             f"{_en(t, k)} {why_en}; {_join(names, 'and')} {verb_en} under seat {p}'s pile",
@@ -120,7 +120,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         _, p, t, src, dst, side = raw
         side_en = "left" if side == 0 else "right"
         side_fr = "à gauche" if side == 0 else "à droite"
-        return Event(
+        return LegacyEvent(
             kind,
             {
                 "seat": p,
@@ -141,7 +141,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         if v_names:
             en += f"; {_join(v_names, 'and')} {_go_en(v_names)} under seat {p}'s pile"
             fr += f" ; {_join(v_names, 'et')} {_go_fr(v_names)} sous la pioche du joueur {p}"
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": p, "embers": _cells(embers), "victims": _cells(victims)},
             en,
@@ -149,7 +149,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         )
     if kind == "fire_found":
         _, p, e, k = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": p, "ember": NAMES[e], "at": spot_name(k)},
             f"{_en(e, k)} touches what it ignites: seat {p} rolls the fire die",
@@ -177,7 +177,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         else:
             en += f"; {NAMES[e]} stays"
             fr += f" ; {NAMES[e]} reste en place"
-        return Event(
+        return LegacyEvent(
             kind,
             {
                 "seat": p,
@@ -198,7 +198,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         if v_names:
             en += f"; {_join(v_names, 'and')} {_go_en(v_names)} under seat {p}'s pile"
             fr += f" ; {_join(v_names, 'et')} {_go_fr(v_names)} sous la pioche du joueur {p}"
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": p, "ember": NAMES[e], "at": spot_name(k), "victims": _cells(victims)},
             en,
@@ -206,7 +206,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         )
     if kind == "quench":
         _, p, e, k = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": p, "ember": NAMES[e], "at": spot_name(k)},
             f"die 6: the fire goes out; {_en(e, k)} stays, quenched until it moves or meets a new tile it ignites",
@@ -217,7 +217,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         _, p, target, trio = raw
         names = _names(trio)
         (top, top_k) = trio[0]
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": p, "target": target, "tiles": _cells(trio)},
             f"curse: {_join(names, 'and')} all weigh {WEIGHT[top]} (top at {spot_name(top_k)}); "
@@ -228,7 +228,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         )
     if kind == "draw":
         _, seat, n = raw
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat, "count": n},
             f"seat {seat} draws {n} tile{'s' if n != 1 else ''}",
@@ -236,7 +236,7 @@ def describe(raw: tuple[Any, ...]) -> Event:
         )
     if kind == "win":
         seat = raw[1]
-        return Event(
+        return LegacyEvent(
             kind,
             {"seat": seat},
             f"seat {seat} has no tiles left: seat {seat} wins",
@@ -244,10 +244,10 @@ def describe(raw: tuple[Any, ...]) -> Event:
         )
     if kind == "max_turns":
         ranking = list(raw[1])
-        return Event(
+        return LegacyEvent(
             kind,
             {"ranking": ranking},
             f"the turn limit is reached: ranking by tiles left {ranking}",
             f"limite de tours atteinte : classement par tuiles restantes {ranking}",
         )
-    return Event(str(kind), {"raw": list(raw[1:])}, str(raw), str(raw))  # pragma: no cover
+    return LegacyEvent(str(kind), {"raw": list(raw[1:])}, str(raw), str(raw))  # pragma: no cover

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from pyramids.core.errors import IllegalActionError
-from pyramids.core.game import CHANCE, TERMINAL, Action, Event, State
+from pyramids.core.game import CHANCE, TERMINAL, Action, Event, Outcome, State
 from pyramids.flaming.mayhem import COLLAPSE, CURSE, EXPLOSION, FIRE, FREE_AIR, Mayhem
 from pyramids.flaming.pyramid import (
     _KEY_OFFSET,
@@ -201,6 +201,14 @@ class FlamingState(Mayhem, State):
         return (
             f"{NAMES[tile]} cannot go at {spot_name(k)}: seat {seat} must play on one of: {listing}"
         )
+
+    def outcome(self) -> Outcome:
+        """Won by a seat, ranked after the turn limit, or ongoing."""
+        if self._winner >= 0:
+            return Outcome.won_by(self._winner, len(self._hands))
+        if self._ranking is not None:
+            return Outcome.ranked(self._ranking)
+        return Outcome.ongoing()
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 for the others; after max_turns, 1 shared by those ranked first."""

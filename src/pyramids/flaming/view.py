@@ -62,6 +62,11 @@ class FlamingView(NamedTuple):
     ranking: tuple[int, ...] | None
 
     @property
+    def game(self) -> str:
+        """The game's short name (its registry key)."""
+        return "flaming"
+
+    @property
     def pyramid(self) -> tuple[tuple[int, int], ...]:
         """(key, tile) pairs in scan order."""
         return tuple(sorted(self.board.items()))

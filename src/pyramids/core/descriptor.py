@@ -1,0 +1,126 @@
+"""A game's descriptor: everything a host needs to run a game without naming it.
+
+OpenSpiel's ``pyspiel.load_game(name)`` and PettingZoo's registry let every tool run
+every game; ours is ``pyramids.games`` (the registry), which holds one ``GameDescriptor``
+per game. A descriptor is data: metadata, the factory, the options schema with presets,
+the position loader, the event kinds, and the host-side parts (bots' default policy and
+evaluation, terminal interface, browser module, RL encoding). The host-side parts live
+above the rules layer, so the descriptor names them by dotted path (``"module:attr"``)
+and ``load`` imports them when a host asks: the rules package never imports a host.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyramids.core.game import Event, Game, GameInfo, State
+
+Evaluation = Callable[[State], list[float]]
+"""A position evaluation: a value in [0, 1] per seat (higher is better for that seat)."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rules option: its name, kind (``bool``, ``int`` or ``choice``) and default.
+
+    ``choices`` lists a ``choice`` option's values; ``minimum``/``maximum`` bound an
+    ``int``. ``help_en``/``help_fr`` are one line for the lobby and ``--help``.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+    """Whether ``null`` is a value (``curse``: null is the preset's choice)."""
+    help_en: str = ""
+    help_fr: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("bool", "int", "choice"):
+            raise ValueError(f"option {self.name!r}: unknown kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of option values, with its one-line label for players."""
+
+    name: str
+    options: Mapping[str, Any]
+    label_en: str = ""
+    label_fr: str = ""
+
+
+@dataclass(frozen=True)
+class GameDescriptor:
+    """One game as the hosts see it (see the module docstring).
+
+    ``factory(players, options)`` makes a ``Game`` (PositionError for bad options);
+    ``load_position(data)`` reads the game's position JSON into a ``State``;
+    ``event_kinds`` are the game's event dataclasses. The dotted paths name host-side
+    parts: ``policy`` (a zero-argument factory of the default ``Bot``, the greedy one),
+    ``evaluation`` (an ``Evaluation``), ``terminal`` (the terminal interface),
+    ``rl_encoding`` (a factory ``Game -> Encoding`` of ``pyramids.rl``); ``browser_module``
+    is the path of the table's ES module under the server's ``static/``.
+    """
+
+    info: GameInfo
+    factory: Callable[[int, Mapping[str, Any]], Game]
+    load_position: Callable[[Mapping[str, Any]], State]
+    options: tuple[OptionSpec, ...] = ()
+    presets: tuple[Preset, ...] = ()
+    default_preset: str = ""
+    event_kinds: tuple[type[Event], ...] = ()
+    policy: str = ""
+    evaluation: str = ""
+    terminal: str = ""
+    rl_encoding: str = ""
+    browser_module: str = ""
+    hints: str = ""
+    """Dotted path of ``hints(view) -> JSON-ready dict | None``: the engine's answers the
+    browser shows beside a decision (Flaming Pyramids: whether each tile fits each legal
+    spot, and why not), so no client keeps a copy of a rule."""
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """The game's name for players, by language (``en``, ``fr``)."""
+
+    @property
+    def name(self) -> str:
+        """The short name: the registry key, ``View.game``, the CLI's ``--game``."""
+        return self.info.short_name
+
+    def title(self, lang: str = "en") -> str:
+        """The game's name for players in ``lang`` (English when not translated)."""
+        return self.titles.get(lang) or self.titles.get("en") or self.info.name
+
+    def make(self, players: int, options: Mapping[str, Any] | None = None) -> Game:
+        """A game with ``players`` seats and these rules options."""
+        return self.factory(players, options or {})
+
+    def load(self, part: str) -> Any:
+        """The host-side part named by field ``part`` (``policy``, ``terminal`` ...), imported.
+
+        LookupError when the game does not provide it.
+        """
+        path = getattr(self, part)
+        if not isinstance(path, str) or not path:
+            raise LookupError(f"game {self.name!r} provides no {part}")
+        return load_path(path)
+
+
+def load_path(path: str) -> Any:
+    """The object named by ``"package.module:attr"``."""
+    module, _, attr = path.partition(":")
+    obj: Any = importlib.import_module(module)
+    for name in attr.split(".") if attr else ():
+        obj = getattr(obj, name)
+    return obj
+
+
+def option_defaults(options: Sequence[OptionSpec]) -> dict[str, Any]:
+    """The default of every option, by name."""
+    return {o.name: o.default for o in options}

@@ -1,0 +1,110 @@
+"""The game registry: every host finds its games here, by name, as data.
+
+A game is a ``GameDescriptor`` (``pyramids.core.descriptor``). The built-in games are
+named below by the dotted path of their descriptor; a game from another package is
+added by an entry point in the ``pyramids.games`` group, by ``$PYRAMIDS_GAMES`` (dotted
+paths separated by commas: how tests hand a test-only game to a server subprocess), or
+by ``register`` at run time. Hosts iterate ``descriptors()`` or look one up with
+``descriptor(name)``; they never import a game package by name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from importlib.metadata import entry_points
+from types import MappingProxyType
+from typing import Any
+
+from pyramids.core.descriptor import GameDescriptor, load_path
+from pyramids.core.errors import PositionError
+from pyramids.core.game import Game, State, View
+
+BUILTIN: tuple[str, ...] = ("pyramids.flaming:DESCRIPTOR", "pyramids.flags:DESCRIPTOR")
+"""The descriptors that ship with the package, by dotted path (registration order)."""
+
+ENTRY_POINT_GROUP = "pyramids.games"
+ENV_VAR = "PYRAMIDS_GAMES"
+
+_REGISTRY: dict[str, GameDescriptor] = {}
+
+GAMES: Mapping[str, GameDescriptor] = MappingProxyType(_REGISTRY)
+"""Every registered game by short name (a live, read-only view of the registry)."""
+
+
+def register(desc: GameDescriptor, *, replace: bool = False) -> GameDescriptor:
+    """Add a game; ValueError if its name is taken (unless ``replace``)."""
+    if not isinstance(desc, GameDescriptor):
+        raise TypeError(f"not a GameDescriptor: {desc!r}")
+    if desc.name in _REGISTRY and not replace and _REGISTRY[desc.name] is not desc:
+        raise ValueError(f"a game named {desc.name!r} is already registered")
+    _REGISTRY[desc.name] = desc
+    return desc
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests that register a game of their own clean up with this)."""
+    _REGISTRY.pop(name, None)
+
+
+def descriptors() -> list[GameDescriptor]:
+    """Every registered game, in registration order."""
+    return list(_REGISTRY.values())
+
+
+def names() -> tuple[str, ...]:
+    """The short names of the registered games."""
+    return tuple(_REGISTRY)
+
+
+def descriptor(name: str) -> GameDescriptor:
+    """The game called ``name``; PositionError naming the known games otherwise."""
+    desc = _REGISTRY.get(name)
+    if desc is None:
+        raise PositionError(f"unknown game {name!r} (known: {', '.join(sorted(_REGISTRY))})")
+    return desc
+
+
+def make_game(name: str, players: int, options: Mapping[str, Any] | None = None) -> Game:
+    """A game by its short name; PositionError for an unknown name or bad options."""
+    return descriptor(name).make(players, options)
+
+
+def descriptor_of(thing: View | State | Game) -> GameDescriptor:
+    """The descriptor of the game a view, state or game belongs to."""
+    if isinstance(thing, Game):
+        return descriptor(thing.info.short_name)
+    if isinstance(thing, State):
+        return descriptor(thing.game.info.short_name)
+    return descriptor(thing.game)
+
+
+def game_of_view(view: View) -> Game:
+    """The game (with its players and rules options) that ``view`` was taken from."""
+    return descriptor(view.game).make(view.players, view.options)  # type: ignore[attr-defined]
+
+
+def _load_all() -> None:
+    paths = list(BUILTIN)
+    paths += [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    paths += [p.strip() for p in os.environ.get(ENV_VAR, "").split(",") if p.strip()]
+    for path in paths:
+        desc = load_path(path)
+        if desc.name not in _REGISTRY:
+            register(desc)
+
+
+_load_all()
+
+__all__ = [
+    "GAMES",
+    "GameDescriptor",
+    "descriptor",
+    "descriptor_of",
+    "descriptors",
+    "game_of_view",
+    "make_game",
+    "names",
+    "register",
+    "unregister",
+]
