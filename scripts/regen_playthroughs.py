@@ -3,7 +3,8 @@
 OpenSpiel's ``integration_tests/playthroughs`` habit: a few seeded games played by
 random bots through ``pyramids.core.play_game``; for each of the first actions the file
 shows the seat to decide, the legal actions, that seat's view, the action, what
-happened (event texts) and the position after it; then the final position and returns.
+happened (event texts, from the message catalogue ``pyramids.texts``) and the position
+after it; then the final position and returns.
 ``tests/flaming/test_playthroughs.py`` regenerates them in memory and diffs. When the
 rules change on purpose, bump the rules version, run this from the repository root and
 review the diff:
@@ -21,6 +22,7 @@ from typing import Any
 from pyramids.bots import make_bot
 from pyramids.core import CHANCE, State, play_game
 from pyramids.flaming import FlamingGame, FlamingOptions
+from pyramids.texts import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYTHROUGH_DIR = ROOT / "tests" / "flaming" / "playthroughs"
@@ -85,7 +87,7 @@ def render(spec: Spec) -> str:
         f"seed: {spec.seed}",
         f"bots: {', '.join(spec.bots)}",
         f"initial: {_compact(initial.to_json())}",
-        *[f"setup event: {e.text_en}" for e in initial.events()],
+        *[f"setup event: {describe(e, 'en')}" for e in initial.events()],
         "",
         *_decision(initial, 0),
     ]
@@ -97,7 +99,7 @@ def render(spec: Spec) -> str:
         if count > SHOWN_ACTIONS:
             return
         lines.append(f"action: {text}")
-        lines.extend(f"event: {e.kind}: {e.text_en}" for e in state.events())
+        lines.extend(f"event: {e.kind}: {describe(e, 'en')}" for e in state.events())
         lines.append(f"position: {_compact(state.to_json())}")
         lines.append("")
         if count < SHOWN_ACTIONS and not state.is_terminal():

@@ -57,11 +57,12 @@ from pyramids.analysis.tournament import TournamentConfig, run_tournament
 from pyramids.bots import make_bot
 from pyramids.bots.ismcts import EXPLORATION, ISMCTSBot
 from pyramids.rl.openspiel_game import (
-    FLAGS_SHORT_NAME,
-    FLAMING_SHORT_NAME,
     PyramidsSpielGame,
     PyramidsSpielState,
     make_resampler,
+    seed_digits,
+    spiel_games,
+    spiel_short_name,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +72,6 @@ FULL_H2H = 100
 FULL_SPEED_BUDGET = 1.0
 FULL_POSITIONS = 10
 FULL_OS_SIMS = 100
-SPIEL_NAMES = {"flaming": FLAMING_SHORT_NAME, "flags": FLAGS_SHORT_NAME}
 TITLES = {"flaming": "Flaming Pyramids", "flags": "Pyramids and Flags"}
 POSITION_PLIES = (20, 30)
 TARGET_2P = 0.65
@@ -82,9 +82,9 @@ TARGET_BUDGET = "1s"
 # --- positions and OpenSpiel plumbing ------------------------------------------------------
 
 
-def load_spiel(game: str, players: int, setups: int) -> PyramidsSpielGame:
-    """The adapter's pyspiel game with enough setups that setup i is seed i."""
-    spiel = pyspiel.load_game(SPIEL_NAMES[game], {"players": players, "setups": setups})
+def load_spiel(game: str, players: int) -> PyramidsSpielGame:
+    """The adapter's pyspiel game of the registered game ``game``."""
+    spiel = pyspiel.load_game(spiel_short_name(game), {"players": players})
     assert isinstance(spiel, PyramidsSpielGame)
     return spiel
 
@@ -115,9 +115,10 @@ def apply_chance(state: PyramidsSpielState, rng: np.random.RandomState) -> None:
 
 
 def dealt(spiel: PyramidsSpielGame, seed: int) -> PyramidsSpielState:
-    """A pyspiel state dealt as the engine's ``new_initial_state(seed)``."""
+    """A pyspiel state dealt as the engine's ``new_initial_state(seed)`` (its setup digits)."""
     state = spiel.new_initial_state()
-    state.apply_action(seed)
+    for digit in seed_digits(seed):
+        state.apply_action(digit)
     return state
 
 
@@ -149,7 +150,7 @@ def mid_game(spiel: PyramidsSpielGame, seed: int, plies: int) -> PyramidsSpielSt
 
 def positions(game: str, players: int, seed: int, count: int) -> list[tuple[int, int]]:
     """(seed, plies) of ``count`` mid-game positions: seeds from ``seed``, 20 then 30 plies."""
-    spiel = load_spiel(game, players, seed + 10 * count + 10)
+    spiel = load_spiel(game, players)
     found: list[tuple[int, int]] = []
     s = seed
     while len(found) < count:
@@ -256,7 +257,7 @@ def measure_speed(
 ) -> SpeedRow:
     """Both searches on ``count`` mid-game positions of ``game`` (one process, one core)."""
     found = positions(game, players, seed, count)
-    spiel = load_spiel(game, players, max(s for s, _ in found) + 1)
+    spiel = load_spiel(game, players)
     ours = make_bot(f"ismcts:{budget:g}s")
     if not isinstance(ours, ISMCTSBot):
         raise TypeError("ismcts spec did not make an ISMCTSBot")
@@ -300,7 +301,7 @@ def play_h2h(seed: int, index: int, budget: float, players: int) -> H2HGame:
     """Game ``index``: our ISMCTS in seat ``index % players``, OpenSpiel's in the others."""
     start = time.perf_counter()
     game_seed = seed + index
-    spiel = load_spiel("flaming", players, game_seed + 1)
+    spiel = load_spiel("flaming", players)
     state = dealt(spiel, game_seed)
     ours_seat = index % players
     ours = make_bot(f"ismcts:{budget:g}s")
@@ -795,7 +796,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         budget_seconds(b)
     a.games = [g.strip() for g in a.games.split(",") if g.strip()]
     for g in a.games:
-        if g not in SPIEL_NAMES:
+        if g not in spiel_games():
             p.error(f"unknown game {g!r}")
     return a
 

@@ -12,7 +12,7 @@ import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import pytest
 
@@ -24,11 +24,11 @@ from pyramids.core import (
     Game,
     GameInfo,
     IllegalActionError,
+    Outcome,
     State,
     View,
 )
 from pyramids.core.conformance import ConformanceError, check_game
-from pyramids.core.game import LegacyEvent
 from pyramids.flaming import PRESETS, FlamingGame, FlamingOptions, position_from_json
 from pyramids.flaming.state import PLACE_BASE
 
@@ -93,6 +93,11 @@ class ToyView:
     card: int | None
     winner: int | None
 
+    @property
+    def game(self) -> str:
+        """The toy game's short name."""
+        return "toy"
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {
@@ -103,6 +108,15 @@ class ToyView:
             "card": self.card,
             "winner": self.winner,
         }
+
+
+@dataclass(frozen=True)
+class ToyMove(Event):
+    """The toy game's one event kind."""
+
+    kind: ClassVar[str] = "move"
+    game: ClassVar[str] = "toy"
+    action: int
 
 
 class ToyState(State):
@@ -116,6 +130,7 @@ class ToyState(State):
         self.cards = cards
         self.winner: int | None = None
         self.last: list[Event] = []
+        self.played: list[int] = []
 
     def current_player(self) -> int:
         if self.winner is not None:
@@ -143,7 +158,8 @@ class ToyState(State):
         else:
             self.pile -= action
             self.coin = True
-        self.last = [LegacyEvent("move", {"action": action}, f"did {action}", f"a fait {action}")]
+        self.last = [ToyMove(action)]
+        self.played.append(action)
         if self.pile == 0:
             self.winner = self.to_move
             self.coin = False
@@ -151,10 +167,11 @@ class ToyState(State):
     def is_terminal(self) -> bool:
         return self.winner is not None
 
-    def returns(self) -> list[float]:
-        if self.winner is None:
-            return [0.0, 0.0]
-        return [1.0 if s == self.winner else 0.0 for s in range(2)]
+    def outcome(self) -> Outcome:
+        return Outcome.ongoing() if self.winner is None else Outcome.won_by(self.winner, 2)
+
+    def history(self) -> list[int]:
+        return list(self.played)
 
     def clone(self) -> Self:
         return copy.deepcopy(self)
@@ -254,6 +271,29 @@ class LaxState(ToyState):
         super().apply(action)
 
 
+class ForgetfulState(ToyState):
+    def history(self) -> list[int]:
+        return super().history()[:-1]
+
+
+class OverEarlyState(ToyState):
+    def outcome(self) -> Outcome:
+        return Outcome.won_by(0, 2) if self.pile < 3 else super().outcome()
+
+
+class WrongViewGameState(ToyState):
+    def view(self, player: int | None) -> ToyView:
+        view = super().view(player)
+        return OtherGameView(**vars(view))
+
+
+@dataclass(frozen=True)
+class OtherGameView(ToyView):
+    @property
+    def game(self) -> str:
+        return "flaming"
+
+
 class EndlessState(ToyState):
     def apply(self, action: int) -> None:
         super().apply(action)
@@ -290,8 +330,20 @@ class FixedDeterminizeGame(ToyGame):
         (toy(LaxState), "accepted an action not in legal_actions()"),
         (toy(EndlessState), "did not end within 200 actions"),
         (FixedDeterminizeGame(), "determinize() never varied with its generator"),
+        (toy(ForgetfulState), "history() is not the actions applied"),
+        (toy(OverEarlyState), "outcome() says the game is over"),
+        (toy(WrongViewGameState), "view(0).game is 'flaming', not 'toy'"),
     ],
-    ids=["unsorted", "sharing_clone", "lax_apply", "endless", "fixed_determinize"],
+    ids=[
+        "unsorted",
+        "sharing_clone",
+        "lax_apply",
+        "endless",
+        "fixed_determinize",
+        "forgetful_history",
+        "outcome_over_early",
+        "view_of_another_game",
+    ],
 )
 def test_the_suite_catches_a_broken_toy_game(game: ToyGame, message: str) -> None:
     """Each breach of the protocol raises ConformanceError with a message that names it."""

@@ -1,24 +1,38 @@
-"""The layer rules of STYLE.md, checked on the source with ``ast``.
+"""The layer rules that import-linter cannot express, checked on the source with ``ast``.
 
-core <- games (flaming, flags) <- bots <- cli, server, analysis. The rules core and each
-game import only the standard library, ``pyramids.core`` and their own package, and do
-no I/O: no print, open or input, no clock, no module-level ``random`` state (a
-``random.Random`` passed in or made from a seed is fine).
+Which pyramids package may import which is written as import-linter contracts in
+pyproject.toml (``lint-imports``, run by ``./run checks``; one test below runs it too).
+What stays here: the rules core and each rules package import only the standard library,
+``pyramids.core`` and their own package, and do no I/O: no print, open or input, no
+clock, no ``importlib``, no module-level ``random`` state (a ``random.Random`` passed in
+or made from a seed is fine); the rules engines import without the web stack; and the
+server's static files hold each registered game's browser module.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "pyramids"
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "pyramids"
 
 RULES_PACKAGES = ("core", "flaming", "flags")
 """Packages that must stay pure: stdlib, core and themselves only."""
+
+LOADER_MODULES = {SRC / "core" / "descriptor.py"}
+"""The registry's loader of dotted paths (``load_path``): the one rules-layer use of importlib."""
+CODEGEN_MODULES = {SRC / "core" / "copying.py"}
+"""The module that writes a position's copy function from its dataclass fields and ``exec``s it
+(as ``dataclasses`` writes ``__init__``): generated from the class, never from input."""
 
 FORBIDDEN_CALLS = {"print", "open", "input", "breakpoint", "exec", "eval"}
 IO_MODULES = {
@@ -43,7 +57,16 @@ CLOCK_ATTRIBUTES = {
 RANDOM_ALLOWED = {"Random"}
 """The only names the rules may use from the ``random`` module: a generator class."""
 
-BOT_FORBIDDEN = ("pyramids.cli", "pyramids.analysis", "pyramids.server")
+SERVER_LIBRARIES = (
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "alembic",
+    "psycopg",
+    "platformdirs",
+)
+"""The optional extra ``server`` (pyproject.toml): nothing below the server needs them."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +177,8 @@ def test_the_rules_packages_exist() -> None:
 def test_rules_modules_import_only_stdlib_core_and_themselves(package: str, path: Path) -> None:
     """STYLE: "pyramids/core ... and one package per game import only the standard library and core"."""
     bad = import_violations(imports_of(path), f"pyramids.{package}")
+    if path in LOADER_MODULES:
+        bad = [b for b in bad if "imports importlib " not in b]
     assert not bad, f"{path.relative_to(SRC)}: " + "; ".join(bad)
 
 
@@ -163,86 +188,105 @@ def test_rules_modules_import_only_stdlib_core_and_themselves(package: str, path
 def test_rules_modules_do_no_io_and_keep_no_global_randomness(package: str, path: Path) -> None:
     """STYLE: "No print, no files, no clock, no random module state"."""
     bad = io_violations(path.read_text(encoding="utf-8"))
+    if path in CODEGEN_MODULES:
+        bad = [b for b in bad if not b.endswith("calls exec()")]
     assert not bad, f"{path.relative_to(SRC)}: " + "; ".join(bad)
 
 
-def test_core_imports_no_game() -> None:
-    """STYLE: core "depends on nothing"; every game depends on it, never the reverse."""
-    for path in python_files("core"):
-        for imp in imports_of(path):
-            if imp.module.startswith("pyramids"):
-                assert is_within(imp.module, "pyramids.core"), (
-                    f"{path.name}:{imp.line} {imp.module}"
-                )
-
-
-BOT_FILES = python_files("bots")
-
-
-@pytest.mark.parametrize("path", BOT_FILES, ids=[p.name for p in BOT_FILES])
-def test_bots_sit_below_cli_analysis_and_server(path: Path) -> None:
-    """STYLE: "Bots, CLI, server and analysis sit on top"; bots use core and games only."""
-    allowed = (
-        "pyramids.core",
-        "pyramids.flaming",
-        "pyramids.flags",
-        "pyramids.games",
-        "pyramids.bots",
+@pytest.mark.skipif(
+    shutil.which("lint-imports", path=str(Path(sys.executable).parent)) is None,
+    reason="import-linter is not installed (dev extra)",
+)
+def test_the_import_contracts_hold() -> None:
+    """pyproject.toml's import-linter contracts (the layers between pyramids packages) hold."""
+    exe = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    assert exe is not None
+    done = subprocess.run(
+        [exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
     )
-    for imp in imports_of(path):
-        if not imp.module.startswith("pyramids"):
-            continue
-        assert not any(is_within(imp.module, f) for f in BOT_FORBIDDEN), (
-            f"{path.name}:{imp.line} imports {imp.module}"
-        )
-        assert any(is_within(imp.module, a) for a in allowed), (
-            f"{path.name}:{imp.line} imports {imp.module}"
-        )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
-def test_nothing_but_tests_imports_the_rl_adapters() -> None:
-    """The research adapters (optional extra ``rl``) sit beside analysis: no module uses them."""
-    for path in sorted(SRC.rglob("*.py")):
-        if path.is_relative_to(SRC / "rl"):
-            continue
-        for imp in imports_of(path):
-            assert not is_within(imp.module, "pyramids.rl"), (
-                f"{path.name}:{imp.line} imports {imp.module}"
-            )
+BLOCK_SERVER = textwrap.dedent(
+    f"""
+    import sys
+
+    class _Blocker:
+        def find_spec(self, name, path=None, target=None):
+            if name.partition(".")[0] in {SERVER_LIBRARIES!r}:
+                raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+            return None
+
+    sys.meta_path.insert(0, _Blocker())
+    """
+)
+"""Python source that makes the server's libraries look uninstalled."""
 
 
-SERVER_FILES = python_files("server")
-
-
-def test_the_server_is_not_a_dependency_of_anything_below_it() -> None:
-    """STYLE: the server sits on top; only the CLI's ``serve`` command may start it."""
-    for path in sorted(SRC.rglob("*.py")):
-        if path.is_relative_to(SRC / "server") or path == SRC / "cli" / "serve_cmd.py":
-            continue
-        for imp in imports_of(path):
-            assert not is_within(imp.module, "pyramids.server"), (
-                f"{path.relative_to(SRC)}:{imp.line} imports {imp.module}"
-            )
-
-
-@pytest.mark.parametrize("path", SERVER_FILES, ids=[p.name for p in SERVER_FILES])
-def test_the_server_uses_the_games_only_through_core_games_and_bots(path: Path) -> None:
-    """The server is generic: it reaches a game through ``pyramids.games`` and the core
-    protocol, never through the CLI or analysis; only its catalogue (what the lobby offers:
-    presets and option fields) reads the games' option modules."""
-    allowed: tuple[str, ...] = (
-        "pyramids.core",
-        "pyramids.games",
-        "pyramids.bots",
-        "pyramids.server",
+def run_without_server_libraries(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter on which the ``server`` extra is missing."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK_SERVER + code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
     )
-    if path.name == "catalog.py":
-        allowed += ("pyramids.flaming", "pyramids.flags")
-    for imp in imports_of(path):
-        if imp.module.startswith("pyramids"):
-            assert any(is_within(imp.module, a) for a in allowed), (
-                f"{path.relative_to(SRC)}:{imp.line} imports {imp.module}"
-            )
+
+
+def test_the_rules_engines_and_hosts_run_without_the_web_stack() -> None:
+    """Issue 9: the engines, the registry and the bots import without the ``server`` extra,
+    and a game plays to its end."""
+    done = run_without_server_libraries(
+        textwrap.dedent(
+            """
+            import random
+            import pyramids.core, pyramids.games, pyramids.bots
+            from pyramids.games import descriptors
+            for desc in descriptors():
+                state = desc.make(desc.info.min_players).new_initial_state(3)
+                rng = random.Random(3)
+                for _ in range(20000):
+                    if state.is_terminal():
+                        break
+                    state.apply(rng.choice(state.legal_actions()))
+            assert not any(m.partition(".")[0] == "fastapi" for m in sys.modules)
+            print("ok")
+            """
+        )
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+
+
+def test_serve_without_the_server_extra_says_how_to_install_it() -> None:
+    """``pyramids serve`` without the extra: a clear message, exit status 2, no traceback."""
+    done = run_without_server_libraries(
+        "import sys; sys.argv = ['pyramids', 'serve', '--port', '0']\n"
+        "from pyramids.cli.main import main\nmain()\n"
+    )
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert "pip install 'pyramids[server]'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+STATIC = SRC / "server" / "static"
+
+
+def test_every_game_has_its_browser_module_in_the_static_files() -> None:
+    """The table page imports each registered game's ``browser_module`` from static/: it is
+    there, is an ES module that exports ``createGame``, and nothing else picks a game by name."""
+    from pyramids.games import descriptors
+
+    for desc in descriptors():
+        assert desc.browser_module, f"{desc.name} names no browser module"
+        module = STATIC / desc.browser_module
+        assert module.is_file(), f"{desc.name}: {module} is missing"
+        assert "export function createGame" in module.read_text(encoding="utf-8"), module
+    table_js = (STATIC / "js" / "table.js").read_text(encoding="utf-8")
+    for desc in descriptors():
+        assert Path(desc.browser_module).name not in table_js, f"table.js names {desc.name}"
 
 
 def test_the_checkers_catch_what_they_forbid() -> None:

@@ -115,7 +115,12 @@ def test_schedule_refusals() -> None:
 # --- a real tournament ------------------------------------------------------------------
 
 TINY = TournamentConfig(
-    bots=("random", "greedy"), game="flaming", players=2, games=10, seed=3, preset="basic"
+    bots=("random", "greedy"),
+    game="flaming",
+    players=2,
+    games=10,
+    seed=3,
+    options={"preset": "basic"},
 )
 
 
@@ -167,7 +172,9 @@ def test_a_tournament_game_is_core_play_game_with_its_seed_and_seats() -> None:
 
 def test_fewer_bots_than_seats_count_each_seat_instance() -> None:
     """K=2 over 4 seats: each contestant holds two seats of every game, each counted."""
-    config = TournamentConfig(bots=("greedy", "random"), players=4, games=2, preset="basic")
+    config = TournamentConfig(
+        bots=("greedy", "random"), players=4, games=2, options={"preset": "basic"}
+    )
     report = run_tournament(config)
     for c in report["contestants"]:
         assert c["games"] == 2 and c["seat_games"] == 4
@@ -241,7 +248,7 @@ def test_cli_prints_markdown_and_warns_when_unbalanced() -> None:
         (("--games", "0"), "--games must be at least 1"),
         (("--bots", " , "), "at least one bot"),
         (("--game", "flags", "--preset", "basic"), "not for --game flags"),
-        (("--actions",), "not for flaming"),
+        (("--actions",), "not for --game flaming"),
         (("--schedule", "swiss"), "unknown schedule"),
     ],
 )

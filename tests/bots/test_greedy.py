@@ -8,6 +8,7 @@ it estimates (FP-FIT, FP-COLLAPSE, FP-FIRE, FP-EXPLODE, FP-CURSE).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from pyramids.core import CHANCE, play_game
 from pyramids.core.game import Action
 from pyramids.flaming import FlamingGame, FlamingOptions, FlamingState, position_from_json
 from pyramids.flaming.state import FALL, LEFT, RIGHT
+from pyramids.games import descriptor, register, unregister
 
 GREEDY = GreedyBot()
 
@@ -222,3 +224,44 @@ def test_greedy_clearly_beats_random_heads_up() -> None:
         final, _ = play_game(game, bots, seed)
         wins += final.winner == seat
     assert wins / 60 > 0.6
+
+
+def test_greedy_plays_the_policy_the_registry_names() -> None:
+    """Hosts name no game: ``greedy`` is the view's game's default policy (its descriptor)."""
+    bot = GreedyBot()
+    policy = descriptor("flaming").load("policy")()
+    game = FlamingGame(3, FlamingOptions(preset="standard", fire_die=True))
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            view, legal = state.view(seat), state.legal_actions()
+            mine = bot.act(view, legal, random.Random(seed))
+            assert mine == policy.act(view, legal, random.Random(seed))
+            state.apply(mine)
+    assert type(bot.policy("flaming")).__name__ == "GreedyFlamingBot"
+    assert type(bot.policy("flags")).__name__ == "GreedyFlagsBot"
+
+
+def test_greedy_plays_at_random_in_a_game_without_a_policy() -> None:
+    """A registered game whose descriptor names no policy still gets a legal action."""
+    flaming = descriptor("flaming")
+    bare = replace(flaming, info=replace(flaming.info, short_name="bare"), policy="")
+    register(bare)
+    try:
+
+        @dataclass
+        class BareView:
+            game: str = "bare"
+
+        legal = [3, 5, 8]
+        picks = {GreedyBot().act(BareView(), legal, random.Random(s)) for s in range(30)}  # type: ignore[arg-type]
+        assert picks == set(legal)
+    finally:
+        unregister("bare")
+    with pytest.raises(TypeError, match="cannot tell which game"):
+        GreedyBot().act(object(), [1], random.Random(0))  # type: ignore[arg-type]

@@ -15,11 +15,11 @@ from collections import Counter
 import pytest
 
 from pyramids.bots import GreedyBot, RandomBot, make_bot
-from pyramids.bots.greedy_flags import flag_distance
 from pyramids.core import CHANCE, play_game
 from pyramids.core.game import Action
 from pyramids.flags import FlagsGame, FlagsOptions, FlagsState
 from pyramids.flags.cards import BY_CODE
+from pyramids.games.flags.policy import flag_distance
 from tests.flags import legal_texts, state
 
 GREEDY = GreedyBot()

@@ -20,6 +20,7 @@ from pyramids.core.game import Action
 from pyramids.flags import FlagsGame
 from pyramids.flaming import FlamingGame, FlamingOptions, position_from_json
 from pyramids.flaming.state import FALL
+from pyramids.games import names
 
 SMALL = SearchSettings(iterations=40)
 
@@ -368,3 +369,11 @@ def test_game_of_rebuilds_the_game_of_a_view() -> None:
     assert game_of(flags.new_initial_state(0).view(0)) == flags
     with pytest.raises(TypeError, match="cannot tell which game"):
         game_of(object())  # type: ignore[arg-type]
+
+
+def test_the_search_plays_every_registered_game() -> None:
+    """Hosts name no game: ``games`` is the registry's names, the game comes from ``view.game``."""
+    assert ISMCTSBot().games == names()
+    flags = FlagsGame(2)
+    view = flags.new_initial_state(0).view(0)
+    assert view.game in names() and game_of(view) == flags

@@ -100,6 +100,35 @@ def _check_french(page: Any) -> None:
     assert title.inner_text().strip().lower() == "your hand"
 
 
+SHOWN_SPOTS = """() => [...document.querySelectorAll('[data-testid=spot]')].map((g) => [
+  g.dataset.spot, g.classList.contains('misfit'), g.querySelector('.spot-hint').textContent,
+  g.getAttribute('aria-label')])"""
+
+
+def _check_fit_hints(page: Any, server: LiveServer, invite: str) -> None:
+    """Issue 9: the spots of the picked tile show the engine's fit hints (``hints`` of the
+    state message) - a ✓ where it fits, a ⚠ and the reason where it would collapse."""
+    table_id, token = invite.split("/t/")[1].split("?token=")
+    msg = httpx.get(f"{server.url}/api/tables/{table_id}/state", params={"token": token}).json()
+    tile = page.locator("[data-testid=hand-tile].selected").get_attribute("data-tile")
+    hints = msg["hints"]["spots"][tile]
+    shown = {
+        spot: (misfit, mark, label) for spot, misfit, mark, label in page.evaluate(SHOWN_SPOTS)
+    }
+    assert set(shown) == set(hints)
+    for spot, hint in hints.items():
+        misfit, mark, label = shown[spot]
+        assert (misfit, mark) == (not hint["fits"], "✓" if hint["fits"] else "⚠"), spot
+        if not hint["fits"]:
+            assert "collapse: " in label and label.split("collapse: ")[1].strip(), label
+    chips = page.locator("[data-testid=spot-button]").evaluate_all(
+        "els => els.map((e) => [e.dataset.spot, e.textContent])"
+    )
+    assert {spot: text.split()[-1] for spot, text in chips} == {
+        spot: "✓" if hint["fits"] else "⚠" for spot, hint in hints.items()
+    }
+
+
 def _create_table_in_lobby(page: Any, server: LiveServer) -> str:
     """Fill the lobby form: Flaming Pyramids, basic, Ann + greedy + random, no bot delay."""
     page.goto(server.url + "/")
@@ -156,6 +185,7 @@ def test_play_a_complete_flaming_game_by_clicking(
             assert pg.locator("[data-testid=hand-tile].selected").count() == 1
             spot = pg.locator("[data-testid=spot]").first
             spot.wait_for()
+            _check_fit_hints(pg, server, invite)
             if not checked_midgame and decisions >= 5:
                 checked_midgame = True
                 pg.screenshot(path=str(artifacts / "table-midgame.png"), full_page=True)

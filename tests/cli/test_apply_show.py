@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from pyramids.cli.main import app
-from pyramids.cli.render import render_pyramid_text
 from pyramids.flaming.tiles import BY_NAME, key_of
+from pyramids.games.flaming.render import render_pyramid_text
 
 # R100 B120 Y30 on the base; seat 0 holds G6 (no colour or number in common with the
 # supports of 1,1) and Y2; seat 1 holds B4 with B6 on its pile.

@@ -19,8 +19,6 @@ from typer.testing import CliRunner, Result
 from pyramids.bots import make_bot
 from pyramids.cli.io import dumps_compact
 from pyramids.cli.main import app
-from pyramids.cli.play_flags import FlagsUI, read_choice
-from pyramids.cli.render_flags import render_towers_text
 from pyramids.cli.terminal import Seats
 from pyramids.core import GameRecord, play_game, replay
 from pyramids.core.game import Action, View
@@ -28,6 +26,9 @@ from pyramids.flags import FlagsGame, FlagsOptions, FlagsState, position_from_js
 from pyramids.flags.cards import CODES
 from pyramids.flags.pieces import BY_NAME
 from pyramids.games import make_game
+from pyramids.games.flags.render import render_towers_text
+from pyramids.games.flags.terminal import FlagsUI, read_choice
+from pyramids.texts import describe
 
 HANDS = [["CZE", "FRA"], ["DEU", "ITA"]]
 SINGLES = ["K1", "K2", "K3", "W2", "W3", "Y1", "Y2", "Y3", "B1", "B2", "G1", "G2", "G3", "R1", "R3"]
@@ -423,12 +424,12 @@ def test_human_sees_only_their_own_cards_in_events() -> None:
     state.apply(state.parse_action("swap:FRA"))
     ui = FlagsUI()
     opponent = Seats(["random", "human"])
-    texts = [e.text_en for e in ui.events(state, opponent)]
+    texts = [describe(e, "en") for e in ui.events(state, opponent)]
     assert texts == [
         "seat 0 exchanges ?: it goes under the deck",
         "seat 0 draws ? for the exchanged card",
     ]
-    mover = [e.text_en for e in ui.events(state, Seats(["human", "random"]))]
+    mover = [describe(e, "en") for e in ui.events(state, Seats(["human", "random"]))]
     assert mover[1] == "seat 0 draws ARG for the exchanged card"
 
 

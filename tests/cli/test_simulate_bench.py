@@ -13,19 +13,14 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from pyramids.analysis.simulate import (
-    FLAGS_EVENT_KINDS,
-    MAYHEM_KINDS,
-    WIN_CONDITIONS,
-    SimConfig,
-    play_one,
-    seat_bots,
-)
+from pyramids.analysis.simulate import SimConfig, play_one, seat_bots
 from pyramids.bots import make_bot
 from pyramids.cli.main import app
 from pyramids.core import play_game, replay
 from pyramids.flags import FlagsGame
 from pyramids.flaming import FlamingGame, FlamingOptions
+from pyramids.games.flags.analysis import FLAGS_EVENT_KINDS, WIN_CONDITIONS
+from pyramids.games.flaming.analysis import MAYHEM_KINDS
 
 runner = CliRunner()
 
@@ -121,7 +116,11 @@ def test_seats_rotate_so_every_bot_sits_everywhere() -> None:
 def test_mayhem_counts_match_a_replay_of_the_game() -> None:
     """FP-MAYHEM-1: the counted events are exactly those of the game's record, replayed."""
     config = SimConfig(
-        players=3, preset="standard", bots=("greedy", "random"), seed=7, fire_die=True
+        game="flaming",
+        players=3,
+        options={"preset": "standard", "fire_die": True},
+        bots=("greedy", "random"),
+        seed=7,
     )
     game = FlamingGame(3, FlamingOptions(preset="standard", fire_die=True))
     result = play_one(config, 2, game)

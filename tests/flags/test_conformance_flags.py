@@ -39,22 +39,16 @@ def test_max_turns_games_conform_and_rank() -> None:
     assert report.longest_game < 400
 
 
-def test_small_deals_and_steals_are_listed_chance_points() -> None:
+def test_deals_and_steals_are_listed_chance_points() -> None:
     """PF-TREE-7, PF-TREE-8: chance points with their outcomes pass the protocol checks."""
     s = play(state(towers=[["Y3", "Y2"]], hands=[["ITA"], ["FRA", "JPN"]]), "Y1>Y2", "newstart")
-    assert len(check_player_and_actions(s, "small deal")) == 3
+    assert len(check_player_and_actions(s, "deal")) == 3
     s = play(state(towers=[["K3", "K2"]], hands=[["ITA"], ["FRA", "JPN"]]), "K1>K2", "pirate:1")
     assert len(check_player_and_actions(s, "steal")) == 2
 
 
-def test_a_huge_deal_is_a_chance_point_the_suite_accepts() -> None:
-    """PF-TREE-7: a new start with more than 720 deals lists no outcomes; sample_chance deals.
-
-    Seed 3 with three players reaches such a deal (12 cards: 34650 deals) at step 1026.
-    Left failing on purpose until ``core.conformance`` accepts such a chance point: in
-    ``check_player_and_actions`` return early when ``player == CHANCE`` and both
-    ``legal_actions()`` and ``chance_outcomes()`` are empty, and in ``playout`` check
-    ``action in legal`` only when ``legal`` is not empty (``apply`` still refuses a bad deal).
-    """
+def test_a_big_deal_is_a_run_of_small_chance_points() -> None:
+    """PF-TREE-7: seed 3 with three players reaches a new start of 12 cards (34650 deals) at
+    step 1026; card by card, every chance point lists its outcomes (at most 36)."""
     report = check_game(FlagsGame(3), (3,), view_every=50, returns_total=1.0)
     assert report.chance_actions > 0

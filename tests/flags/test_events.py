@@ -6,6 +6,7 @@ import random
 
 from pyramids.core import CHANCE
 from pyramids.flags import FlagsGame
+from pyramids.texts import describe
 from tests.flags import play, state
 
 KINDS = {
@@ -16,7 +17,7 @@ KINDS = {
 
 
 def test_every_event_of_random_games_has_a_known_kind_and_both_texts() -> None:
-    """Events: Event(kind, data, text_en, text_fr), one per thing that happened."""
+    """Events: typed, one per thing that happened, told by the catalogue in both languages."""
     seen: set[str] = set()
     for seed in range(12):
         s = FlagsGame(2 + seed % 3).new_initial_state(seed)
@@ -30,7 +31,8 @@ def test_every_event_of_random_games_has_a_known_kind_and_both_texts() -> None:
             for viewer in (None, 0):
                 for e in (*s.events(), *s.events_for(viewer)):
                     assert e.kind in KINDS
-                    assert e.text_en and e.text_fr and e.text_en != e.text_fr
+                    en, fr = describe(e, "en"), describe(e, "fr")
+                    assert en and fr and en != fr
                     seen.add(e.kind)
     assert {"move", "flag", "take", "draw", "win", "swap", "tree"} <= seen
 
@@ -40,9 +42,16 @@ def test_a_flag_event_says_which_tower_and_country() -> None:
     s = play(state(towers=[["B3", "R2"]], hands=[["FRA"], ["CZE"]]), "W1>R2")
     flag = s.events()[1]
     assert flag.kind == "flag"
-    assert flag.data == {"seat": 1, "card": "CZE", "tower": ["B3", "R2", "W1"]}
-    assert "B3 R2 W1" in flag.text_en and "Czech Republic" in flag.text_en
-    assert "drapeau" in flag.text("fr")
+    assert flag.data == {
+        "seat": 1,
+        "card": "CZE",
+        "tower": ["B3", "R2", "W1"],
+        "country": "Czech Republic",
+        "pieces": ["O2", "P2", "C1", "X3"],
+    }
+    text = describe(flag, "en")
+    assert "B3 R2 W1" in text and "Czech Republic" in text
+    assert "drapeau" in describe(flag, "fr")
 
 
 def test_a_masked_exchange_hides_the_card_from_the_others() -> None:

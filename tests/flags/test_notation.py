@@ -30,7 +30,7 @@ from tests.flags import FLAG_PIECES, play, position, state
         "pirate:1",
         "wild:R",
         "steal:CZE",
-        "deal:CZE,FRA,ITA",
+        "deal:CZE",
     ],
 )
 def test_every_kind_of_action_prints_as_it_parses(text: str) -> None:
@@ -47,13 +47,11 @@ def test_parsing_is_lenient_about_case_and_spaces() -> None:
     assert action_to_text(parse_action("take: o2 @ 1", 2)) == "take:O2@1"
 
 
-def test_a_deal_lists_cards_in_dealing_order() -> None:
-    """PF-NOTE-1: `deal:CARD,…` lists the cards one at a time from the dealer; within a hand
-    the order does not matter and prints in code order."""
-    a = parse_action("deal:JPN,FRA,CZE", 2)
-    b = parse_action("deal:CZE,FRA,JPN", 2)
-    assert a == b and action_to_text(a) == "deal:CZE,FRA,JPN"
-    assert a > DEAL_BASE
+def test_a_deal_names_one_card() -> None:
+    """PF-NOTE-1: a new start deals one card at a time: `deal:CARD` (to the next seat served)."""
+    a = parse_action("deal:jpn", 2)
+    assert action_to_text(a) == "deal:JPN"
+    assert a >= DEAL_BASE
 
 
 @pytest.mark.parametrize(
@@ -75,9 +73,9 @@ def test_a_deal_lists_cards_in_dealing_order() -> None:
         ("pirate:x", "expected pirate"),
         ("pirate:2", "no seat 2"),
         ("wild:W", "R, B, G, Y or K"),
-        ("deal:?,?", "hides cards"),
-        ("deal:CZE,CZE", "twice"),
-        ("deal:", "lists the dealt cards"),
+        ("deal:?", "hides the card"),
+        ("deal:CZE,FRA", "one card at a time"),
+        ("deal:", "not a card"),
         ("hello:1", "unknown word"),
     ],
 )
@@ -97,7 +95,7 @@ def test_text_that_is_no_action_is_a_parse_error(text: str, match: str) -> None:
         ("done", "must move pyramids or exchange"),
         ("grow", "must move pyramids or exchange"),
         ("steal:CZE", "must move pyramids or exchange"),
-        ("deal:CZE,ITA", "must move pyramids or exchange"),
+        ("deal:CZE", "must move pyramids or exchange"),
     ],
 )
 def test_an_action_that_parses_but_breaks_a_rule_is_illegal(text: str, match: str) -> None:
@@ -354,9 +352,31 @@ def test_bad_pending_actions_are_refused(
 def test_pending_actions_that_play_can_reach_are_accepted() -> None:
     """PF-NOTE-2: `{"player": 0, "kind": "action", "colour": "R"}`, `{"kind": "steal", "from": 1}`,
     `{"kind": "deal"}`."""
-    for pending in (WILD, {**WILD, "colour": "R"}, {"kind": "steal", "from": 1}, {"kind": "deal"}):
+    for pending in (WILD, {**WILD, "colour": "R"}, {"kind": "steal", "from": 1}):
         s = position_from_json(_action(pending))
         assert s.to_json()["pending"] == pending
+
+
+def test_a_pending_deal_lists_the_cards_left_to_deal() -> None:
+    """PF-NOTE-2, PF-TREE-7: `{"kind": "deal", "cards": [...]}`, the hands holding the cards
+    dealt so far; a bare `{"kind": "deal"}` is a deal not begun (every hand gathered)."""
+    data = _action({"kind": "deal"})
+    gathered = sorted(c for h in data["hands"] for c in h)
+    s = position_from_json(data)
+    assert s.to_json()["pending"] == {"kind": "deal", "cards": gathered}
+    assert s.to_json()["hands"] == [[], []]
+    play(s, f"deal:{gathered[1]}")
+    mid = s.to_json()
+    assert mid["pending"] == {"kind": "deal", "cards": [gathered[0], *gathered[2:]]}
+    assert mid["hands"] == [[gathered[1]], []]
+    back = position_from_json(mid)
+    assert back == s and back.to_json() == mid
+    wrong = {**mid, "hands": [[], [gathered[1]]]}
+    with pytest.raises(PositionError, match="dealt one at a time from seat 0"):
+        position_from_json(wrong)
+    twice = {**mid, "pending": {"kind": "deal", "cards": [gathered[1], *gathered[2:]]}}
+    with pytest.raises(PositionError, match="listed twice"):
+        position_from_json(twice)
 
 
 def test_a_pending_action_with_a_built_card_in_hand_is_refused() -> None:

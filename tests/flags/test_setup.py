@@ -74,7 +74,7 @@ def test_same_seed_same_deal_other_seed_other_deal() -> None:
 
 def test_metadata_and_options() -> None:
     """PF-NOTE-2: the options are the position's rules (actions, max_turns) plus first_player."""
-    assert RULES_VERSION == "flags-1"
+    assert RULES_VERSION == "flags-2"
     assert INFO.short_name == "flags"
     assert (INFO.min_players, INFO.max_players) == (2, 4)
     assert INFO.has_chance and INFO.has_hidden_information

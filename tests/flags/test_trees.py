@@ -8,7 +8,7 @@ import pytest
 
 from pyramids.core import CHANCE
 from pyramids.core.errors import IllegalActionError
-from pyramids.flags.actions import DEAL_BASE, decode_deal
+from pyramids.flags.actions import DEAL_BASE
 from tests.flags import event_kinds, legal_texts, play, state
 
 
@@ -158,33 +158,36 @@ def test_yellow_new_start_deals_from_the_mover_earlier_seats_get_extras() -> Non
     """PF-TREE-7: "gather all hands, shuffle, deal one at a time starting with yourself"."""
     s = state(players=3, towers=[["Y3", "Y2"]], hands=[["ITA"], ["FRA", "JPN"], ["CZE"]], to_move=1)
     play(s, "Y1>Y2", "newstart")
-    assert s.current_player() == CHANCE
-    outcomes = s.chance_outcomes()
-    assert len(outcomes) == 12  # 4 cards to seats 1, 2, 0 as 2 + 1 + 1: 4!/(2!1!1!)
-    assert all(p == pytest.approx(1 / 12) for _, p in outcomes)
-    assert s.legal_actions() == [a for a, _ in outcomes]
-    deal = s.parse_action("deal:CZE,FRA,ITA,JPN")  # seat 1 CZE, seat 2 FRA, seat 0 ITA, seat 1 JPN
-    assert decode_deal(deal) == [[9, 23], [15], [21]]
-    s.apply(deal)
+    assert s.to_json()["hands"] == [[], [], []]
+    assert s.to_json()["pending"] == {"kind": "deal", "cards": ["CZE", "FRA", "ITA", "JPN"]}
+    for left, text in zip(
+        (4, 3, 2, 1), ("deal:CZE", "deal:FRA", "deal:ITA", "deal:JPN"), strict=True
+    ):
+        assert s.current_player() == CHANCE
+        outcomes = s.chance_outcomes()
+        assert len(outcomes) == left  # one card at a time: each card left, equally likely
+        assert all(p == pytest.approx(1 / left) for _, p in outcomes)
+        assert s.legal_actions() == [a for a, _ in outcomes]
+        play(s, text)  # to seat 1, 2, 0, then 1 again
     assert s.to_json()["hands"] == [["ITA"], ["CZE", "JPN"], ["FRA"]]
+    assert event_kinds(s) == ["deal"]
     assert s.current_player() == 2
 
 
-def test_yellow_deal_must_use_exactly_the_gathered_cards() -> None:
-    """PF-TREE-7: the deal hands out all hands' cards, no more, no less, sizes fixed."""
+def test_yellow_deal_deals_only_the_gathered_cards() -> None:
+    """PF-TREE-7: the deal hands out the gathered cards, each once."""
     s = play(state(towers=[["Y3", "Y2"]], hands=[["ITA"], ["FRA"]]), "Y1>Y2", "newstart")
-    with pytest.raises(IllegalActionError, match="exactly the 2 cards of all hands"):
-        s.parse_action("deal:ITA,CZE")
-    with pytest.raises(IllegalActionError, match="exactly the 2 cards"):
+    with pytest.raises(IllegalActionError, match="one card at a time"):
+        s.parse_action("deal:CZE")
+    assert [s.action_to_string(a) for a, _ in s.chance_outcomes()] == ["deal:FRA", "deal:ITA"]
+    play(s, "deal:ITA")
+    with pytest.raises(IllegalActionError, match="one card at a time"):
         s.parse_action("deal:ITA")
-    assert sorted(s.action_to_string(a) for a, _ in s.chance_outcomes()) == [
-        "deal:FRA,ITA",
-        "deal:ITA,FRA",
-    ]
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["deal:FRA"]
 
 
-def test_a_huge_deal_is_sampled_not_listed() -> None:
-    """PF-TREE-7: with more than 720 possible deals chance_outcomes() is empty; sample_chance deals."""
+def test_a_big_deal_is_dealt_card_by_card_and_replays_from_a_seed() -> None:
+    """PF-TREE-7: 12 cards (34650 deals) are 12 chance points of at most 12 outcomes."""
     hands = [
         ["ARG", "AUT", "BEL", "BRA"],
         ["BRB", "BWA", "CHN", "CMR"],
@@ -192,14 +195,16 @@ def test_a_huge_deal_is_sampled_not_listed() -> None:
     ]
     s = state(players=3, towers=[["Y3", "Y2"]], hands=hands)
     play(s, "Y1>Y2", "newstart")
-    assert s.deal_count() == 34650
-    assert s.chance_outcomes() == [] and s.legal_actions() == []
-    action = s.sample_chance(random.Random(3))
-    assert action > DEAL_BASE and s.illegal_reason(action) is None
     again = s.clone()
-    again.apply(s.sample_chance(random.Random(3)))
-    s.apply(action)
-    assert s == again
+    rng, rng2 = random.Random(3), random.Random(3)
+    for left in range(12, 0, -1):
+        assert len(s.chance_outcomes()) == left == len(s.legal_actions())
+        action = s.sample_chance(rng)
+        assert action >= DEAL_BASE and s.illegal_reason(action) is None
+        s.apply(action)
+        again.apply(again.sample_chance(rng2))
+    assert s == again and s.history() == again.history()
+    assert s.current_player() == 1
     assert sorted(len(h) for h in s.to_json()["hands"]) == [4, 4, 4]
     assert sorted(c for h in s.to_json()["hands"] for c in h) == sorted(c for h in hands for c in h)
 

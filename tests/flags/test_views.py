@@ -6,6 +6,7 @@ import json
 import random
 
 from pyramids.flags import FlagsGame
+from pyramids.texts import describe
 from tests.flags import play, state
 
 
@@ -68,10 +69,12 @@ def test_after_a_two_player_new_start_each_knows_the_other_hand() -> None:
     """PF-VIEW-3: the gathered cards not dealt to you went to the only other seat."""
     s = state(towers=[["Y3", "Y2"]], hands=[["ITA", "JPN"], ["CZE", "FRA"]])
     play(s, "Y1>Y2", "newstart")
-    deal = s.parse_action("deal:CZE,FRA,ITA,JPN")
-    assert s.action_text_for(deal, 0) == "deal:CZE,?,ITA,?"
-    assert s.action_text_for(deal, 1) == "deal:?,FRA,?,JPN"
-    s.apply(deal)
+    for text, seat in (("deal:CZE", 0), ("deal:FRA", 1), ("deal:ITA", 0), ("deal:JPN", 1)):
+        deal = s.parse_action(text)
+        assert s.action_text_for(deal, seat) == text
+        assert s.action_text_for(deal, 1 - seat) == s.action_text_for(deal, None) == "deal:?"
+        assert vj(s, seat)["pending"]["cards"] == ["?"] * len(s.to_deal)
+        s.apply(deal)
     assert vj(s, 0)["hands"] == [["CZE", "ITA"], ["FRA", "JPN"]]
     assert vj(s, 1)["hands"] == [["CZE", "ITA"], ["FRA", "JPN"]]
     assert vj(s, None)["hands"] == [["?", "?"], ["?", "?"]]
@@ -83,7 +86,7 @@ def test_draws_are_masked_for_the_others() -> None:
     s = state(towers=[["B3", "R2"]], hands=[["CZE"], ["ITA"]], deck=["FRA"])
     play(s, "W1>R2", "done")
     draw = s.events_for(1)[-1]
-    assert draw.kind == "draw" and draw.data["card"] == "?" and "?" in draw.text_en
+    assert draw.kind == "draw" and draw.data["card"] == "?" and "?" in describe(draw, "en")
     assert s.events_for(0)[-1].data["card"] == "FRA"
     assert s.events()[-1].data["card"] == "FRA"
 

@@ -87,6 +87,8 @@ class Reference:
         self.piles = pos["piles"]
         self.out = pos["out"]
         self.quenched: dict[str, list[str]] = pos.get("quenched", {})
+        for spot in list(self.board):
+            self.touch(spot)
         self.winner = pos.get("winner")
         self.ranking = pos.get("ranking")
         self.p = self.to_move
@@ -101,6 +103,18 @@ class Reference:
                 self.pending = ("die", event[1])
 
     # --- checks -----------------------------------------------------------------------
+
+    def touch(self, spot: Spot) -> None:
+        """The tile at ``spot`` now touches its neighbours: a quench it ends, ends.
+
+        Contract section 9: a quenched ember does not ignite again until it moves or a
+        tile it ignites that was not touching it at the roll comes to touch it.
+        """
+        tile = self.board[spot]
+        for n in neighbours(spot):
+            ember = self.board.get(n)
+            if ember in self.quenched and ignites(ember, tile) and tile not in self.quenched[ember]:
+                del self.quenched[ember]
 
     def supports(self, spot: Spot) -> list[str]:
         r, c = spot
@@ -194,6 +208,7 @@ class Reference:
             assert tile in self.hands[self.to_move] and spot in self.spots(), text
             self.hands[self.to_move].remove(tile)
             self.board[spot] = tile
+            self.touch(spot)
             self.resolve()
         elif self.pending[0] == "fall":
             _, spot = self.pending
@@ -204,6 +219,7 @@ class Reference:
             tile = self.board.pop(spot)
             self.quenched.pop(tile, None)
             self.board[target] = tile
+            self.touch(target)
             self.resolve()
         else:
             _, spot = self.pending

@@ -12,6 +12,7 @@ import pytest
 from pyramids.core import CHANCE
 from pyramids.flaming import FlamingState
 from pyramids.flaming.state import DIE
+from pyramids.flaming.tiles import BY_NAME, key_of
 from tests.flaming.helpers import kinds, legal, out, piles, play, position, pyramid
 
 _DIE_RULES = {"preset": "standard", "fire_die": True}
@@ -244,3 +245,69 @@ def test_after_a_curse_the_die_is_rolled_for_the_new_p_and_the_fire_burns_for_th
     assert piles(state) == [[], ["R2"], ["B4", "R10", "G10", "Y10", "B30", "Y6"]]
     assert out(state) == ["Y1"]
     assert state.to_move == 1
+
+
+# --- the quench ends at the contact, even when the contact falls away (contract section 9) ---
+
+_BROKEN_QUENCH_RULES = {"preset": "family", "curse": False, "fire_die": True}
+
+
+def test_a_quench_ends_when_a_new_tile_touches_the_ember_even_if_it_then_falls_away() -> None:
+    """FP-DIE-6: "A quenched ember lights no fire until it moves, or until a tile it ignites
+    that did not touch it at the roll comes to touch it."
+
+    ``Y2@0,0 B100@0,2 G120@0,4 Y1@1,1``, Y1 quenched while touching Y2 and B100. Seat 0
+    plays ``R4@1,3``: straw beside Y1, which ends the quench; R4 matches neither B100 nor
+    G120, so they collapse and R4 falls ``right`` to 0,4, away from Y1. Y1 is no longer
+    quenched and still touches the straw Y2: a fire, so a die roll is pending for seat 0.
+    """
+    state = position(
+        pyramid=["Y2@0,0", "B100@0,2", "G120@0,4", "Y1@1,1"],
+        hands=[["R4", "G10"], ["B10"]],
+        rules=_BROKEN_QUENCH_RULES,
+        quenched={"Y1": ["Y2", "B100"]},
+    )
+    events = play(state, "R4@1,3", "right")
+    assert kinds(events) == ["place", "collapse", "fall", "fire_found"]
+    assert state.current_player() == CHANCE
+    assert state.to_json()["pending"] == {"player": 0, "kind": "die"}
+    assert state.pending == (DIE, key_of(1, 1))
+    assert state.board[key_of(1, 1)] == BY_NAME["Y1"]
+    assert "quenched" not in state.to_json()
+
+
+def test_a_loaded_quench_already_ended_by_a_new_contact_is_not_quenched() -> None:
+    """FP-DIE-6, FP-NOTE-4: ``quenched`` lists an ember that is still quenched.
+
+    ``R100@0,0 B6@0,2 R7@1,1`` with ``"quenched": {"R7": []}``: B6 touches R7 but did
+    not at the roll, and R7 ignites straw, so the quench has ended; the position prints
+    no ``quenched`` and the next placement's scan finds the fire (FP-NOTE-8).
+    """
+    state = position(
+        pyramid=["R100@0,0", "B6@0,2", "R7@1,1"],
+        hands=[["G20"], ["B10"]],
+        piles=[["G30"], []],
+        rules=_BROKEN_QUENCH_RULES,
+        quenched={"R7": []},
+    )
+    assert "quenched" not in state.to_json()
+    events = play(state, "G20@0,4")
+    assert kinds(events)[:2] == ["place", "fire_found"]
+
+
+def test_a_tile_that_touched_the_ember_at_the_roll_and_comes_back_keeps_the_quench() -> None:
+    """FP-DIE-6: only a tile that did not touch the ember at the roll ends the quench.
+
+    ``Y2@0,0 G100@0,2 G120@0,4 Y1@1,1``, Y1 quenched with Y2, G100 and R4 (R4 has left
+    since). R4 is placed back beside Y1 at 1,3 (red: no match on G100 and G120, so it
+    collapses and falls right to 0,4): R4 touched Y1 at the roll, so Y1 stays quenched.
+    """
+    state = position(
+        pyramid=["Y2@0,0", "G100@0,2", "G120@0,4", "Y1@1,1"],
+        hands=[["R4", "G10"], ["B10"]],
+        rules=_BROKEN_QUENCH_RULES,
+        quenched={"Y1": ["Y2", "G100", "R4"]},
+    )
+    events = play(state, "R4@1,3", "right")
+    assert kinds(events) == ["place", "collapse", "fall", "draw"]
+    assert state.to_json()["quenched"] == {"Y1": ["Y2", "R4", "G100"]}

@@ -9,6 +9,7 @@ tiles mayhem sent under it, in order.
 
 from __future__ import annotations
 
+from pyramids.texts import describe
 from tests.flaming.helpers import hands, kinds, of_kind, out, piles, play, position, pyramid
 
 # --- free air (check 1) ---------------------------------------------------------------
@@ -79,7 +80,7 @@ def test_an_overhanging_tile_that_fits_stays() -> None:
     )
     events = play(state, "Y100@2,2")
     assert kinds(events) == ["place", "collapse"]
-    assert "is too heavy (100 > 10 + 30)" in events[1].text_en
+    assert "is too heavy (100 > 10 + 30)" in describe(events[1], "en")
     events = play(state, "left")
     assert kinds(events) == ["fall", "draw"]
     assert pyramid(state) == [
@@ -113,7 +114,8 @@ def test_an_overhanging_tile_that_does_not_fit_collapses_its_single_support() ->
     collapse = events[1]
     assert collapse.data["tile"] == "R30"
     assert collapse.data["collapsed"] == [{"tile": "B10", "at": "1,5"}]
-    assert "is too heavy (30 > 10) and does not match B10 in colour or number" in collapse.text_en
+    why = "is too heavy (30 > 10) and does not match B10 in colour or number"
+    assert why in describe(collapse, "en")
     assert state.to_json()["pending"] == {"player": 0, "kind": "fall", "tile": "R30@2,4"}
     events = play(state, "left")
     assert kinds(events) == ["fall", "draw"]

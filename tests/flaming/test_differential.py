@@ -128,3 +128,36 @@ def test_engine_matches_transcription_from_arbitrary_hand_made_positions() -> No
             ref.apply(text)
             assert state.to_json() == ref.to_json(), f"{text} from {before}"
     assert checked > 300
+
+
+@pytest.mark.parametrize(
+    ("quenched", "actions"),
+    [
+        ({"Y1": ["Y2", "B100"]}, ["R4@1,3", "right"]),
+        ({"Y1": ["Y2", "B100", "R4"]}, ["R4@1,3", "right"]),
+        ({"Y1": ["Y2", "B100"]}, ["G10@1,3"]),
+    ],
+)
+def test_the_reference_ends_a_quench_at_the_contact_as_the_engine_does(
+    quenched: dict[str, list[str]], actions: list[str]
+) -> None:
+    """FP-DIE-6: a new tile the ember ignites ends the quench when it touches, whatever follows."""
+    pos = {
+        "rules": {"preset": "family", "curse": False, "fire_die": True},
+        "players": 2,
+        "to_move": 0,
+        "turn": 1,
+        "pyramid": ["Y2@0,0", "B100@0,2", "G120@0,4", "Y1@1,1"],
+        "hands": [["R4", "G10"], ["B10"]],
+        "piles": [[], []],
+        "out": [],
+        "quenched": quenched,
+    }
+    state = FlamingGame(2, FlamingOptions(preset="family", curse=False, fire_die=True))
+    engine = state.state_from_json(pos)
+    ref = Reference(pos)
+    assert engine.to_json() == ref.to_json()
+    for text in actions:
+        engine.apply(engine.parse_action(text))
+        ref.apply(text)
+        assert engine.to_json() == ref.to_json(), text

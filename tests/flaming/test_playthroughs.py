@@ -2,8 +2,9 @@
 
 ``scripts/regen_playthroughs.py`` wrote ``playthroughs/*.txt``: for each step of a seeded
 game played by random bots through ``core.play_game``, the decision, legal actions,
-view, action, event texts and position. Any change to rules, notation, views, event
-texts, bots or seeding shows up here as a line-by-line difference.
+view, action, event texts (said by the message catalogue, ``pyramids.texts.describe``)
+and position. Any change to rules, notation, views, event facts or catalogue sentences,
+bots or seeding shows up here as a line-by-line difference.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ from pyramids.flaming.tiles import (
     is_base,
     spot_name,
 )
+from pyramids.texts import describe
 
 MAX_ACTIONS = 100_000
 """No game may take more actions than this (every turn has a bounded mayhem)."""
@@ -246,7 +247,7 @@ def test_the_same_seed_and_actions_give_the_same_game(setup: Setup) -> None:
     texts = []
     for state, text in play(setup):
         positions.append(state.to_json())
-        events.append([e.text_en for e in state.events()] if text else [])
+        events.append([describe(e, "en") for e in state.events()] if text else [])
         if text is not None:
             texts.append(text)
     again = setup.game().new_initial_state(setup.seed)
@@ -254,7 +255,7 @@ def test_the_same_seed_and_actions_give_the_same_game(setup: Setup) -> None:
     for i, text in enumerate(texts, start=1):
         again.apply(again.parse_action(text))
         assert again.to_json() == positions[i], f"action {i} ({text})"
-        assert [e.text_en for e in again.events()] == events[i], f"action {i} ({text})"
+        assert [describe(e, "en") for e in again.events()] == events[i], f"action {i} ({text})"
 
 
 @given(setups)
@@ -357,3 +358,28 @@ def test_a_view_holds_no_other_seats_hidden_tiles(setup: Setup) -> None:
                 assert view["hand"] is None
             else:
                 assert view["hand"] == [NAMES[t] for t in state.hand(viewer)]
+
+
+def test_history_lists_every_action_since_the_deal_and_clones_keep_their_own() -> None:
+    """``history()``: every action and chance outcome applied since dealt or loaded, in order."""
+    game = FlamingGame(3, FlamingOptions(preset="standard", fire_die=True))
+    state = game.new_initial_state(4)
+    rng = random.Random(4)
+    applied = []
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        action = (
+            state.sample_chance(rng)
+            if state.current_player() < 0
+            else rng.choice(state.legal_actions())
+        )
+        state.apply(action)
+        applied.append(action)
+    assert state.history() == applied
+    copy = state.clone()
+    assert copy == state and copy.history() == applied
+    if not copy.is_terminal():
+        copy.apply(copy.legal_actions()[0])
+        assert state.history() == applied and len(copy.history()) == len(applied) + 1
+    assert position_from_json(state.to_json()).history() == []

@@ -9,6 +9,7 @@ its own text or the contract, the docstring says so and the contract's reading i
 from __future__ import annotations
 
 from pyramids.flaming.state import FALL, NONE
+from pyramids.texts import describe
 from tests.flaming.helpers import (
     hands,
     kinds,
@@ -234,8 +235,8 @@ def test_rulebook_collapse_step_by_step_takes_four_tiles_and_leaves_a_base_gap()
     # Steps 1-2: too heavy, the 20 and the 6 collapse; the 100 must fall.
     events = play(state, "B100@2,2")
     assert kinds(events) == ["place", "collapse"]
-    assert "too heavy: 100 > 20 + 6" in events[1].text_en
-    assert "neither" not in events[1].text_en
+    assert "too heavy: 100 > 20 + 6" in describe(events[1], "en")
+    assert "neither" not in describe(events[1], "en")
     assert events[1].data["collapsed"] == [
         {"tile": "B20", "at": "1,1"},
         {"tile": "R6", "at": "1,3"},
@@ -249,8 +250,8 @@ def test_rulebook_collapse_step_by_step_takes_four_tiles_and_leaves_a_base_gap()
     events = play(state, "left")
     assert kinds(events) == ["fall", "collapse"]
     assert events[0].data["to"] == "1,1"
-    assert "matches neither R20 nor Y120 in colour or number" in events[1].text_en
-    assert "too heavy" not in events[1].text_en
+    assert "matches neither R20 nor Y120 in colour or number" in describe(events[1], "en")
+    assert "too heavy" not in describe(events[1], "en")
     assert state.to_json()["pending"] == {"player": 0, "kind": "fall", "tile": "B100@1,1"}
 
     # Step 5: left to the bottom row; the overhanging R30 fits on R60 alone.

@@ -10,17 +10,25 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from pyramids.bots import RandomBot
-from pyramids.rl.gym_env import FLAGS_ID, FLAMING_ID, PyramidsGymEnv
+from pyramids.rl.gym_env import ENV_IDS, PyramidsGymEnv, env_id
 
 
-@pytest.mark.parametrize("env_id", [FLAMING_ID, FLAGS_ID])
-def test_the_penalizing_environment_passes_gymnasium_check_env(env_id: str) -> None:
+def test_every_registered_game_is_a_gymnasium_id() -> None:
+    """Hosts name no game: the ids come from the registry, one per game with an encoding."""
+    assert env_id("flaming") == "pyramids/FlamingPyramids-v0"
+    assert env_id("flags") == "pyramids/PyramidsAndFlags-v0"
+    assert {"flaming", "flags"} <= set(ENV_IDS)
+    assert all(i in gymnasium.registry for i in ENV_IDS.values())
+
+
+@pytest.mark.parametrize("game", ["flaming", "flags"])
+def test_the_penalizing_environment_passes_gymnasium_check_env(game: str) -> None:
     """Gymnasium's checker, render modes included, with warnings as errors.
 
     check_env steps with unmasked random indices, so it runs on illegal_action="penalize";
     the default "raise" refuses such indices (the next test), which the checker cannot know.
     """
-    env = gymnasium.make(env_id, opponents=["greedy", "random"], illegal_action="penalize")
+    env = gymnasium.make(env_id(game), opponents=["greedy", "random"], illegal_action="penalize")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env.unwrapped)

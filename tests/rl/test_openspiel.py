@@ -1,5 +1,6 @@
-"""Both games as OpenSpiel Python games: OpenSpiel's own random simulation test, ISMCTS,
-the chance nodes (the setup, listed outcomes, the collapsed big deal) and the observer."""
+"""Every registered game as an OpenSpiel Python game: OpenSpiel's own random simulation
+test, ISMCTS, the chance nodes (the setup's seed digits, the engine's outcomes, a new
+start dealt card by card) and the observer."""
 
 from __future__ import annotations
 
@@ -18,12 +19,18 @@ from pyramids.flags.cards import CODES
 from pyramids.flags.state import DEAL
 from pyramids.games import make_game
 from pyramids.rl.openspiel_game import (
-    FLAGS_SHORT_NAME,
-    FLAMING_SHORT_NAME,
+    SEED_BASE,
+    SEED_DIGITS,
     PyramidsSpielGame,
     PyramidsSpielState,
     make_resampler,
+    seed_digits,
+    spiel_games,
+    spiel_short_name,
 )
+
+FLAMING_SHORT_NAME = spiel_short_name("flaming")
+FLAGS_SHORT_NAME = spiel_short_name("flags")
 
 
 def load(name: str, **params: object) -> PyramidsSpielGame:
@@ -48,21 +55,57 @@ def test_openspiel_random_simulation_test_passes(name: str, params: dict[str, ob
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
+def test_every_registered_game_is_an_openspiel_game() -> None:
+    """The adapter names no game: one OpenSpiel game per registered game with an encoding."""
+    assert {"flaming", "flags"} <= set(spiel_games())
+    assert FLAMING_SHORT_NAME == "python_flaming_pyramids"
+    assert FLAGS_SHORT_NAME == "python_pyramids_and_flags"
+    names = {t.short_name for t in pyspiel.registered_games()}
+    assert {spiel_short_name(g) for g in spiel_games()} <= names
+
+
 def test_game_metadata_and_spaces() -> None:
-    """The fixed index spaces and the setup chance node are what docs/RL.md says."""
-    g = load(FLAMING_SHORT_NAME, players=2, setups=50)
+    """The fixed index spaces and the setup chance nodes are what docs/RL.md says."""
+    g = load(FLAMING_SHORT_NAME, players=2)
     assert g.num_distinct_actions() == 722
-    assert g.max_chance_outcomes() == 50
+    assert g.max_chance_outcomes() == SEED_BASE
     assert g.observation_tensor_shape() == [1137]
     assert g.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
     f = load(FLAGS_SHORT_NAME, players=3)
     assert f.num_distinct_actions() == 1044
-    assert f.max_chance_outcomes() == 1000
+    assert f.max_chance_outcomes() == SEED_BASE
     assert f.observation_tensor_shape() == [951]
     root = f.new_initial_state()
-    assert root.is_chance_node() and len(root.chance_outcomes()) == 1000
-    root.apply_action(17)
+    for digit in seed_digits(17):
+        assert root.is_chance_node() and len(root.chance_outcomes()) == SEED_BASE
+        assert root.engine_state is None
+        root.apply_action(digit)
+    assert not root.is_chance_node()
     assert root.engine_state == make_game("flags", 3).new_initial_state(17)
+    assert len(root.history()) == SEED_DIGITS
+
+
+def test_setup_seeds_are_uniform_and_distinct() -> None:
+    """The setup is explicit chance: every seed digit equally likely, other seeds other deals."""
+    f = load(FLAGS_SHORT_NAME, players=2)
+    root = f.new_initial_state()
+    assert all(p == pytest.approx(1 / SEED_BASE) for _, p in root.chance_outcomes())
+    deals = set()
+    for seed in (0, 1, 2**40 + 5):
+        s = f.new_initial_state()
+        for d in seed_digits(seed):
+            s.apply_action(d)
+        deals.add(str(s))
+    assert len(deals) == 3
+
+
+def test_nullable_options_are_string_parameters() -> None:
+    """A nullable option (Flaming Pyramids' curse) reads 'default', 'on' or 'off'."""
+    assert load(FLAMING_SHORT_NAME, curse="on").engine.options["curse"] is True
+    default = load(FLAMING_SHORT_NAME, curse="default").engine.options
+    assert default == make_game("flaming", 2).options
+    with pytest.raises(ValueError, match="curse"):
+        load(FLAMING_SHORT_NAME, curse="maybe")
 
 
 def test_fire_die_outcomes_are_the_six_faces() -> None:
@@ -88,7 +131,7 @@ def test_fire_die_outcomes_are_the_six_faces() -> None:
 
 
 def deal_position(small: bool) -> dict[str, object]:
-    """A 4-seat position with a new start's deal pending: 17 cards in hands, or 3."""
+    """A 4-seat position with a new start's deal pending: 16 cards in hands, or 3."""
     hands = [["BWA", "BRA", "DEU", "AUT"], ["CZE", "ESP", "FIN", "LTU"], ["CMR", "KWT", "JAM"]]
     hands.append(["ITA", "ARG", "NGA", "IRN", "LBY"])
     deck = ["KEN", "ROU", "TTO", "FRA", "BRB", "BEL", "NOR", "VEN", "CUB"]
@@ -122,37 +165,39 @@ def deal_position(small: bool) -> dict[str, object]:
     }
 
 
-def test_a_huge_deal_is_one_outcome_drawn_from_the_history() -> None:
-    """PF-TREE (yellow new start): a deal with more outcomes than listed is collapsed to one.
-
-    Its single outcome has probability 1; the deal it makes is fixed by the history, so
-    clones agree, and it is a sound deal of the gathered cards.
-    """
+def test_a_new_start_is_dealt_card_by_card() -> None:
+    """PF-TREE-7: a new start's deal of 16 cards is 16 chance nodes, each card left equally likely."""
     g = load(FLAGS_SHORT_NAME, players=4)
     engine = g.engine.state_from_json(deal_position(small=False))
-    assert engine.pending == DEAL and engine.chance_outcomes() == []  # type: ignore[attr-defined]
+    assert engine.pending == DEAL  # type: ignore[attr-defined]
     s = g.state_from_engine(engine)
-    assert s.is_chance_node() and s.chance_outcomes() == [(0, 1.0)]
-    text = s.action_to_string(pyspiel.PlayerId.CHANCE, 0)
-    assert text.startswith("deal:")
-    a, b = s.clone(), s.clone()
-    a.apply_action(0)
-    b.apply_action(0)
-    assert str(a) == str(b) and not a.is_chance_node()
-    before = sorted(c for seat in range(4) for c in engine.hand(seat))  # type: ignore[attr-defined]
-    after = sorted(c for seat in range(4) for c in a.engine_state.hand(seat))  # type: ignore[union-attr]
+    before = sorted(engine.to_deal)  # type: ignore[attr-defined]
+    assert len(before) == 16
+    for left in range(16, 0, -1):
+        assert s.is_chance_node()
+        outcomes = s.chance_outcomes()
+        assert [a for a, _ in outcomes] == list(range(left))
+        assert all(p == pytest.approx(1 / left) for _, p in outcomes)
+        assert s.action_to_string(pyspiel.PlayerId.CHANCE, 0).startswith("deal:")
+        a, b = s.clone(), s.clone()
+        a.apply_action(left - 1)
+        b.apply_action(left - 1)
+        assert str(a) == str(b)
+        s = a
+    assert not s.is_chance_node()
+    after = sorted(c for seat in range(4) for c in s.engine_state.hand(seat))  # type: ignore[union-attr]
     assert before == after
 
 
 def test_a_small_deal_lists_every_outcome() -> None:
-    """PF-TREE (yellow new start): a deal with few outcomes is explicit chance, each equally likely."""
+    """PF-TREE-7: each card of a deal is explicit chance with the engine's outcomes."""
     g = load(FLAGS_SHORT_NAME, players=4)
     engine = g.engine.state_from_json(deal_position(small=True))
     listed = engine.chance_outcomes()
-    assert len(listed) == 6
+    assert len(listed) == 3
     s = g.state_from_engine(engine)
     outcomes = s.chance_outcomes()
-    assert [a for a, _ in outcomes] == list(range(6))
+    assert [a for a, _ in outcomes] == list(range(3))
     assert sum(p for _, p in outcomes) == pytest.approx(1.0)
     texts = {s.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in outcomes}
     assert texts == {engine.action_to_string(a) for a, _ in listed}

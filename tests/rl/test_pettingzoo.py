@@ -1,4 +1,5 @@
-"""The fixed encodings (pyramids.rl.spaces) and the PettingZoo AEC environments.
+"""The fixed encodings (pyramids.games.<game>.encoding, found by pyramids.rl.spaces) and
+the PettingZoo AEC environments.
 
 PettingZoo's own ``api_test`` and ``seed_test`` run on both games; the rest checks what
 they cannot: every legal engine action has exactly one index, observations come from
@@ -18,24 +19,26 @@ from pyramids.core import CHANCE
 from pyramids.core.game import State
 from pyramids.flags.actions import PIRATE_BASE, take_action, trade_action
 from pyramids.flaming.state import FALL, decode_place
-from pyramids.games import make_game
+from pyramids.games import make_game, names
+from pyramids.games.flags.encoding import FLAGS_NUM_ACTIONS, FlagsEncoding
+from pyramids.games.flaming.encoding import (
+    FALL_LEFT,
+    FALL_RIGHT,
+    FLAMING_NUM_ACTIONS,
+    MAX_SPOTS,
+    FlamingEncoding,
+    decode_place_index,
+)
 from pyramids.rl.pettingzoo_env import (
     FlamingPyramidsEnv,
+    PyramidsAECEnv,
     PyramidsAndFlagsEnv,
     agent_name,
     env,
+    env_class,
+    env_games,
 )
-from pyramids.rl.spaces import (
-    FALL_LEFT,
-    FALL_RIGHT,
-    FLAGS_NUM_ACTIONS,
-    FLAMING_NUM_ACTIONS,
-    MAX_SPOTS,
-    FlagsEncoding,
-    FlamingEncoding,
-    decode_place_index,
-    encoding_for,
-)
+from pyramids.rl.spaces import encoding_for, has_encoding
 
 GAMES = [("flaming", 3, {"fire_die": True}), ("flags", 3, {})]
 
@@ -73,6 +76,21 @@ def test_every_legal_action_has_exactly_one_index_and_maps_back(
         assert mask.dtype == np.int8 and int(mask.sum()) == len(legal)
         for i, a in table.items():
             assert enc.to_engine(i, legal, p) == a
+
+
+def test_encodings_and_environments_come_from_the_registry() -> None:
+    """Hosts name no game: every registered game with an encoding has an environment class."""
+    assert env_games() == [n for n in names() if has_encoding(n)]
+    assert {"flaming", "flags"} <= set(env_games())
+    assert env_class("flaming") is FlamingPyramidsEnv
+    assert env_class("flags") is PyramidsAndFlagsEnv
+    assert FlamingPyramidsEnv.metadata["name"] == "flaming_pyramids_v0"
+    assert PyramidsAndFlagsEnv.metadata["name"] == "pyramids_and_flags_v0"
+    assert isinstance(encoding_for("flags", make_game("flags", 2)), FlagsEncoding)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        encoding_for("chess", make_game("flags", 2))
+    with pytest.raises(ValueError, match="unknown game"):
+        env("chess")
 
 
 def test_flaming_indices_are_falls_then_tile_times_spot_slot() -> None:
@@ -165,7 +183,7 @@ def test_the_environments_pass_pettingzoo_seed_test(cls: type) -> None:
     seed_test(lambda: cls(players=2), num_cycles=300)
 
 
-def play_out(e: FlamingPyramidsEnv | PyramidsAndFlagsEnv, seed: int) -> list[int]:
+def play_out(e: PyramidsAECEnv, seed: int) -> list[int]:
     """Play random legal indices to the end; the chosen indices."""
     e.reset(seed=seed)
     rng = random.Random(seed)

@@ -50,7 +50,7 @@ def test_games_lists_both_games_their_options_and_the_bots(client: TestClient) -
     """GET /api/games: the games, seat range, presets and option fields, the seat bots."""
     body = client.get("/api/games").json()
     games = {g["name"]: g for g in body["games"]}
-    assert set(games) == {"flaming", "flags"}
+    assert set(games) >= {"flaming", "flags"}
     assert (games["flaming"]["min_players"], games["flaming"]["max_players"]) == (2, 6)
     assert (games["flags"]["min_players"], games["flags"]["max_players"]) == (2, 4)
     assert [p["name"] for p in games["flaming"]["presets"]] == ["basic", "family", "standard"]

@@ -121,7 +121,7 @@ def test_acting_gets_state_then_ack(client: TestClient, settings: Settings) -> N
         assert after["seq"] == 1
         assert after["last"]["seat"] == 0
         assert after["last"]["action"] == action
-        assert {"kind", "data", "text_en", "text_fr"} <= set(after["last"]["events"][0])
+        assert {"game", "kind", "data", "text_en", "text_fr"} <= set(after["last"]["events"][0])
         assert receive(ws0) == {"type": "ack", "id": "c1", "seq": 1}
         other = receive_until(ws1, lambda m: m["type"] == "state" and m["seq"] == 1)
         assert other["last"]["action"] == action

@@ -1,31 +1,33 @@
 """The engine benchmark: self-play speed of the random and greedy bots, view and clone cost.
 
-Both games are measured, each with its own budget (``--game`` picks one). Everything
-runs in this one process (one core).
+Every registered game is measured, each with its own budget (``--game`` picks one).
+Everything runs in this one process (one core). How a game is measured is its
+``BenchSetup`` (its ``analysis`` part's ``bench``; defaults for a game without one):
 
-**Flaming Pyramids.** The mix is fixed: presets basic,
-family and standard, each with 2 to 6 players (15 configurations), games seeded
-0, 1, 2, ... in every configuration, each configuration given an equal share of the
-time budget (a game in progress is always finished, and each plays at least one).
+- **Configurations.** Each preset it names (the descriptor's ``Preset`` options) with
+  every player count the game allows, or the default rules with every player count;
+  games seeded 0, 1, 2, ... in every configuration, each configuration given an equal
+  share of the time budget (a game in progress is always finished, and each plays at
+  least one).
+- **What is timed, per game.** ``new_initial_state(seed)``, then until the game ends
+  ``legal_actions()``, the bot's ``act`` and ``apply`` (which runs everything the
+  action triggers), with chance outcomes drawn by ``state.sample_chance``. The greedy
+  bot gets ``state.view(player)`` at every decision, built inside the timing. The
+  random bot ignores its view, so it gets one view built once per game, outside the
+  per-decision work.
+- **A turn.** A decision whose action lies in the setup's ``turn_actions`` range (a
+  placement; a move or an exchange); the decisions that follow within the turn are
+  timed but not counted.
+- **Clone and view.** Median cost over ``sample_states`` states taken half way (by
+  turns) through seeded random games, cycling through the configurations.
 
-What is timed, per game: ``new_initial_state(seed)``, then until the game ends
-``legal_actions()``, the bot's ``act`` and ``apply`` (which runs the mayhem and the end
-of turn), with fire-die rolls (none in the default rules) drawn by
-``state.sample_chance``. The greedy bot gets ``state.view(player)`` at every decision,
-built inside the timing. The random bot ignores its view, so it gets one view built
-once per game, outside the per-decision work. A turn is one placement action (actions
->= PLACE_BASE); falls chosen by the bot within that turn are timed but not counted.
-
-**Pyramids and Flags.** The same, over 2, 3 and 4 players with the default rules (tree
-actions on, max_turns 3000): 3 configurations. A turn is one move or exchange (actions
-from MOVE_BASE to below TAKE_BASE) with everything it triggers: the captures, tree
-actions and chance outcomes (steals, deals drawn by ``state.sample_chance``) that follow
-are timed but not counted. Clone and view costs are measured on 30 states taken half way
-through seeded random games (2, 3 and 4 players in turn). Its JSON keys end in ``_flags``.
+The first game's JSON keys have no suffix; the others' end in the setup's
+``key_suffix`` (``_<name>`` by default).
 """
 
 from __future__ import annotations
 
+import functools
 import platform
 import random
 import statistics
@@ -33,38 +35,86 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from pyramids.bots.greedy import GreedyBot
-from pyramids.bots.random_bot import RandomBot
+from pyramids.bots import make_bot
+from pyramids.core.descriptor import GameDescriptor
 from pyramids.core.game import CHANCE, Bot, Game, State
-from pyramids.flags.actions import MOVE_BASE, TAKE_BASE
-from pyramids.flags.game import FlagsGame
-from pyramids.flags.options import RULES_VERSION as FLAGS_RULES_VERSION
-from pyramids.flags.state import FlagsState
-from pyramids.flaming.game import FlamingGame
-from pyramids.flaming.options import PRESETS, RULES_VERSION, FlamingOptions
-from pyramids.flaming.state import PLACE_BASE, FlamingState
+from pyramids.games import descriptor, names
 
-BENCH_GAMES = ("flaming", "flags")
-"""The games measured, by short name (``bench(games=...)`` picks some)."""
-BENCH_PRESETS = PRESETS
-BENCH_PLAYERS = (2, 3, 4, 5, 6)
-FLAGS_PLAYERS = (2, 3, 4)
 DEFAULT_SECONDS = 10.0
-"""Default time budget per game measured (both games: about twice this)."""
+"""Default time budget per game measured (two games: about twice this)."""
 SELF_PLAY_SHARE = 0.45
 """Share of the time budget for each bot's self-play (the rest: views and clones)."""
-SAMPLE_STATES = 60
-"""Mid-game states sampled for the view and clone timings."""
-FLAGS_SAMPLE_STATES = 30
-"""The same for Pyramids and Flags."""
+ALL_TURNS = (0, sys.maxsize)
+"""The ``turn_actions`` of a game whose every decision is a turn."""
 
 
-FLAMING_TURNS = (PLACE_BASE, sys.maxsize)
-"""Flaming Pyramids decisions that start a turn: placements (action >= PLACE_BASE)."""
-FLAGS_TURNS = (MOVE_BASE, TAKE_BASE)
-"""Pyramids and Flags decisions that are a turn: moves and exchanges."""
+class BenchSetup(Protocol):
+    """How ``bench`` measures a game (a game's ``analysis`` part's ``bench``)."""
+
+    @property
+    def presets(self) -> tuple[str, ...]:
+        """Presets measured, each with every player count (empty: the default rules only)."""
+        ...
+
+    @property
+    def turn_actions(self) -> tuple[int, int]:
+        """Decisions that count as a turn: actions from the first number to below the second."""
+        ...
+
+    @property
+    def sample_states(self) -> int:
+        """Mid-game states sampled for the view and clone timings."""
+        ...
+
+    @property
+    def key_suffix(self) -> str:
+        """Suffix of the game's keys in the JSON figures (empty for the first game)."""
+        ...
+
+
+@dataclass(frozen=True)
+class DefaultSetup:
+    """The ``BenchSetup`` of a game that names none."""
+
+    presets: tuple[str, ...] = ()
+    turn_actions: tuple[int, int] = ALL_TURNS
+    sample_states: int = 30
+    key_suffix: str = ""
+
+
+def bench_games() -> tuple[str, ...]:
+    """The games ``bench`` measures, by short name (every registered game)."""
+    return names()
+
+
+@functools.cache
+def setup_of(game: str) -> BenchSetup:
+    """The ``BenchSetup`` of the game called ``game``."""
+    desc = descriptor(game)
+    try:
+        setup: BenchSetup | None = getattr(desc.load("analysis"), "bench", None)
+    except (LookupError, ModuleNotFoundError):  # no analysis part: the defaults
+        setup = None
+    if setup is not None:
+        return setup
+    first = names()[:1] == (game,)
+    return DefaultSetup(key_suffix="" if first else f"_{game}")
+
+
+def configurations(desc: GameDescriptor) -> list[tuple[str, int, Game]]:
+    """(label, players, game) of every configuration measured: presets x player counts."""
+    setup = setup_of(desc.name)
+    presets = {p.name: p for p in desc.presets}
+    players = range(desc.info.min_players, desc.info.max_players + 1)
+    if not setup.presets:
+        return [(desc.name, n, desc.make(n)) for n in players]
+    return [
+        (name, n, desc.make(n, dict(presets[name].options)))
+        for name in setup.presets
+        for n in players
+    ]
 
 
 @dataclass
@@ -84,7 +134,7 @@ def play_timed(
     seed: int,
     *,
     views: bool,
-    turn_actions: tuple[int, int] = FLAMING_TURNS,
+    turn_actions: tuple[int, int] = ALL_TURNS,
 ) -> tuple[int, float]:
     """Play one self-play game of ``bot``; (turns, seconds). See the module doc for what is timed."""
     rng = random.Random(seed)
@@ -116,7 +166,7 @@ def _self_play(
     seconds: float,
     *,
     views: bool,
-    turn_actions: tuple[int, int] = FLAMING_TURNS,
+    turn_actions: tuple[int, int] = ALL_TURNS,
 ) -> list[SelfPlay]:
     """Self-play of ``bot`` in each (label, players, game), ``seconds`` split evenly."""
     budget = seconds / len(configs)
@@ -134,28 +184,21 @@ def _self_play(
     return results
 
 
-def self_play(bot: Bot, seconds: float, *, views: bool) -> list[SelfPlay]:
-    """Self-play of ``bot`` over the fixed mix, ``seconds`` in all (split evenly)."""
-    configs = [
-        (preset, n, FlamingGame(n, FlamingOptions(preset=preset)))
-        for preset in BENCH_PRESETS
-        for n in BENCH_PLAYERS
-    ]
-    return _self_play(configs, bot, seconds, views=views)
+def self_play(game: str, bot: Bot, seconds: float, *, views: bool) -> list[SelfPlay]:
+    """Self-play of ``bot`` over the configurations of ``game``, ``seconds`` in all."""
+    configs = configurations(descriptor(game))
+    turns = setup_of(game).turn_actions
+    return _self_play(configs, bot, seconds, views=views, turn_actions=turns)
 
 
-def self_play_flags(bot: Bot, seconds: float, *, views: bool) -> list[SelfPlay]:
-    """Pyramids and Flags self-play of ``bot`` over 2 to 4 players, ``seconds`` in all."""
-    configs = [("flags", n, FlagsGame(n)) for n in FLAGS_PLAYERS]
-    return _self_play(configs, bot, seconds, views=views, turn_actions=FLAGS_TURNS)
-
-
-def mid_game_states_flags(count: int = FLAGS_SAMPLE_STATES) -> list[FlagsState]:
-    """Seeded random Pyramids and Flags games (2, 3, 4 players in turn) stopped half way."""
+def mid_game_states(game: str, count: int | None = None) -> list[State]:
+    """Seeded random games of ``game`` stopped half way (by turns), across its configurations."""
+    setup = setup_of(game)
+    configs = configurations(descriptor(game))
+    low, high = setup.turn_actions
     states = []
-    for i in range(count):
-        game = FlagsGame(FLAGS_PLAYERS[i % len(FLAGS_PLAYERS)])
-        state = game.new_initial_state(i)
+    for i in range(setup.sample_states if count is None else count):
+        state = configs[i % len(configs)][2].new_initial_state(i)
         rng = random.Random(i)
         seen = [state.clone()]
         while not state.is_terminal():
@@ -165,37 +208,18 @@ def mid_game_states_flags(count: int = FLAGS_SAMPLE_STATES) -> list[FlagsState]:
             legal = state.legal_actions()
             action = legal[rng.randrange(len(legal))]
             state.apply(action)
-            if MOVE_BASE <= action < TAKE_BASE and not state.is_terminal():
+            if low <= action < high and not state.is_terminal():
                 seen.append(state.clone())
         states.append(seen[len(seen) // 2])
     return states
 
 
-def mid_game_states(count: int = SAMPLE_STATES) -> list[FlamingState]:
-    """Seeded random games stopped half way, across the mix (for view and clone timings)."""
-    bot = RandomBot()
-    configs = [(preset, n) for preset in BENCH_PRESETS for n in BENCH_PLAYERS]
-    states = []
-    for i in range(count):
-        preset, n = configs[i % len(configs)]
-        game = FlamingGame(n, FlamingOptions(preset=preset))
-        length, _ = play_timed(game, bot, i, views=False)
-        state = game.new_initial_state(i)
-        rng = random.Random(i)
-        turns = 0
-        while not state.is_terminal() and turns < length // 2:
-            if state.current_player() == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            legal = state.legal_actions()
-            action = legal[rng.randrange(len(legal))]
-            turns += action >= PLACE_BASE
-            state.apply(action)
-        states.append(state)
-    return states
+def _seat(state: State) -> int:
+    """The seat whose view is timed: the one to move (the first seat at a chance point)."""
+    return max(state.current_player(), 0)
 
 
-def median_us(states: Sequence[State], op: Callable[[Any], object], seconds: float) -> float:
+def median_us(states: Sequence[Any], op: Callable[[Any], object], seconds: float) -> float:
     """Median over batches of 100 calls of ``op`` on each state, in microseconds per call."""
     perf = time.perf_counter
     samples: list[float] = []
@@ -221,16 +245,16 @@ def _totals(runs: list[SelfPlay]) -> tuple[int, int, float]:
     )
 
 
-def bench(seconds: float = DEFAULT_SECONDS, games: Sequence[str] = BENCH_GAMES) -> dict[str, Any]:
-    """Run the benchmark of ``games``, about ``seconds`` each; the figures as a dict."""
-    unknown = sorted(set(games) - set(BENCH_GAMES))
+def bench(seconds: float = DEFAULT_SECONDS, games: Sequence[str] | None = None) -> dict[str, Any]:
+    """Run the benchmark of ``games`` (default: all), about ``seconds`` each; the figures."""
+    known = bench_games()
+    games = known if games is None else tuple(games)
+    unknown = sorted(set(games) - set(known))
     if unknown:
-        raise ValueError(f"unknown game(s) {', '.join(unknown)} (known: {', '.join(BENCH_GAMES)})")
-    figures: dict[str, Any] = {"bench_games": [g for g in BENCH_GAMES if g in games]}
-    if "flaming" in games:
-        figures.update(bench_flaming(seconds))
-    if "flags" in games:
-        figures.update(bench_flags(seconds))
+        raise ValueError(f"unknown game(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    figures: dict[str, Any] = {"bench_games": [g for g in known if g in games]}
+    for game in figures["bench_games"]:
+        figures.update(bench_game(game, seconds))
     figures.update(
         {
             "python": sys.version.split()[0],
@@ -254,7 +278,8 @@ def _figures(
     """One game's figures from its self-play runs and sample states; keys end in ``suffix``."""
     rest = seconds * (1 - 2 * SELF_PLAY_SHARE) / 2
     clone_us = median_us(states, lambda s: s.clone(), rest)
-    view_us = median_us(states, lambda s: s.view(s.to_move), rest)
+    seated = [(s, _seat(s)) for s in states]
+    view_us = median_us(seated, lambda p: p[0].view(p[1]), rest)
     rg, rt, rs = _totals(random_runs)
     gg, gt, gs = _totals(greedy_runs)
     by_config = []
@@ -286,21 +311,20 @@ def _figures(
     }
 
 
-def bench_flags(seconds: float = DEFAULT_SECONDS) -> dict[str, Any]:
-    """The Pyramids and Flags figures (keys ending in ``_flags``), in about ``seconds``."""
-    random_runs = self_play_flags(RandomBot(), seconds * SELF_PLAY_SHARE, views=False)
-    greedy_runs = self_play_flags(GreedyBot(), seconds * SELF_PLAY_SHARE, views=True)
+def bench_game(game: str, seconds: float = DEFAULT_SECONDS) -> dict[str, Any]:
+    """The figures of ``game`` (keys ending in its setup's ``key_suffix``), in about ``seconds``."""
+    setup = setup_of(game)
+    share = seconds * SELF_PLAY_SHARE
+    random_runs = self_play(game, make_bot("random"), share, views=False)
+    greedy_runs = self_play(game, make_bot("greedy"), share, views=True)
+    suffix = setup.key_suffix
     figures = _figures(
-        random_runs, greedy_runs, mid_game_states_flags(), seconds, "_flags", with_preset=False
+        random_runs,
+        greedy_runs,
+        mid_game_states(game),
+        seconds,
+        suffix,
+        with_preset=bool(setup.presets),
     )
-    figures["rules_version_flags"] = FLAGS_RULES_VERSION
-    return figures
-
-
-def bench_flaming(seconds: float = DEFAULT_SECONDS) -> dict[str, Any]:
-    """The Flaming Pyramids figures (the keys without a suffix), in about ``seconds``."""
-    random_runs = self_play(RandomBot(), seconds * SELF_PLAY_SHARE, views=False)
-    greedy_runs = self_play(GreedyBot(), seconds * SELF_PLAY_SHARE, views=True)
-    figures = _figures(random_runs, greedy_runs, mid_game_states(), seconds, "", with_preset=True)
-    figures["rules_version"] = RULES_VERSION
+    figures[f"rules_version{suffix}"] = descriptor(game).info.rules_version
     return figures

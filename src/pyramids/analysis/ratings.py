@@ -1,11 +1,11 @@
 """Tournament statistics: win-rate intervals, placements from final states, OpenSkill ratings.
 
 - ``wilson_interval``: the Wilson score interval of a win rate (shared with ``simulate``).
-- ``placements``: each seat's place in a finished game. A game ended by a safeguard carries a
-  ``ranking`` (FP-END-4, PF-WIN-5: standard competition ranking, 1 the best, ties sharing);
-  otherwise the place is 1 plus the number of seats whose return is strictly higher, so the
-  winner is 1 and every other seat shares place 2 (FP-END-5, PF-WIN-4: the winner gets 1,
-  the others 0).
+- ``placements``: each seat's place in a finished game: the ranking of its ``outcome()``
+  (standard competition ranking, 1 the best, ties sharing; a game won outright ranks the
+  winner 1 and every other seat 2; a game ended by a safeguard ranks the seats by the
+  game's own order). A state whose outcome carries no ranking is placed by its returns:
+  1 plus the number of seats whose return is strictly higher.
 - ``SkillRatings``: Plackett–Luce ratings (``openskill.models.PlackettLuce``, default
   parameters) updated one game at a time, each seat a team of one ranked by its placement.
   When one contestant holds several seats of a game (fewer contestants than seats), every
@@ -37,11 +37,11 @@ def placements_from_returns(returns: Sequence[float]) -> list[int]:
 def placements(state: State) -> list[int]:
     """Each seat's place (1 the best, ties sharing) in the finished game ``state``.
 
-    The state's ``ranking`` when a safeguard ended the game, else ranks from ``returns()``.
+    The ranking of ``state.outcome()``, else ranks from ``returns()``.
     """
     if not state.is_terminal():
         raise ValueError("placements are defined for finished games only")
-    ranking = getattr(state, "ranking", None)
+    ranking = state.outcome().ranking
     if ranking is not None:
         return [int(r) for r in ranking]
     return placements_from_returns(state.returns())

@@ -3,120 +3,138 @@
 Game ``i`` of a run is played by ``core.play_game`` with seed ``seed + i`` and the bot
 list rotated by ``i`` (seat ``j`` gets bot ``(j + i) mod players``), so every bot sits
 in every seat equally often and the summary depends only on the arguments, never on
-how many processes played the games. What happened is counted from each state's raw
-events after every apply: Flaming Pyramids' mayhem (FP-MAYHEM), or Pyramids and Flags'
-flags, captures, exchanges, trees and tree actions (PF-SCORE, PF-CAPTURE, PF-SWAP,
-PF-TREE) and how each game ended (PF-WIN).
+how many processes played the games. What happened is counted from each state's
+events (their ``kind`` and ``data``) after every apply, as the game's ``EventTally``
+says (its ``analysis`` part's ``simulation``: which events count under which name,
+what makes a turn, which win conditions there are); a game without one has every
+event kind counted and a turn per action. Who won comes from ``outcome()``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pyramids.analysis.parallel import play_chunks
 from pyramids.bots import make_bot
-from pyramids.core.game import Game, State
+from pyramids.core.descriptor import GameDescriptor, OptionSpec
+from pyramids.core.game import Event, Game, State
 from pyramids.core.record import play_game
-from pyramids.flags.game import FlagsGame
-from pyramids.flags.options import DEFAULT_MAX_TURNS as FLAGS_MAX_TURNS
-from pyramids.flags.options import FlagsOptions
-from pyramids.flags.state import FlagsState
-from pyramids.flaming.game import FlamingGame
-from pyramids.flaming.options import DEFAULT_MAX_TURNS as FLAMING_MAX_TURNS
-from pyramids.flaming.options import FlamingOptions
-from pyramids.flaming.state import FlamingState
+from pyramids.games import GAMES, descriptor, descriptors, names
 
-SIM_GAMES = ("flaming", "flags")
-"""Games ``simulate`` plays, by short name."""
-MAYHEM_KINDS = ("free_air", "collapse", "explosion", "fire", "die_explosion", "quench", "curse")
-"""Raw event kinds counted as mayhem, in the contract's check order, then the die's."""
-FLAGS_EVENT_KINDS = (
-    "flag",
-    "take_bank",
-    "take_opponent",
-    "swap",
-    "tree_R",
-    "tree_B",
-    "tree_G",
-    "tree_Y",
-    "tree_K",
-    "tree_W",
-    "split",
-    "trade",
-    "grow",
-    "newstart",
-    "pirate",
-    "wild",
-    "decline",
-    "lapse",
-)
-"""What is counted in a Pyramids and Flags game: flags scored, pieces taken from the bank or
-from an opponent, exchanges, trees made by colour (PF-TREE-1), then the tree actions used
-(``split`` once per tower destroyed), declined or lapsed."""
-_FLAGS_COUNTED = frozenset(FLAGS_EVENT_KINDS) - {"take_bank", "take_opponent"}
-"""Flags event kinds counted under their own name (trees are counted by colour)."""
-WIN_CONDITIONS = ("flags", "group", "points")
-"""Pyramids and Flags win conditions (PF-WIN), as the engine's win events name them."""
 ENDINGS = ("win", "max_turns", "deck_out")
-"""How a game ends: a winner, the max_turns safeguard, or (flags) no card left anywhere."""
+"""Event kinds that end a game by a safeguard, after ``win`` (a winner): the max_turns
+safeguard, or no card left anywhere. A game ranked without one of them ends ``ranked``."""
+
+
+class EventTally(Protocol):
+    """How ``simulate`` counts a game's events (a game's ``analysis`` part's ``simulation``)."""
+
+    @property
+    def section(self) -> str:
+        """Summary key of the counts (``mayhem``, ``events``); ``<section>_per_game`` the means."""
+        ...
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Every count key, in the summary's order."""
+        ...
+
+    @property
+    def conditions(self) -> tuple[str, ...]:
+        """Win conditions reported as ``wins_by_condition`` (empty: not reported)."""
+        ...
+
+    @property
+    def endings(self) -> Mapping[str, str]:
+        """Summary key of each safeguard ending counted (``max_turns`` -> ``games_ended_by_max_turns``)."""
+        ...
+
+    def key(self, event: Event) -> str | None:
+        """The count ``event`` adds one to, or None."""
+        ...
+
+    def turns(self, events: Sequence[Event]) -> int:
+        """How many turns the events of one action make."""
+        ...
+
+    def condition(self, event: Event) -> str | None:
+        """The win condition ``event`` names, if it is a win event."""
+        ...
+
+
+class KindTally:
+    """The default ``EventTally``: every event kind of the game counted, a turn per action."""
+
+    section = "events"
+    conditions: tuple[str, ...] = ()
+    endings: Mapping[str, str] = {"max_turns": "games_ended_by_max_turns"}
+
+    def __init__(self, kinds: Sequence[str]) -> None:
+        self.kinds = tuple(kinds)
+        self._counted = frozenset(self.kinds)
+
+    def key(self, event: Event) -> str | None:
+        """The event's kind."""
+        return event.kind if event.kind in self._counted else None
+
+    def turns(self, events: Sequence[Event]) -> int:
+        """Every action is a turn."""
+        return 1
+
+    def condition(self, event: Event) -> str | None:
+        """No win conditions."""
+        return None
+
+
+@functools.cache
+def tally_of(game: str) -> EventTally:
+    """The ``EventTally`` of the game called ``game`` (its analysis part's, else ``KindTally``)."""
+    desc = descriptor(game)
+    try:
+        ui = desc.load("analysis")
+    except (LookupError, ModuleNotFoundError):  # no analysis part: count by kind
+        ui = None
+    tally: EventTally | None = getattr(ui, "simulation", None)
+    if tally is None:
+        tally = KindTally([kind.kind for kind in desc.event_kinds])
+    return tally
 
 
 @dataclass(frozen=True)
 class SimConfig:
     """What to simulate: the game and its rules, the seats' bots, the seeds, the parallelism.
 
-    ``None`` means the game's default. ``preset``, ``curse`` and ``fire_die`` are Flaming
-    Pyramids options, ``actions`` a Pyramids and Flags one; ``max_turns`` defaults to the
-    game's own (1000 for flaming, 3000 for flags).
+    ``options`` are the rules options given (by ``OptionSpec`` name); the others take the
+    game's defaults.
     """
 
     players: int = 2
-    preset: str | None = None
     bots: tuple[str, ...] = ("greedy", "random")
     seed: int = 0
     games: int = 100
-    curse: bool | None = None
-    fire_die: bool = False
-    max_turns: int | None = None
     jobs: int = 1
-    game: str = "flaming"
-    actions: bool | None = None
-
-    def options(self) -> FlamingOptions | FlagsOptions:
-        """The rules options (the options classes raise PositionError on bad values)."""
-        if self.game == "flags":
-            return FlagsOptions(
-                actions=True if self.actions is None else self.actions,
-                max_turns=FLAGS_MAX_TURNS if self.max_turns is None else self.max_turns,
-            )
-        return FlamingOptions(
-            preset=self.preset or "standard",
-            curse=self.curse,
-            fire_die=self.fire_die,
-            max_turns=FLAMING_MAX_TURNS if self.max_turns is None else self.max_turns,
-        )
+    game: str = field(default_factory=lambda: names()[0])
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def make_game(self) -> Game:
-        """The game of this configuration (no check of flaming-only or flags-only options)."""
-        options = self.options()
-        if isinstance(options, FlagsOptions):
-            return FlagsGame(self.players, options)
-        return FlamingGame(self.players, options)
+        """The game of this configuration (PositionError for bad options)."""
+        return descriptor(self.game).make(self.players, dict(self.options))
 
 
 @dataclass
 class GameResult:
     """One finished game: who sat where, who won, how long it took, what happened.
 
-    ``counts`` holds the mayhem counts (flaming, MAYHEM_KINDS) or the flags event counts
-    (FLAGS_EVENT_KINDS); ``ending`` is one of ENDINGS; ``condition`` the win condition of
-    a Pyramids and Flags winner (one of WIN_CONDITIONS), else None.
+    ``counts`` holds the game's event counts (its ``EventTally``'s ``kinds``);
+    ``ending`` is ``win`` or one of ENDINGS (or ``ranked``); ``condition`` the win
+    condition of the winner when the game names one, else None.
     """
 
     index: int
@@ -126,6 +144,40 @@ class GameResult:
     counts: dict[str, int] = field(default_factory=dict)
     ending: str = "win"
     condition: str | None = None
+
+
+def option_flag(name: str) -> str:
+    """The command-line spelling of rules option ``name``: ``--fire-die/--no-fire-die``."""
+    flag = "--" + name.replace("_", "-")
+    spec = _spec(name)
+    if spec is not None and spec.kind == "bool":
+        return f"{flag}/--no-{flag[2:]}"
+    return flag
+
+
+def _spec(name: str) -> OptionSpec | None:
+    for desc in descriptors():
+        for spec in desc.options:
+            if spec.name == name:
+                return spec
+    return None
+
+
+def foreign_options(desc: GameDescriptor, given: Mapping[str, Any]) -> str | None:
+    """Why options of other games in ``given`` are refused for ``desc``'s game (None: none)."""
+    own = {spec.name for spec in desc.options}
+    foreign = [name for name in given if name not in own]
+    if not foreign:
+        return None
+    owners = [
+        d.title()
+        for d in descriptors()
+        if d is not desc and any(s.name in foreign for s in d.options)
+    ]
+    whose = " or ".join(owners) or "no game's"
+    what = f"a {whose} option" if len(foreign) == 1 else f"{whose} options"
+    spelled = ", ".join(option_flag(name) for name in foreign)
+    return f"{spelled}: {what}, not for --game {desc.name}"
 
 
 def seat_bots(bots: Sequence[str], players: int, index: int) -> list[str]:
@@ -140,26 +192,15 @@ def seat_bots(bots: Sequence[str], players: int, index: int) -> list[str]:
 
 def check_config(config: SimConfig) -> Game:
     """The game of ``config`` after checking every argument; ValueError says what is wrong."""
-    if config.game not in SIM_GAMES:
-        raise ValueError(f"unknown game {config.game!r} (known: {', '.join(SIM_GAMES)})")
+    if config.game not in GAMES:
+        raise ValueError(f"unknown game {config.game!r} (known: {', '.join(names())})")
     if config.games < 1:
         raise ValueError("--games must be at least 1")
     if config.jobs < 1:
         raise ValueError("--jobs must be at least 1")
-    if config.game == "flags":
-        given = [
-            name
-            for name, value in (
-                ("--preset", config.preset),
-                ("--curse/--no-curse", config.curse),
-                ("--fire-die", config.fire_die or None),
-            )
-            if value is not None
-        ]
-        if given:
-            raise ValueError(f"{', '.join(given)}: Flaming Pyramids options, not for --game flags")
-    elif config.actions is not None:
-        raise ValueError("--actions/--no-actions: a Pyramids and Flags option, not for flaming")
+    why = foreign_options(descriptor(config.game), config.options)
+    if why is not None:
+        raise ValueError(why)
     game = config.make_game()
     seat_bots(config.bots, config.players, 0)
     for name in set(config.bots):
@@ -170,78 +211,41 @@ def check_config(config: SimConfig) -> Game:
 def play_one(config: SimConfig, index: int, game: Game | None = None) -> GameResult:
     """Play game ``index`` of ``config`` (seed ``config.seed + index``) and count its events."""
     game = game or config.make_game()
-    if isinstance(game, FlagsGame):
-        return _play_flags(config, index, game)
+    tally = tally_of(game.info.short_name)
     names = seat_bots(config.bots, config.players, index)
     made = {name: make_bot(name) for name in set(names)}
-    counts = dict.fromkeys(MAYHEM_KINDS, 0)
+    counts = dict.fromkeys(tally.kinds, 0)
     turns = 0
-
-    def on_step(state: State, _text: str) -> None:
-        nonlocal turns
-        if not isinstance(state, FlamingState):
-            raise TypeError("simulate plays Flaming Pyramids states")
-        for event in state.raw_events():
-            kind = event[0]
-            if kind in counts:
-                counts[kind] += 1
-            elif kind == "place":
-                turns += 1
-
-    final, _record = play_game(game, [made[n] for n in names], config.seed + index, on_step=on_step)
-    if not isinstance(final, FlamingState):
-        raise TypeError("simulate plays Flaming Pyramids states")
-    winner = final.winner
-    return GameResult(
-        index=index,
-        seats=names,
-        winner=winner,
-        turns=turns,
-        counts=counts,
-        ending="win" if winner is not None else "max_turns",
-    )
-
-
-def _play_flags(config: SimConfig, index: int, game: FlagsGame) -> GameResult:
-    """``play_one`` for Pyramids and Flags: a turn is a move or an exchange (PF-WIN-5)."""
-    names = seat_bots(config.bots, config.players, index)
-    made = {name: make_bot(name) for name in set(names)}
-    counts = dict.fromkeys(FLAGS_EVENT_KINDS, 0)
-    turns = 0
-    ending = "win"
+    ending: str | None = None
     condition: str | None = None
+    key, won = tally.key, tally.condition
 
     def on_step(state: State, _text: str) -> None:
         nonlocal turns, ending, condition
-        if not isinstance(state, FlagsState):
-            raise TypeError("simulate --game flags plays Pyramids and Flags states")
-        for event in state.raw_events():
-            kind = event[0]
-            if kind == "move":
-                turns += 1
-            elif kind in _FLAGS_COUNTED:
-                counts[kind] += 1
-                turns += kind == "swap"
-            elif kind == "take":
-                counts["take_bank" if event[3] < 0 else "take_opponent"] += 1
-            elif kind == "tree":
-                counts["tree_" + event[2]] += 1
-            elif kind == "win":
-                condition = str(event[2])
-            elif kind in ("max_turns", "deck_out"):
+        events = state.events()
+        turns += tally.turns(events)
+        for event in events:
+            counted = key(event)
+            if counted is not None:
+                counts[counted] += 1
+            kind = event.kind
+            if kind == "win":
+                condition = won(event) or condition
+            elif kind in ENDINGS:
                 ending = kind
 
     final, _record = play_game(game, [made[n] for n in names], config.seed + index, on_step=on_step)
-    if not isinstance(final, FlagsState):
-        raise TypeError("simulate --game flags plays Pyramids and Flags states")
+    outcome = final.outcome()
+    if outcome.winner is not None:
+        ending = "win"
     return GameResult(
         index=index,
         seats=names,
-        winner=final.winner,
+        winner=outcome.winner,
         turns=turns,
         counts=counts,
-        ending=ending,
-        condition=condition,
+        ending=ending or "ranked",
+        condition=condition if outcome.winner is not None else None,
     )
 
 
@@ -281,23 +285,23 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]
 def summarize(config: SimConfig, results: Sequence[GameResult], seconds: float) -> dict[str, Any]:
     """The JSON-ready summary of a run (see docs/BOTS.md for the fields)."""
     game = config.make_game()
-    flags = isinstance(game, FlagsGame)
+    tally = tally_of(game.info.short_name)
     n = len(results)
     wins_by_seat = [0] * config.players
     names = sorted(set(config.bots))
     wins_by_bot = dict.fromkeys(names, 0)
     seat_games = dict.fromkeys(names, 0)
-    counts = dict.fromkeys(FLAGS_EVENT_KINDS if flags else MAYHEM_KINDS, 0)
-    endings = dict.fromkeys(ENDINGS, 0)
-    conditions = dict.fromkeys(WIN_CONDITIONS, 0)
+    counts = dict.fromkeys(tally.kinds, 0)
+    endings: dict[str, int] = {}
+    conditions = dict.fromkeys(tally.conditions, 0)
     for r in results:
         for name in r.seats:
             seat_games[name] += 1
-        endings[r.ending] += 1
+        endings[r.ending] = endings.get(r.ending, 0) + 1
         if r.winner is not None:
             wins_by_seat[r.winner] += 1
             wins_by_bot[r.seats[r.winner]] += 1
-            if r.condition is not None:
+            if r.condition in conditions:
                 conditions[r.condition] += 1
         for kind, count in r.counts.items():
             counts[kind] += count
@@ -331,16 +335,12 @@ def summarize(config: SimConfig, results: Sequence[GameResult], seconds: float) 
             for name in names
         },
     }
-    if flags:
-        summary["events"] = counts
-        summary["events_per_game"] = per_game
+    summary[tally.section] = counts
+    summary[f"{tally.section}_per_game"] = per_game
+    if tally.conditions:
         summary["wins_by_condition"] = conditions
-        summary["games_ended_by_max_turns"] = endings["max_turns"]
-        summary["games_ended_by_empty_deck"] = endings["deck_out"]
-    else:
-        summary["mayhem"] = counts
-        summary["mayhem_per_game"] = per_game
-        summary["games_ended_by_max_turns"] = endings["max_turns"]
+    for kind, label in tally.endings.items():
+        summary[label] = endings.get(kind, 0)
     return summary
 
 

@@ -17,7 +17,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -27,6 +27,7 @@ from pyramids.analysis.ratings import SkillRatings, placements, wilson_interval
 from pyramids.bots import make_bot
 from pyramids.core.game import Action, Bot, Game, OracleBot, State, View
 from pyramids.core.record import play_game
+from pyramids.games import names
 
 TOURNAMENT_FORMAT = 1
 """Version of the report's JSON layout."""
@@ -148,34 +149,23 @@ class Schedule:
 class TournamentConfig:
     """A tournament: the contestants' bot specs, the game and its rules, seeds, parallelism.
 
-    ``None`` means the game's default; ``preset``, ``curse`` and ``fire_die`` are Flaming
-    Pyramids options, ``actions`` a Pyramids and Flags one (as in ``simulate.SimConfig``).
+    ``options`` are the rules options given (by ``OptionSpec`` name; the others take the
+    game's defaults), as in ``simulate.SimConfig``.
     """
 
     bots: tuple[str, ...] = ("greedy", "random")
-    game: str = "flaming"
+    game: str = field(default_factory=lambda: names()[0])
     players: int = 2
     games: int = 100
     seed: int = 0
     jobs: int = 1
     schedule: str = "permutations"
-    preset: str | None = None
-    curse: bool | None = None
-    fire_die: bool = False
-    actions: bool | None = None
-    max_turns: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def rules(self) -> sim.SimConfig:
         """The game and rules options as a simulate configuration (its bots unused)."""
         return sim.SimConfig(
-            game=self.game,
-            players=self.players,
-            preset=self.preset,
-            curse=self.curse,
-            fire_die=self.fire_die,
-            actions=self.actions,
-            max_turns=self.max_turns,
-            bots=("random",),
+            game=self.game, players=self.players, options=self.options, bots=("random",)
         )
 
     def make_game(self) -> Game:

@@ -11,8 +11,10 @@ budget after the name. Spec grammar (case and surrounding blanks ignored)::
     ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
     guided                             the greedy bot orders and biases the expansion
 
-``ismcts`` alone is ``ismcts:normal``. Every bot plays both games; ``greedy`` hands
-Pyramids and Flags views to ``greedy_flags``. ``oracle`` reads the true state: it is a
+``ismcts`` alone is ``ismcts:normal``. Every bot plays every game of the registry
+(``pyramids.games``) and names none: ``greedy`` plays the view's game's default policy
+(its descriptor's ``policy``), the search bots rebuild the game from ``view.game`` and
+roll out with that policy. ``oracle`` reads the true state: it is a
 yardstick for simulations, never offered to players, so it is in ``BOTS`` but not in
 ``PLAYER_BOTS`` (the names a human may pick as opponent).
 """
@@ -55,7 +57,7 @@ BOT_LEVELS: dict[str, BotLevel] = {
     "normal": BotLevel(
         "normal",
         SearchSettings(iterations=1000, rollout=RANDOM_ROLLOUT),
-        "1000 iterations, random rollouts: about 1 s a move (2 s in Pyramids and Flags)",
+        "1000 iterations, random rollouts: about 1 s a move (up to 2 s in longer games)",
     ),
     "hard": BotLevel(
         "hard",

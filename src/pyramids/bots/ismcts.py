@@ -7,8 +7,8 @@ state is never seen), then walks one tree shared by all determinizations:
 
 - **Tree.** A node is reached by a sequence of actions from the root. Its children are
   keyed first by who decided (a seat, or ``CHANCE``) and then by the action, so a node
-  where different seats decide in different determinizations (a Pyramids and Flags
-  capture is decided by whoever holds the card) keeps their statistics apart. Decisions
+  where different seats decide in different determinizations (a capture decided by
+  whoever holds a hidden card) keeps their statistics apart. Decisions
   of other seats, in the middle of a turn or not, are ordinary nodes owned by that seat.
 - **Selection** (UCB1 with availability): among the children legal in this
   determinization, the one maximising ``mean + c * sqrt(ln(avail) / visits)``, where
@@ -16,14 +16,14 @@ state is never seen), then walks one tree shared by all determinizations:
   ``avail`` counts the visits of the parent in which that action was legal. Ties are
   broken with the generator; children are scanned in ascending action order.
 - **Expansion**: one untried legal action, drawn with the generator.
-- **Guided search** (``guided``, spec suffix ``+guided``; off by default): the greedy bot,
-  asked with the deciding seat's view of the determinization and the *untried* actions
-  only, names the action to expand, so children are expanded in the bot's order of
-  preference (nothing game-specific here: any ``Bot`` answers that question). Progressive
+- **Guided search** (``guided``, spec suffix ``+guided``; off by default): the game's
+  default policy (its descriptor's ``policy``, the greedy bot), asked with the deciding
+  seat's view of the determinization and the *untried* actions only, names the action to
+  expand, so children are expanded in the bot's order of preference (nothing
+  game-specific here: any ``Bot`` answers that question). Progressive
   widening: a node visited n times expands a new child only while fewer than
   ``ceil(widening * sqrt(n))`` of its legal children were tried (else UCB among them), so
-  a Pyramids and Flags turn with 90-200 legal moves does not spend the budget trying each
-  once. Progressive bias: the k-th child expanded (k = 0: the bot's own pick) adds
+  a turn with 90-200 legal moves does not spend the budget trying each once. Progressive bias: the k-th child expanded (k = 0: the bot's own pick) adds
   ``bias / ((k + 1) * (visits + 1))`` to its UCB score, so the search leaves the bot's
   choice only when its rollouts clearly say so.
 - **Chance** points are drawn with ``state.sample_chance(rng)`` and branched on the
@@ -31,11 +31,14 @@ state is never seen), then walks one tree shared by all determinizations:
   six faces of the fire die give six subtrees. A chance point with outcomes too many to
   list (a new deal of cards) gives a fresh child almost every time, which is correct
   and cheap: the search below it simply starts again.
-- **Rollout**: uniformly random legal actions, the greedy bot (asked with the rollout
-  state's view of the deciding seat), or ``mixed``: each move the greedy bot's with
-  chance ``MIXED_GREEDY_SHARE`` (0.8), else uniformly random; at most ``rollout_cap``
-  actions. The reward is ``returns()`` at the end of the
-  game; a rollout cut by the cap scores ``1/players`` for every seat (no opinion).
+- **Rollout**: uniformly random legal actions, the game's default policy (``greedy``;
+  asked with the rollout state's view of the deciding seat), or ``mixed``: each move the
+  policy's with chance ``MIXED_GREEDY_SHARE`` (0.8), else uniformly random; at most
+  ``rollout_cap`` actions. The reward is ``returns()`` at the end of the game; a rollout
+  cut by the cap scores ``1/players`` for every seat (no opinion), or, with
+  ``evaluation`` (off by default), the game's static evaluation of the position reached
+  (its descriptor's ``evaluation``; with ``rollout_cap=0`` every new leaf is scored so).
+  A game without a policy rolls out at random.
 - **Decision**: the most visited legal root action (then the best mean, then the
   generator). With one legal action the bot answers at once without searching.
 
@@ -46,11 +49,11 @@ answer on any machine) or seconds of ``time.perf_counter`` (machine-dependent), 
 The same search on the true state (``sample`` returns a clone of it instead of a
 determinization) is the plain MCTS of the oracle yardstick (``pyramids.bots.oracle``).
 
-The game a view belongs to is found without knowing any game: each game package keeps
-its view class in ``pyramids.<game>.view``, so the package name is the game's short name
-in ``pyramids.games.GAMES``; the game is rebuilt with ``make_game(name, view.players,
-view.options)`` (both game views carry ``players`` and ``options``). Pass ``game_of`` to
-override.
+The game a view belongs to is found without knowing any game: ``view.game`` is its
+short name in the registry, and ``pyramids.games.game_of_view`` rebuilds it with the
+view's ``players`` and ``options``. The rollout policy and the evaluation come from the
+same registry entry (``pyramids.games.descriptor_of`` of the sampled state). Pass
+``game_of_view`` to ``ISMCTSBot`` to override.
 """
 
 from __future__ import annotations
@@ -62,15 +65,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pyramids.bots.greedy import GreedyBot
+from pyramids.core.descriptor import Evaluation, GameDescriptor
+from pyramids.core.errors import PositionError
 from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
-from pyramids.games import GAMES, make_game
+from pyramids.games import descriptor_of, game_of_view, names
 
 RANDOM_ROLLOUT = "random"
 GREEDY_ROLLOUT = "greedy"
 MIXED_ROLLOUT = "mixed"
 ROLLOUTS = (RANDOM_ROLLOUT, GREEDY_ROLLOUT, MIXED_ROLLOUT)
-"""Rollout policies by name: uniformly random, the greedy bot, or greedy with random moves."""
+"""Rollout policies by name: uniformly random, the game's default policy (the greedy bot),
+or that policy with random moves."""
 
 GUIDED = "guided"
 """Spec suffix of guided search (``SearchSettings.guided``)."""
@@ -115,6 +120,9 @@ class SearchSettings:
     bias: float = BIAS
     """With ``guided``: the k-th child expanded (k = 0 for the greedy bot's pick) adds
     ``bias / ((k + 1) * (visits + 1))`` to its UCB score (progressive bias)."""
+    evaluation: bool = False
+    """Score a rollout cut by ``rollout_cap`` with the game's static evaluation (its
+    descriptor's ``evaluation``) instead of ``1/players`` each. Off by default."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -183,23 +191,47 @@ class _Node:
 
 
 def game_of(view: View) -> Game:
-    """The game ``view`` belongs to: ``pyramids.<name>.view`` names it (see module docstring)."""
-    parts = type(view).__module__.split(".")
-    name = parts[1] if len(parts) > 2 and parts[0] == "pyramids" else ""
+    """The game ``view`` belongs to, from the registry (``view.game``, players, options)."""
+    name = getattr(view, "game", None)
     players = getattr(view, "players", None)
     options = getattr(view, "options", None)
-    if name not in GAMES or not isinstance(players, int) or options is None:
+    if not isinstance(name, str) or not isinstance(players, int) or options is None:
         raise TypeError(f"cannot tell which game a {type(view).__name__} belongs to")
-    return make_game(name, players, options)
+    try:
+        return game_of_view(view)
+    except PositionError as err:
+        raise TypeError(
+            f"cannot tell which game a {type(view).__name__} belongs to: {err}"
+        ) from None
 
 
-def _rollout_policy(name: str) -> tuple[Bot | None, float]:
+def _policy_of(desc: GameDescriptor) -> Bot | None:
+    """A new instance of the game's default policy (None when it provides none)."""
+    try:
+        factory = desc.load("policy")
+    except LookupError:
+        return None
+    bot: Bot = factory()
+    return bot
+
+
+def _rollout_policy(name: str, desc: GameDescriptor) -> tuple[Bot | None, float]:
     """The rollout bot for a policy name and the share of moves it makes (else random)."""
-    if name == GREEDY_ROLLOUT:
-        return GreedyBot(), 1.0
-    if name == MIXED_ROLLOUT:
-        return GreedyBot(), MIXED_GREEDY_SHARE
-    return None, 0.0
+    if name == RANDOM_ROLLOUT:
+        return None, 0.0
+    policy = _policy_of(desc)
+    if policy is None:
+        return None, 0.0
+    return policy, 1.0 if name == GREEDY_ROLLOUT else MIXED_GREEDY_SHARE
+
+
+def _evaluation_of(desc: GameDescriptor) -> Evaluation:
+    """The game's static evaluation; ValueError when it provides none."""
+    try:
+        evaluate: Evaluation = desc.load("evaluation")
+    except LookupError:
+        raise ValueError(f"game {desc.name!r} provides no evaluation for the search") from None
+    return evaluate
 
 
 def _rollout(
@@ -210,13 +242,19 @@ def _rollout(
     share: float,
     cap: int,
     players: int,
+    evaluate: Evaluation | None = None,
 ) -> list[float]:
-    """Play ``state`` on (``policy`` for ``share`` of the moves, else random); the rewards."""
+    """Play ``state`` on (``policy`` for ``share`` of the moves, else random); the rewards.
+
+    A rollout cut by ``cap`` scores ``evaluate(state)``, or ``1/players`` each without it.
+    """
     steps = 0
     randrange = rng.randrange
     rand = rng.random
     while not state.is_terminal():
         if steps >= cap:
+            if evaluate is not None:
+                return evaluate(state)
             return [1.0 / players] * players
         player = state.current_player()
         if player == CHANCE:
@@ -249,8 +287,12 @@ def run_search(
     limit = settings.iterations
     c = settings.exploration
     cap = settings.rollout_cap
-    policy, share = _rollout_policy(settings.rollout)
-    prior: Bot | None = GreedyBot() if settings.guided else None
+    needs_game = settings.rollout != RANDOM_ROLLOUT or settings.guided or settings.evaluation
+    game: GameDescriptor | None = None
+    policy: Bot | None = None
+    share = 0.0
+    prior: Bot | None = None
+    evaluate: Evaluation | None = None
     widening = settings.widening if settings.guided else 0.0
     bias = settings.bias if settings.guided else 0.0
     log = math.log
@@ -266,6 +308,11 @@ def run_search(
             break
         state = sample(rng)
         players = state.num_players
+        if needs_game and game is None:  # the first state names the game's policy, evaluation
+            game = descriptor_of(state)
+            policy, share = _rollout_policy(settings.rollout, game)
+            prior = _policy_of(game) if settings.guided else None
+            evaluate = _evaluation_of(game) if settings.evaluation else None
         node = root
         root.visits += 1
         path: list[tuple[_Node, int]] = []
@@ -330,7 +377,9 @@ def run_search(
         if state.is_terminal():
             rewards = state.returns()
         else:
-            rewards = _rollout(state, rng, policy, share=share, cap=cap, players=players)
+            rewards = _rollout(
+                state, rng, policy, share=share, cap=cap, players=players, evaluate=evaluate
+            )
         for child, seat in path:
             child.visits += 1
             child.total += rewards[seat]
@@ -363,9 +412,6 @@ def pick(stats: Sequence[ActionStats], rng: random.Random) -> Action:
 class ISMCTSBot:
     """SO-ISMCTS from the seat's view only; a ``Bot`` for every game in ``pyramids.games``."""
 
-    games = tuple(GAMES)
-    """The games it plays (read by the terminal before seating it)."""
-
     def __init__(
         self,
         settings: SearchSettings | None = None,
@@ -376,6 +422,11 @@ class ISMCTSBot:
         self.settings = settings or SearchSettings()
         self.name = name
         self._game_of = game_of_view
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The games it plays: every registered game (read by the terminal before seating it)."""
+        return names()
 
     def search(self, view: View, legal: Sequence[Action], rng: random.Random) -> SearchResult:
         """Run the search for the seat of ``view``, whose legal actions are ``legal``."""

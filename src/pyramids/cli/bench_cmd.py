@@ -1,6 +1,6 @@
 """`pyramids bench`: the one-core engine benchmark, as tables or as one JSON object.
 
-Both games by default (``--game flaming|flags|all``). The measuring is done by
+Every registered game by default (``--game NAME`` for one, ``all``). The measuring is done by
 ``pyramids.analysis.bench``; see its module doc (and bench/README.md) for exactly what
 is timed.
 """
@@ -15,6 +15,9 @@ from rich.console import Console
 from rich.table import Table
 
 from pyramids.analysis import bench as measure
+from pyramids.games import descriptor, names
+
+GAME_HELP = f"Game to measure: {', '.join(names())} or all."
 
 
 def bench(
@@ -28,17 +31,16 @@ def bench(
             "--seconds", "-s", help="Approximate time budget per game, in seconds.", min=0.0
         ),
     ] = measure.DEFAULT_SECONDS,
-    game: Annotated[
-        str, typer.Option("--game", "-g", help="Game to measure: flaming, flags or all.")
-    ] = "all",
+    game: Annotated[str, typer.Option("--game", "-g", help=GAME_HELP)] = "all",
 ) -> None:
     """Measure self-play speed (random and greedy bots), view and clone cost on one core."""
     err = Console(stderr=True)
     name = game.strip().lower()
-    if name not in (*measure.BENCH_GAMES, "all"):
-        err.print(f"[red]error:[/red] unknown game {game!r} (choose flaming, flags or all)")
+    known = measure.bench_games()
+    if name not in (*known, "all"):
+        err.print(f"[red]error:[/red] unknown game {game!r} (choose {', '.join(known)} or all)")
         raise typer.Exit(2)
-    games = measure.BENCH_GAMES if name == "all" else (name,)
+    games = known if name == "all" else (name,)
     if not as_json:
         total = seconds * len(games)
         err.print(f"benchmarking {' and '.join(games)} for about {total:g} s on one core...")
@@ -47,10 +49,8 @@ def bench(
         typer.echo(json.dumps(figures))
         return
     out = Console()
-    if "flaming" in games:
-        _print_game(out, figures, "Flaming Pyramids", "")
-    if "flags" in games:
-        _print_game(out, figures, "Pyramids and Flags", "_flags")
+    for one in games:
+        _print_game(out, figures, descriptor(one).title(), measure.setup_of(one).key_suffix)
     out.print(
         f"Python {figures['python']} {figures['implementation']} on {figures['machine']}, "
         "one process"
@@ -58,7 +58,7 @@ def bench(
 
 
 def _print_game(out: Console, figures: dict[str, Any], title: str, suffix: str) -> None:
-    """One game's tables: keys ``<measure><suffix>`` ("" for Flaming Pyramids, "_flags")."""
+    """One game's tables: keys ``<measure><suffix>`` (the game's bench ``key_suffix``)."""
 
     def fig(key: str) -> Any:
         return figures[key + suffix]

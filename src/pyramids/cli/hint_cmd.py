@@ -1,7 +1,7 @@
 """`pyramids hint POSITION`: what the ISMCTS bot thinks of each legal action of a position.
 
-Reads a position like ``pyramids flaming apply`` / ``pyramids flags apply`` (a file, ``-``
-for standard input, or literal JSON), takes the view of the seat to decide there (only
+Reads a position of game ``--game`` like ``pyramids <game> apply`` (a file, ``-`` for
+standard input, or literal JSON), takes the view of the seat to decide there (only
 what that seat may know: a hand-made position has no history, so every other hand and
 pile is unknown) and runs ``ISMCTSBot.search`` on it. Prints one line per legal action,
 most visited first: the action, its share of the search's visits and the estimated
@@ -20,12 +20,11 @@ import typer
 
 from pyramids.bots import BOT_LEVELS, ISMCTSBot, SearchSettings
 from pyramids.bots.ismcts import ROLLOUTS
-from pyramids.cli import flags_cmd, flaming_cmd
-from pyramids.cli.flaming_cmd import LangOpt, PositionArg
 from pyramids.cli.i18n import Lang
 from pyramids.cli.io import fail
+from pyramids.cli.position_cmd import LangOpt, PositionArg, load_state
 from pyramids.core import CHANCE, State
-from pyramids.games import GAMES
+from pyramids.games import GAMES, descriptor, names
 
 DEFAULT_LEVEL = "normal"
 """The level whose budget and rollout a hint uses unless told otherwise."""
@@ -51,17 +50,15 @@ def _word(key: str, lang: str, **fields: object) -> str:
 
 def load_any_state(game: str, position: str) -> State:
     """The position of ``game`` named by POSITION; exits 2 on a problem."""
-    if game == "flags":
-        return flags_cmd.load_state(position)[0]
-    return flaming_cmd.load_state(position)[0]
+    return load_state(descriptor(game), position)[0]
 
 
 def hint(
     position: PositionArg,
     *,
     game: Annotated[
-        str, typer.Option("--game", "-g", help="Game of the position: flaming or flags.")
-    ] = "flaming",
+        str, typer.Option("--game", "-g", help=f"Game of the position: {', '.join(names())}.")
+    ] = names()[0],
     seat: Annotated[
         int | None,
         typer.Option("--seat", help="Check that this seat is the one to decide (refused if not)."),

@@ -18,6 +18,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 import typer
 
 from pyramids.core import GameRecord, PyramidsError, State
+from pyramids.texts import describe
 
 EXIT_REFUSED = 2
 """Exit status of every refusal: bad input, illegal action, bad option."""
@@ -129,7 +130,7 @@ def _compact(value: Any, indent: int, room: int, width: int) -> str:
 
 def dumps_compact(data: Any, width: int = 100) -> str:
     """JSON like ``dumps`` but short lists and objects on one line and long lists of codes
-    wrapped at ``width``, so a Pyramids and Flags position fits on one screen."""
+    wrapped at ``width``, so a long position fits on one screen."""
     return _compact(data, 0, width, width)
 
 
@@ -190,5 +191,5 @@ def apply_texts(state: State, actions: list[str], lang: str) -> list[str]:
             state.apply(state.parse_action(text))
         except PyramidsError as exc:  # ActionParseError or IllegalActionError: say which
             fail(f"action {index} ({text}): {exc}")
-        texts.extend(event.text(lang) for event in state.events())
+        texts.extend(describe(event, lang) for event in state.events())
     return texts

@@ -6,24 +6,25 @@ import typer
 
 from pyramids.cli import (
     bench_cmd,
-    flags_cmd,
-    flaming_cmd,
     hint_cmd,
     play_cmd,
+    position_cmd,
     serve_cmd,
     sim_cmd,
     tournament_cmd,
 )
+from pyramids.games import descriptors
 
 app = typer.Typer(
     name="pyramids",
-    help="Play, study and build AI for pyramid games (Flaming Pyramids, Pyramids and Flags).",
+    help="Play, study and build AI for pyramid games ("
+    + ", ".join(d.title() for d in descriptors())
+    + ").",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(flaming_cmd.app, name="flaming")
-app.add_typer(flags_cmd.app, name="flags")
+position_cmd.add_game_apps(app)
 app.command("play")(play_cmd.play)
 app.command("replay")(play_cmd.replay)
 app.command("simulate")(sim_cmd.simulate)

@@ -1,32 +1,119 @@
-"""Rules options shared by the commands that play many games (simulate, tournament)."""
+"""Command-line options made from the registry's rules options (``OptionSpec``), for any game.
+
+``with_options(specs)`` adds one keyword option per spec to a command: a ``bool`` option
+is ``--name/--no-name``, an ``int`` or ``choice`` option ``--name VALUE``; every one
+defaults to None (the game's own default). The command receives the options given as
+one ``options`` dict. ``rules_specs()`` is the union of every registered game's rules
+options (one per name, with each game's help), so ``simulate --game G --preset P`` and
+``play --game G --actions`` are spelled as before, and an option of another game is
+refused by ``refusal``.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import functools
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Annotated, Any
 
 import typer
 
-PresetOption = Annotated[
-    str | None,
-    typer.Option(help="Flaming only: rules preset basic, family or standard (default)."),
-]
-CurseOption = Annotated[
-    bool | None,
-    typer.Option(
-        "--curse/--no-curse",
-        help="Flaming only: force the curse on or off (default: preset's).",
-    ),
-]
-FireDieOption = Annotated[
-    bool, typer.Option("--fire-die", help="Flaming only: play with the fire die.")
-]
-ActionsOption = Annotated[
-    bool | None,
-    typer.Option("--actions/--no-actions", help="Flags only: tree actions (default: on)."),
-]
-MaxTurnsOption = Annotated[
-    int | None,
-    typer.Option(
-        help="End games nobody has won after this many turns (default: flaming 1000, flags 3000)."
-    ),
-]
+from pyramids.core.descriptor import GameDescriptor, OptionSpec
+from pyramids.games import descriptors
+
+
+def rules_specs() -> list[OptionSpec]:
+    """Every registered game's rules options, one per name (helps joined per game)."""
+    merged: dict[str, OptionSpec] = {}
+    helps: dict[str, list[str]] = {}
+    for desc in descriptors():
+        for spec in desc.options:
+            merged.setdefault(spec.name, spec)
+            default = "" if spec.default is None else f" (default {_shown(spec.default)})"
+            helps.setdefault(spec.name, []).append(f"{desc.name}: {spec.help_en}{default}")
+    return [replace(spec, help_en="; ".join(helps[name])) for name, spec in merged.items()]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def flag_of(spec: OptionSpec) -> str:
+    """The option's spelling: ``--fire-die/--no-fire-die`` or ``--max-turns``."""
+    flag = "--" + spec.name.replace("_", "-")
+    return f"{flag}/--no-{flag[2:]}" if spec.kind == "bool" else flag
+
+
+def _parameter(spec: OptionSpec) -> inspect.Parameter:
+    help_text = spec.help_en
+    if spec.kind == "choice" and spec.choices:
+        help_text += f" [{', '.join(spec.choices)}]"
+    annotation: Any
+    if spec.kind == "bool":
+        annotation = Annotated[bool | None, typer.Option(flag_of(spec), help=help_text)]
+    elif spec.kind == "int":
+        option = typer.Option(flag_of(spec), min=spec.minimum, max=spec.maximum, help=help_text)
+        annotation = Annotated[int | None, option]
+    else:
+        annotation = Annotated[str | None, typer.Option(flag_of(spec), help=help_text)]
+    return inspect.Parameter(
+        spec.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
+    )
+
+
+def with_options(
+    specs: Iterable[OptionSpec], into: str = "options"
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Give a command one option per spec; it receives the given ones as the dict ``into``."""
+    specs = list(specs)
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(func, eval_str=True)
+        kept = [p for p in signature.parameters.values() if p.name != into]
+        taken = {p.name for p in kept}
+        added = [_parameter(spec) for spec in specs if spec.name not in taken]
+        names = {p.name for p in added}
+
+        @functools.wraps(func)
+        def command(**kwargs: Any) -> Any:
+            given = {k: kwargs.pop(k) for k in names}
+            kwargs[into] = {k: v for k, v in given.items() if v is not None}
+            return func(**kwargs)
+
+        command.__signature__ = signature.replace(parameters=[*kept, *added])  # type: ignore[attr-defined]
+        command.__annotations__ = {}
+        del command.__wrapped__
+        return command
+
+    return decorate
+
+
+def owners(
+    extra: Callable[[GameDescriptor], Sequence[OptionSpec]] | None = None,
+) -> dict[str, tuple[OptionSpec, GameDescriptor]]:
+    """Every option name with its spec and the first game that has it.
+
+    ``extra(desc)`` adds the options a command has for one game beside its rules options.
+    """
+    found: dict[str, tuple[OptionSpec, GameDescriptor]] = {}
+    for desc in descriptors():
+        for spec in (*desc.options, *(extra(desc) if extra else ())):
+            found.setdefault(spec.name, (spec, desc))
+    return found
+
+
+def foreign(
+    given: Mapping[str, Any],
+    own: Iterable[str],
+    catalog: Mapping[str, tuple[OptionSpec, GameDescriptor]],
+) -> tuple[str, str] | None:
+    """(flag, title of the game it belongs to) of the first given option not in ``own``."""
+    mine = set(own)
+    for name in given:
+        if name not in mine:
+            spec, desc = catalog[name]
+            return flag_of(spec), desc.title()
+    return None

@@ -19,11 +19,30 @@ from typing import Annotated
 import typer
 
 READY_LINE = "pyramids: serving on http://{host}:{port}/"
+SERVER_LIBRARIES = frozenset(
+    {
+        "fastapi",
+        "starlette",
+        "pydantic",
+        "uvicorn",
+        "sqlalchemy",
+        "alembic",
+        "psycopg",
+        "platformdirs",
+    }
+)
+"""The top-level modules of the optional extra ``server`` (pyproject.toml)."""
+NO_SERVER_EXTRA = (
+    "pyramids: the web server is an optional part and is not installed ({name} is missing).\n"
+    "Install it with: pip install 'pyramids[server]'  (in a checkout: pip install -e '.[server]',"
+    " or ./run serve, which installs everything)"
+)
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host:port`` (port 0: any free port)."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    # Positional: family 0 (any), stream sockets, proto 0, passive (a listening address).
+    infos = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -83,10 +102,16 @@ def serve(
     ] = None,
 ) -> None:
     """Run the server: play in the browser at the printed address."""
-    import uvicorn
+    try:
+        import uvicorn
 
-    from pyramids.server.app import create_app
-    from pyramids.server.config import resolve_settings
+        from pyramids.server.app import create_app
+        from pyramids.server.config import resolve_settings
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in SERVER_LIBRARIES:
+            raise
+        typer.echo(NO_SERVER_EXTRA.format(name=exc.name), err=True)
+        raise typer.Exit(2) from None
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     # The event loop shares the GIL with the database writer thread: hand it over more

@@ -1,41 +1,40 @@
 """`pyramids simulate`: play many seeded bot games in parallel and print a JSON summary.
 
-Either game: ``--game flaming`` (the default) or ``--game flags``. The work is done by
-``pyramids.analysis.simulate``; this module parses the options, shows a progress bar on
-stderr and writes the summary to stdout or a file.
+Any registered game (``--game``, default the registry's first); its rules options are
+the registry's (``rules_options``). The work is done by ``pyramids.analysis.simulate``;
+this module parses the options, shows a progress bar on stderr and writes the summary
+to stdout or a file.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from pyramids.analysis import simulate as sim
-from pyramids.cli.rules_options import (
-    ActionsOption,
-    CurseOption,
-    FireDieOption,
-    MaxTurnsOption,
-    PresetOption,
-)
+from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.core.errors import PyramidsError
+from pyramids.games import descriptors, names
+
+GAME_HELP = "Game: " + ", ".join(f"{d.name} ({d.title()})" for d in descriptors()) + "."
+PLAYERS_HELP = (
+    "Seats ("
+    + ", ".join(f"{d.name} {d.info.min_players} to {d.info.max_players}" for d in descriptors())
+    + ")."
+)
 
 
+@with_options(rules_specs())
 def simulate(
     *,
-    game: Annotated[
-        str, typer.Option("--game", "-g", help="Game: flaming (Flaming Pyramids) or flags.")
-    ] = "flaming",
+    game: Annotated[str, typer.Option("--game", "-g", help=GAME_HELP)] = names()[0],
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-    players: Annotated[
-        int, typer.Option("--players", "-p", help="Seats (flaming 2 to 6, flags 2 to 4).")
-    ] = 2,
-    preset: PresetOption = None,
+    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 2,
     bots: Annotated[
         str,
         typer.Option(
@@ -47,10 +46,7 @@ def simulate(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU).")
     ] = None,
-    curse: CurseOption = None,
-    fire_die: FireDieOption = False,
-    actions: ActionsOption = None,
-    max_turns: MaxTurnsOption = None,
+    options: dict[str, Any],
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the JSON summary here, not to stdout.")
     ] = None,
@@ -60,15 +56,11 @@ def simulate(
     err = Console(stderr=True)
     config = sim.SimConfig(
         game=game.strip().lower(),
-        actions=actions,
         players=players,
-        preset=preset,
+        options=options,
         bots=tuple(b.strip().lower() for b in bots.split(",") if b.strip()),
         seed=seed,
         games=games,
-        curse=curse,
-        fire_die=fire_die,
-        max_turns=max_turns,
         jobs=jobs if jobs is not None else sim.default_jobs(),
     )
     try:

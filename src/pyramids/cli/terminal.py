@@ -1,9 +1,9 @@
-"""The terminal side every game shares: seats, the console, leaving a game, game interfaces.
+"""The terminal side every game shares: seats, the console, leaving a game, reading a choice.
 
 ``Terminal`` prints rich renderables and reads typed lines; ``Seats`` says who plays
-each seat (a human at the keyboard or a bot from ``pyramids.bots``); ``GameUI`` is what
-a game provides so that ``play_cmd``'s generic loop and replay can draw it and ask a
-human (``play_cmd.FlamingUI``, ``play_flags.FlagsUI``).
+each seat (a human at the keyboard or a bot from ``pyramids.bots``). What a game
+provides so that play and replay can draw it and ask a human is its ``GameUI``
+(``pyramids.cli.game_ui``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -21,8 +21,8 @@ from pyramids.bots import BOTS, PLAYER_BOTS, make_bot
 from pyramids.cli.i18n import tr
 from pyramids.cli.io import fail
 from pyramids.core import Event
-from pyramids.core.game import Action, Bot, Game, GameInfo, State
-from pyramids.flaming.game import INFO as FLAMING_INFO
+from pyramids.core.game import Action, Bot, Game, GameInfo
+from pyramids.texts import describe
 
 EXIT_INPUT_ENDED = 1
 EXIT_INTERRUPTED = 130
@@ -82,7 +82,7 @@ class Terminal:
     def events(self, events: Sequence[Event]) -> None:
         """Show each event with its reason, one at a time."""
         for event in events:
-            self.show(Text(f"  {event.text(self.lang)}"))
+            self.show(Text(f"  {describe(event, self.lang)}"))
             if event.kind not in QUIET_EVENTS:
                 self.pause()
 
@@ -117,9 +117,7 @@ def default_bot() -> str:
     return "greedy" if "greedy" in BOTS else "random"
 
 
-def parse_seats(
-    spec: str | None, players: int | None, lang: str = "en", info: GameInfo = FLAMING_INFO
-) -> Seats:
+def parse_seats(spec: str | None, players: int | None, lang: str, info: GameInfo) -> Seats:
     """Seats from ``human,greedy,random``; the default is one human against the default bot."""
     if spec is None:
         count = 3 if players is None else players
@@ -187,39 +185,6 @@ def fit_bots(table: Seats, game: Game, lang: str, *, quiet: bool = False) -> lis
 def new_seed() -> int:
     """A fresh random seed (32 bits, short enough to type back)."""
     return int.from_bytes(os.urandom(4), "big")
-
-
-# --- what differs between games ---------------------------------------------------------
-
-
-class GameUI(Protocol):
-    """A game's terminal interface: how play and replay draw it and ask a human."""
-
-    def at_rest(self, state: State) -> bool:
-        """Whether a new turn starts here (no decision of the turn pending)."""
-        ...
-
-    def render(
-        self,
-        state: State,
-        seat: int | None,
-        lang: str,
-        names: Sequence[str],
-        *,
-        legend: bool = True,
-        turn_line: bool = True,
-        width: int = 80,
-    ) -> RenderableType:
-        """The state as ``seat`` sees it (None: a spectator)."""
-        ...
-
-    def ask(self, term: Terminal, state: State, seat: int, seats: Seats) -> Action:
-        """Show ``seat`` its view and read a legal action (PlayerLeftError to leave)."""
-        ...
-
-    def events(self, state: State, seats: Seats) -> list[Event]:
-        """What the last action did, as the people at this terminal may see it."""
-        ...
 
 
 def ask_until_chosen(

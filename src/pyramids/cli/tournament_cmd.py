@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -17,24 +17,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pyramids.analysis import simulate as sim
 from pyramids.analysis import tournament as tour
-from pyramids.cli.rules_options import (
-    ActionsOption,
-    CurseOption,
-    FireDieOption,
-    MaxTurnsOption,
-    PresetOption,
-)
+from pyramids.cli.rules_options import rules_specs, with_options
+from pyramids.cli.sim_cmd import GAME_HELP, PLAYERS_HELP
 from pyramids.core.errors import PyramidsError
+from pyramids.games import names
 
 
+@with_options(rules_specs())
 def tournament(
     *,
-    game: Annotated[
-        str, typer.Option("--game", "-g", help="Game: flaming (Flaming Pyramids) or flags.")
-    ] = "flaming",
-    players: Annotated[
-        int, typer.Option("--players", "-p", help="Seats per game (flaming 2 to 6, flags 2 to 4).")
-    ] = 2,
+    game: Annotated[str, typer.Option("--game", "-g", help=GAME_HELP)] = names()[0],
+    players: Annotated[int, typer.Option("--players", "-p", help=PLAYERS_HELP)] = 2,
     bots: Annotated[
         str,
         typer.Option(
@@ -55,11 +48,7 @@ def tournament(
             "who plays after whom is not balanced)."
         ),
     ] = "permutations",
-    preset: PresetOption = None,
-    curse: CurseOption = None,
-    fire_die: FireDieOption = False,
-    actions: ActionsOption = None,
-    max_turns: MaxTurnsOption = None,
+    options: dict[str, Any],
     out_json: Annotated[
         Path | None, typer.Option("--out-json", help="Write the JSON report to this file.")
     ] = None,
@@ -79,11 +68,7 @@ def tournament(
         seed=seed,
         jobs=jobs if jobs is not None else sim.default_jobs(),
         schedule=schedule.strip().lower(),
-        preset=preset,
-        curse=curse,
-        fire_die=fire_die,
-        actions=actions,
-        max_turns=max_turns,
+        options=options,
     )
     try:
         _game, plan = tour.check_tournament(config)

@@ -1,9 +1,10 @@
 """The game protocol every game implements, its errors, and a seeded driver.
 
 This package imports only the standard library: it is the root of the layer graph
-(core <- flaming, flags <- bots <- cli, server, analysis).
+(core <- flaming, flags <- pyramids.games <- bots <- cli, server, analysis, rl).
 """
 
+from pyramids.core.descriptor import GameDescriptor, OptionSpec, Preset
 from pyramids.core.errors import (
     ActionParseError,
     IllegalActionError,
@@ -19,9 +20,13 @@ from pyramids.core.game import (
     Game,
     GameInfo,
     OracleBot,
+    Outcome,
+    OutcomeKind,
     State,
     View,
     choose,
+    competition_ranking,
+    view_key,
 )
 from pyramids.core.record import GameRecord, play_game, replay
 
@@ -33,15 +38,22 @@ __all__ = [
     "Bot",
     "Event",
     "Game",
+    "GameDescriptor",
     "GameInfo",
     "GameRecord",
     "IllegalActionError",
+    "OptionSpec",
     "OracleBot",
+    "Outcome",
+    "OutcomeKind",
     "PositionError",
+    "Preset",
     "PyramidsError",
     "State",
     "View",
     "choose",
+    "competition_ranking",
     "play_game",
     "replay",
+    "view_key",
 ]

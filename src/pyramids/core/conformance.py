@@ -5,8 +5,10 @@ the protocol of ``pyramids.core.game``: actions are picked by a seeded ``random.
 chance outcomes are drawn from ``chance_outcomes()``, and after every step the state is
 checked for what any game must guarantee (legal actions sorted and unique, chance
 probabilities summing to 1, notation round trips, clones equal and independent, JSON
-round trips, illegal actions refused without a trace, views JSON-ready and consistent
-with ``determinize``, returns in [0, 1], games that end, replays that agree).
+round trips, illegal actions refused without a trace, views JSON-ready, naming their game
+and consistent with ``determinize`` (same view, same information-state key), a typed
+``outcome()`` that agrees with ``is_terminal`` and ``returns``, a ``history()`` that is
+exactly the actions applied, typed events of the game, games that end, replays that agree).
 
 A failure raises ``ConformanceError`` naming the seed, the step, the actions so far and
 the position, so it can be reproduced with ``pyramids <game> apply``.
@@ -21,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
-from pyramids.core.game import CHANCE, TERMINAL, Action, Game, State
+from pyramids.core.game import CHANCE, TERMINAL, Action, Event, Game, OutcomeKind, State
 
 DEFAULT_MAX_ACTIONS = 20_000
 """A playout longer than this counts as a game that never ends."""
@@ -102,9 +104,6 @@ def check_player_and_actions(state: State, where: str) -> list[Action]:
             raise _fail(where, f"the game is over but legal_actions() is {legal[:10]}", state)
         if state.chance_outcomes():
             raise _fail(where, "the game is over but chance_outcomes() is not empty", state)
-        return legal
-    if not legal and player == CHANCE and not state.chance_outcomes():
-        # A chance point too large to list (a whole new deal): only sample_chance draws it.
         return legal
     if not legal:
         raise _fail(
@@ -242,6 +241,8 @@ def check_clone(state: State, legal: Sequence[Action], rng: random.Random, where
     copy = state.clone()
     if _dump(copy, where) != before:
         raise _fail(where, "clone().to_json() differs from the original's", state)
+    if copy.history() != state.history():
+        raise _fail(where, "clone().history() differs from the original's", state)
     if _has_value_eq(state) and copy != state:
         raise _fail(where, "clone() != original", state)
     if legal:
@@ -289,6 +290,13 @@ def check_views(
         view = state.view(seat)
         if view.player != seat:
             raise _fail(where, f"view({seat}).player is {view.player}", state)
+        if view.game != game.info.short_name:
+            raise _fail(
+                where, f"view({seat}).game is {view.game!r}, not {game.info.short_name!r}", state
+            )
+        key = state.information_state_key(seat)
+        if not isinstance(key, str) or not key:
+            raise _fail(where, f"information_state_key({seat}) is {key!r}, not a string", state)
         try:
             view_text = json.dumps(view.to_json(), sort_keys=True)
         except (TypeError, ValueError) as exc:
@@ -302,6 +310,12 @@ def check_views(
             except PyramidsError as exc:
                 raise _fail(where, f"determinize(view({seat})) failed: {exc}", state) from None
             det_view = json.dumps(det.view(seat).to_json(), sort_keys=True)
+            if det.information_state_key(seat) != key:
+                raise _fail(
+                    where,
+                    f"a determinization of view({seat}) has another information_state_key",
+                    state,
+                )
             if det_view != view_text:
                 raise _fail(
                     where,
@@ -331,8 +345,34 @@ def check_views(
     return hidden, varied
 
 
+def check_outcome(state: State, where: str) -> None:
+    """``outcome()`` is ongoing exactly while the game goes on, and its returns are ``returns()``."""
+    outcome = state.outcome()
+    n = state.num_players
+    if outcome.is_over != state.is_terminal():
+        said = "over" if outcome.is_over else "ongoing"
+        raise _fail(
+            where, f"outcome() says the game is {said}, is_terminal() {state.is_terminal()}", state
+        )
+    if outcome.is_over:
+        ranking = outcome.ranking
+        if ranking is None or len(ranking) != n or any(not 1 <= r <= n for r in ranking):
+            raise _fail(where, f"outcome() {outcome} has no rank per seat in 1..{n}", state)
+        if outcome.kind is OutcomeKind.WINNER and (
+            outcome.winner is None or ranking[outcome.winner] != 1 or ranking.count(1) != 1
+        ):
+            raise _fail(
+                where, f"outcome() {outcome}: the winner is not alone in first place", state
+            )
+    if outcome.returns(n) != state.returns():
+        raise _fail(
+            where, f"returns() {state.returns()} are not outcome()'s {outcome.returns(n)}", state
+        )
+
+
 def check_returns(state: State, where: str, total: float | None) -> list[float]:
     """Returns are n numbers in [0, 1], zeros before the end, summing to ``total`` at the end."""
+    check_outcome(state, where)
     values = state.returns()
     n = state.num_players
     if len(values) != n:
@@ -350,17 +390,20 @@ def check_returns(state: State, where: str, total: float | None) -> list[float]:
     return values
 
 
-def _check_events(state: State, where: str) -> list[tuple[str, str, str]]:
-    """Events are well formed (kind, JSON-ready data, English and French text); their digest."""
+def _check_events(state: State, where: str) -> list[tuple[str, str]]:
+    """Events are typed events of this game with a kind and JSON-ready data; their digest."""
     digest = []
+    name = state.game.info.short_name
     for event in state.events():
-        if not event.kind or not event.text_en or not event.text_fr:
-            raise _fail(where, f"event {event!r} lacks a kind or a text", state)
+        if not isinstance(event, Event) or not event.kind:
+            raise _fail(where, f"event {event!r} is not a typed Event with a kind", state)
+        if event.game != name:
+            raise _fail(where, f"event {event!r} is of game {event.game!r}, not {name!r}", state)
         try:
             data = json.dumps(dict(event.data), sort_keys=True)
         except (TypeError, ValueError) as exc:
             raise _fail(where, f"event {event.kind} data is not JSON-ready: {exc}", state) from None
-        digest.append((event.kind, data, event.text_en))
+        digest.append((event.kind, data))
     return digest
 
 
@@ -396,7 +439,7 @@ def playout(
         )
     actions: list[Action] = []
     history: list[str] = []
-    snapshots: list[tuple[str, list[tuple[str, str, str]]]] = []
+    snapshots: list[tuple[str, list[tuple[str, str]]]] = []
     seen_actions: set[Action] = set()
     hidden_any = False
     varied_any = False
@@ -450,6 +493,13 @@ def playout(
             raise _fail(where, f"apply({text}) of a legal action raised {exc}", state) from None
         actions.append(action)
         history.append(text)
+        if state.history() != actions:
+            raise _fail(
+                where,
+                f"history() is not the actions applied: {state.history()[-8:]} "
+                f"after {actions[-8:]}",
+                state,
+            )
         snapshots.append((_dump(state, where), _check_events(state, where)))
         step += 1
     if game.info.has_hidden_information and hidden_any and not varied_any:
@@ -473,7 +523,7 @@ def _check_replay(
     game: Game,
     seed: int,
     actions: Sequence[Action],
-    snapshots: Sequence[tuple[str, list[tuple[str, str, str]]]],
+    snapshots: Sequence[tuple[str, list[tuple[str, str]]]],
 ) -> None:
     """Same seed and same actions give the same positions and the same events."""
     state = game.new_initial_state(seed)

@@ -79,8 +79,14 @@ class GameDescriptor:
     policy: str = ""
     evaluation: str = ""
     terminal: str = ""
+    analysis: str = ""
+    """Dotted path of an object with ``simulation`` (how ``simulate`` counts the game's
+    events) and ``bench`` (how ``bench`` measures it); both optional."""
     rl_encoding: str = ""
     browser_module: str = ""
+    messages: str = ""
+    """Dotted path of ``{lang: {key: sentence}}``: the game's sentences for the catalogue
+    (``pyramids.texts``), for a game whose sentences are not in the catalogue's own files."""
     hints: str = ""
     """Dotted path of ``hints(view) -> JSON-ready dict | None``: the engine's answers the
     browser shows beside a decision (Flaming Pyramids: whether each tile fits each legal

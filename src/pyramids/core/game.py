@@ -12,7 +12,7 @@ import abc
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
@@ -111,6 +111,8 @@ class Event:
     class constants and the facts, in the game's notation, as fields. ``data`` is those
     fields as JSON-ready data. Events hold no sentences: the words that say what happened
     and why come from the message catalogue (``pyramids.texts``), keyed by game and kind.
+    A field named after a Python keyword takes a trailing underscore (``from_``), which
+    ``data`` drops (``"from"``); nested frozen dataclasses become dicts.
     """
 
     kind: ClassVar[str] = "event"
@@ -119,46 +121,18 @@ class Event:
     @property
     def data(self) -> dict[str, Any]:
         """The event's facts (its fields) as JSON-ready data."""
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return _fields_of(self)
 
 
-class LegacyEvent(Event):
-    """TRANSITIONAL (removed when both games have typed events): kind, data and both texts."""
-
-    def __init__(self, kind: str, data: Mapping[str, Any], text_en: str, text_fr: str) -> None:
-        object.__setattr__(self, "_kind", kind)
-        object.__setattr__(self, "_data", data)
-        object.__setattr__(self, "text_en", text_en)
-        object.__setattr__(self, "text_fr", text_fr)
-
-    @property  # type: ignore[override]
-    def kind(self) -> str:  # type: ignore[override]
-        """The event's kind."""
-        return str(self._kind)  # type: ignore[attr-defined]
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The event's facts."""
-        return dict(self._data)  # type: ignore[attr-defined]
-
-    def text(self, lang: str = "en") -> str:
-        """The one-line explanation in ``lang``."""
-        return str(self.text_fr if lang == "fr" else self.text_en)  # type: ignore[attr-defined]
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, LegacyEvent):
-            return NotImplemented
-        return (self.kind, self.data, self.text_en) == (other.kind, other.data, other.text_en)  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((self.kind, self.text_en))  # type: ignore[attr-defined]
-
-    def __repr__(self) -> str:
-        return f"Event({self.kind!r}, {self.data!r})"
+def _fields_of(obj: Any) -> dict[str, Any]:
+    """A dataclass instance's fields as JSON-ready data (``from_`` named ``from``)."""
+    return {f.name.removesuffix("_"): _plain(getattr(obj, f.name)) for f in fields(obj)}
 
 
 def _plain(value: Any) -> Any:
-    """Tuples as lists, recursively (JSON-ready event data)."""
+    """Tuples as lists and dataclasses as dicts, recursively (JSON-ready event data)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return _fields_of(value)
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):

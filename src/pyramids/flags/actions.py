@@ -12,8 +12,8 @@ actions by kind. Text notation lives in ``notation``.
 - ``grow``, ``newstart``
 - ``pirate:SEAT``: PIRATE_BASE + seat; ``wild:C``: WILD_BASE + index of C in WILD_COLOURS
 - chance ``steal:CARD``: STEAL_BASE + card
-- chance ``deal:CARD,...``: DEAL_BASE + sum(slot(card) * 5 ** card), where slot(card) is
-  0 for a card not dealt and 1 + k for the k-th seat served, counted from the dealer.
+- chance ``deal:CARD``: DEAL_BASE + card (a new start deals one card at a time, to the
+  next seat served)
 """
 
 from __future__ import annotations
@@ -77,40 +77,15 @@ def decode_trade(action: Action) -> tuple[int, int, int]:
     return FIRST_SCORING + mine, FIRST_SCORING + theirs, seat
 
 
-def deal_action(slots: list[list[int]]) -> Action:
-    """The deal giving ``slots[k]`` (cards) to the k-th seat served from the dealer."""
-    code = 0
-    for k, cards in enumerate(slots):
-        for c in cards:
-            code += (k + 1) * 5**c
-    return DEAL_BASE + code
-
-
-def decode_deal(action: Action) -> list[list[int]]:
-    """Cards per slot (k-th seat served from the dealer), each in card order; trailing empties dropped."""
-    code = action - DEAL_BASE
-    slots: list[list[int]] = []
-    c = 0
-    while code:
-        code, digit = divmod(code, 5)
-        if digit:
-            while len(slots) < digit:
-                slots.append([])
-            slots[digit - 1].append(c)
-        c += 1
-    return slots
-
-
-def deal_order(slots: list[list[int]]) -> list[int]:
-    """The cards of a deal in dealing order: one at a time, slot 0 first, round after round."""
-    out = []
-    for i in range(max((len(s) for s in slots), default=0)):
-        for s in slots:
-            if i < len(s):
-                out.append(s[i])
-    return out
+def deal_action(card: int) -> Action:
+    """The chance outcome of a new start dealing ``card`` to the next seat served."""
+    return DEAL_BASE + card
 
 
 def is_deal(action: Action) -> bool:
-    """Whether ``action`` is in the deal range (no check that it is a sound deal)."""
-    return action >= DEAL_BASE and action - DEAL_BASE < 5**NUM_CARDS
+    """Whether ``action`` deals a card (no check that the card is left to deal)."""
+    return DEAL_BASE <= action < DEAL_BASE + NUM_CARDS
+
+
+NUM_ACTIONS: Action = DEAL_BASE + NUM_CARDS
+"""Every action number is below this."""

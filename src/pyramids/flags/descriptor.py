@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pyramids.core.descriptor import GameDescriptor, OptionSpec, Preset
+from pyramids.flags.events import EVENT_KINDS
 from pyramids.flags.game import INFO, FlagsGame
 from pyramids.flags.notation import position_from_json
 from pyramids.flags.options import DEFAULT_MAX_TURNS
@@ -44,13 +45,19 @@ DESCRIPTOR = GameDescriptor(
             "Advanced: with the trees' actions",
             "Avancé : avec les actions des arbres",
         ),
-        Preset("basic", {"actions": False}, "Basic: no tree actions", "Base : sans les actions des arbres"),
+        Preset(
+            "basic",
+            {"actions": False},
+            "Basic: no tree actions",
+            "Base : sans les actions des arbres",
+        ),
     ),
     default_preset="advanced",
-    event_kinds=(),
+    event_kinds=EVENT_KINDS,
     policy="pyramids.games.flags.policy:GreedyFlagsBot",
     evaluation="pyramids.games.flags.evaluation:evaluate",
     terminal="pyramids.games.flags.terminal:UI",
+    analysis="pyramids.games.flags.analysis:Analysis",
     rl_encoding="pyramids.games.flags.encoding:FlagsEncoding",
     browser_module="js/flags-table.js",
 )

@@ -8,7 +8,7 @@ from typing import Any
 
 from pyramids.core.errors import PositionError
 
-RULES_VERSION = "flags-1"
+RULES_VERSION = "flags-2"
 DEFAULT_MAX_TURNS = 3000
 
 

@@ -53,6 +53,9 @@ COLOUR_OF: tuple[int, ...] = tuple(i // 3 for i in range(NUM_PIECES))
 SIZE: tuple[int, ...] = tuple(i % 3 + 1 for i in range(NUM_PIECES))
 """Piece -> size: 1 small, 2 medium, 3 large."""
 
+TREES: tuple[tuple[int, int, int], ...] = tuple((c * 3 + 2, c * 3 + 1, c * 3) for c in range(6))
+"""Flag colour index -> its tree, bottom to top: ``C3 C2 C1`` (PF-TREE-1)."""
+
 FLAG_PIECES_MASK = (1 << NUM_FLAG_PIECES) - 1
 SCORING_PIECES_MASK = ((1 << NUM_PIECES) - 1) & ~FLAG_PIECES_MASK
 

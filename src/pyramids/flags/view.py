@@ -13,16 +13,17 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+from pyramids.core.bits import bits_of
 from pyramids.core.errors import PositionError
 from pyramids.flags.cards import CODES, NUM_CARDS
+from pyramids.flags.options import FlagsOptions
 from pyramids.flags.pieces import NAMES
+from pyramids.flags.position import ACTION, CAPTURE, DEAL, NONE, STEAL, FlagsPosition
+from pyramids.flags.rules import towers
 from pyramids.flags.scoring import points
-from pyramids.flags.state import ACTION, CAPTURE, DEAL, NONE, STEAL, FlagsState
-
-if TYPE_CHECKING:
-    from pyramids.flags.game import FlagsGame
+from pyramids.flags.text import pending_json
 
 _PENDING_KINDS = {"capture": CAPTURE, "action": ACTION, "steal": STEAL, "deal": DEAL}
 
@@ -119,60 +120,65 @@ class FlagsView(NamedTuple):
         return data
 
 
-def make_view(state: FlagsState, player: int | None) -> FlagsView:
-    """The view of ``player`` (None: public) of ``state``."""
-    n = state.num_players
+def make_view(pos: FlagsPosition, options: Mapping[str, Any], player: int | None) -> FlagsView:
+    """PF-VIEW-1, PF-VIEW-2, PF-VIEW-3: the view of ``player`` (None: public) of ``pos``.
+
+    ``options`` is the game's options record (shown as the view's ``rules``).
+    """
+    hands = pos.hands
+    n = len(hands)
     if player is not None and not 0 <= player < n:
         raise ValueError(f"no seat {player} in a {n}-player game")
-    hands = state._hands
     known_hands: list[tuple[int, ...]] = [()] * n
     known_deck: list[tuple[int, int]] = []
-    mask = state._known[player] if player is not None else 0
+    mask = pos.known[player] if player is not None else 0
     if mask:
         for seat, hand in enumerate(hands):
             cards = sorted(c for c in hand if (mask >> c) & 1)
             known_hands[seat] = tuple(cards)
-        known_deck = [(i, c) for i, c in enumerate(state._deck) if (mask >> c) & 1]
+        known_deck = [(i, c) for i, c in enumerate(pos.deck) if (mask >> c) & 1]
+    pending = pending_json(pos)
+    if pos.pending == DEAL:
+        pending["cards"] = ["?"] * len(pos.to_deal)
     return FlagsView(
         player=player,
         players=n,
-        options=state.game.options,
-        to_move=state._to_move,
-        turn=state._turn,
-        towers=tuple(tuple(t) for t in state.towers()),
-        bank=tuple(state.bank),
-        scoring=tuple(state._scoring),
-        scored=tuple(tuple(s) for s in state._scored),
+        options=options,
+        to_move=pos.to_move,
+        turn=pos.turn,
+        towers=tuple(tuple(t) for t in towers(pos)),
+        bank=tuple(bits_of(pos.bank)),
+        scoring=tuple(pos.scoring),
+        scored=tuple(pos.scored),
         hand=None if player is None else tuple(hands[player]),
         hand_sizes=tuple(len(h) for h in hands),
-        deck_size=len(state._deck),
+        deck_size=len(pos.deck),
         known_hands=tuple(known_hands),
         known_deck=tuple(known_deck),
-        last_moved=state._last,
-        pending=state.pending_info,
-        tree=state._tree,
-        winner=state.winner,
-        ranking=None if state._ranking is None else tuple(state._ranking),
+        last_moved=pos.last,
+        pending=pending,
+        tree=pos.tree,
+        winner=pos.winner if pos.winner >= 0 else None,
+        ranking=None if pos.ranking is None else tuple(pos.ranking),
     )
 
 
-def determinize(game: FlagsGame, view: FlagsView, rng: random.Random) -> FlagsState:
-    """A full state agreeing with ``view``; unknown cards shuffled into the unknown places.
+def determinize(options: FlagsOptions, view: FlagsView, rng: random.Random) -> FlagsPosition:
+    """PF-VIEW-5: a full position agreeing with ``view``; unknown cards shuffled into the
+    unknown places (other hands, the deck, the cards left to deal).
 
-    The sampled state remembers the viewer's knowledge; the other seats know nothing
+    The sampled position remembers the viewer's knowledge; the other seats know nothing
     beyond their own hands in it.
     """
     n = view.players
-    if n != game.num_players:
-        raise PositionError("the view and the game have different numbers of players")
-    state = FlagsState(game)
+    pos = FlagsPosition.start(n, options)
     for tower in view.towers:
         for lower, upper in itertools.pairwise(tower):
-            state._below[upper] = lower
-            state._above[lower] = upper
-    state._bank = sum(1 << p for p in view.bank)
-    state._scoring = list(view.scoring)
-    state._scored = [list(s) for s in view.scored]
+            pos.below[upper] = lower
+            pos.above[lower] = upper
+    pos.bank = sum(1 << p for p in view.bank)
+    pos.scoring = list(view.scoring)
+    pos.scored = list(view.scored)
     placed = 0
     for s in view.scored:
         for c in s:
@@ -187,7 +193,9 @@ def determinize(game: FlagsGame, view: FlagsView, rng: random.Random) -> FlagsSt
     for _, c in view.known_deck:
         known |= 1 << c
     unknown = [c for c in range(NUM_CARDS) if not ((placed | known) >> c) & 1]
-    places = view.deck_size - len(view.known_deck)
+    pending = view.pending
+    to_deal = len(pending.get("cards", ())) if pending else 0
+    places = view.deck_size - len(view.known_deck) + to_deal
     for seat in range(n):
         if seat != view.player or view.hand is None:
             places += view.hand_sizes[seat] - len(view.known_hands[seat])
@@ -198,41 +206,42 @@ def determinize(game: FlagsGame, view: FlagsView, rng: random.Random) -> FlagsSt
     rng.shuffle(unknown)
     for seat in range(n):
         if seat == view.player and view.hand is not None:
-            state._hands[seat] = list(view.hand)
+            pos.hands[seat] = list(view.hand)
         else:
             hand = list(view.known_hands[seat])
             for _ in range(view.hand_sizes[seat] - len(hand)):
                 hand.append(unknown.pop())
-            state._hands[seat] = hand
+            pos.hands[seat] = hand
     deck: list[int] = [-1] * view.deck_size
     for i, c in view.known_deck:
         deck[i] = c
     for i in range(len(deck)):
         if deck[i] < 0:
             deck[i] = unknown.pop()
-    state._deck = deck
+    pos.deck = deck
     if view.player is not None:
-        state._known[view.player] = known
-    state._last = view.last_moved
-    state._last_mask = sum(1 << p for p in view.last_moved)
-    state._to_move = view.to_move
-    state._turn = view.turn
-    pending = view.pending
+        pos.known[view.player] = known
+    pos.last = view.last_moved
+    pos.last_mask = sum(1 << p for p in view.last_moved)
+    pos.to_move = view.to_move
+    pos.turn = view.turn
     if pending:
         kind = _PENDING_KINDS[pending["kind"]]
-        state._pending = kind
+        pos.pending = kind
         if kind == CAPTURE:
-            state._player = pending["player"]
-            state._card = CODES.index(pending["card"])
-            state._taken = [NAMES.index(p) for p in pending["taken"]]
+            pos.player = pending["player"]
+            pos.card = CODES.index(pending["card"])
+            pos.taken = tuple(NAMES.index(p) for p in pending["taken"])
         elif kind == ACTION:
-            state._player = view.to_move
-            state._colour = pending["colour"]
+            pos.player = view.to_move
+            pos.colour = pending["colour"]
         elif kind == STEAL:
-            state._from = pending["from"]
+            pos.victim = pending["from"]
+        elif kind == DEAL:
+            pos.to_deal = tuple(sorted(unknown.pop() for _ in range(to_deal)))
     else:
-        state._pending = NONE
-    state._tree = view.tree
-    state._winner = -1 if view.winner is None else view.winner
-    state._ranking = None if view.ranking is None else list(view.ranking)
-    return state
+        pos.pending = NONE
+    pos.tree = view.tree
+    pos.winner = -1 if view.winner is None else view.winner
+    pos.ranking = None if view.ranking is None else list(view.ranking)
+    return pos

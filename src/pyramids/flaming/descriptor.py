@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pyramids.core.descriptor import GameDescriptor, OptionSpec, Preset
+from pyramids.flaming.events import EVENT_KINDS
 from pyramids.flaming.game import INFO, FlamingGame
 from pyramids.flaming.notation import position_from_json
 from pyramids.flaming.options import DEFAULT_MAX_TURNS, PRESETS
@@ -66,10 +67,11 @@ DESCRIPTOR = GameDescriptor(
         Preset(p, {"preset": p}, _PRESET_LABELS[p][0], _PRESET_LABELS[p][1]) for p in PRESETS
     ),
     default_preset="standard",
-    event_kinds=(),
+    event_kinds=EVENT_KINDS,
     policy="pyramids.games.flaming.policy:GreedyFlamingBot",
     evaluation="pyramids.games.flaming.evaluation:evaluate",
     terminal="pyramids.games.flaming.terminal:UI",
+    analysis="pyramids.games.flaming.analysis:Analysis",
     rl_encoding="pyramids.games.flaming.encoding:FlamingEncoding",
     browser_module="js/flaming-table.js",
     hints="pyramids.flaming.view:placement_hints",

@@ -1,4 +1,4 @@
-"""The Flaming Pyramids game: metadata, setup from a seed (FP-SETUP), positions, views."""
+"""The Flaming Pyramids game: metadata, setup from a seed (FP-SETUP-1), positions, views."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from typing import Any
 
 from pyramids.core.errors import PositionError
 from pyramids.core.game import Game, GameInfo, View
+from pyramids.flaming.codec import parse_position
 from pyramids.flaming.options import RULES_VERSION, FlamingOptions
-from pyramids.flaming.state import HAND_SIZE, FlamingState
-from pyramids.flaming.tiles import IS_EMBER, key_of
+from pyramids.flaming.position import FlamingPosition
+from pyramids.flaming.state import FlamingState
+from pyramids.flaming.view import FlamingView, determinize
 
 INFO = GameInfo(
     name="Flaming Pyramids",
@@ -58,38 +60,16 @@ class FlamingGame(Game):
         return self._players
 
     def new_initial_state(self, seed: int) -> FlamingState:
-        """FP-SETUP: shuffle, deal equal piles, leftovers (embers removed) form the base."""
+        """FP-SETUP-1, FP-SETUP-2, FP-SETUP-3, FP-SETUP-4: shuffle with ``seed``, then deal."""
         rng = random.Random(seed)
         tiles = sorted(self.options_obj.tiles)
         rng.shuffle(tiles)
-        n = self._players
-        each = len(tiles) // n
-        state = FlamingState(self)
-        leftovers = tiles[n * each :]
-        col = 0
-        for t in leftovers:
-            if IS_EMBER[t]:
-                state._out.append(t)
-                state._events.append(("setup_removed", t))
-            else:
-                state._board[key_of(0, col)] = t
-                col += 2
-        for seat in range(n):
-            pile = tiles[seat * each : (seat + 1) * each]
-            state._hands[seat] = pile[:HAND_SIZE]
-            state._piles[seat] = pile[HAND_SIZE:]
-            state._hidden[seat] = len(state._piles[seat])
-        first = self.options_obj.first_player
-        state._to_move = first
-        state._resp = first
-        state._rebuild()
-        state._cands = set()
-        return state
+        pos = FlamingPosition.from_deal(tiles, self._players, self.options_obj.first_player)
+        events = [("setup_removed", t) for t in pos.out]
+        return FlamingState(self, self.options_obj, pos, last_events=events)
 
     def state_from_json(self, data: Mapping[str, Any]) -> FlamingState:
-        """A state from the position notation (FP-NOTE); PositionError when inconsistent."""
-        from pyramids.flaming.notation import position_from_json
-
+        """A state from the position notation (FP-NOTE-3); PositionError when inconsistent."""
         state = position_from_json(data)
         if state.num_players != self._players:
             raise PositionError(
@@ -99,11 +79,11 @@ class FlamingGame(Game):
 
     def determinize(self, view: View, rng: random.Random) -> FlamingState:
         """A full state consistent with ``view``: unseen tiles dealt at random."""
-        from pyramids.flaming.view import FlamingView, determinize
-
         if not isinstance(view, FlamingView):
             raise TypeError("a Flaming Pyramids game determinizes Flaming Pyramids views")
-        return determinize(self, view, rng)
+        if view.players != self._players:
+            raise PositionError("the view and the game have different numbers of players")
+        return FlamingState(self, self.options_obj, determinize(view, rng))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FlamingGame):
@@ -115,3 +95,13 @@ class FlamingGame(Game):
 
     def __repr__(self) -> str:
         return f"FlamingGame({self._players}, {self.options_obj!r})"
+
+
+def position_from_json(data: Mapping[str, Any]) -> FlamingState:
+    """A state from the contract's JSON (FP-NOTE-3); PositionError says what is inconsistent.
+
+    The state's game has the position's players and rules (``first_player`` 0).
+    """
+    options, pos = parse_position(data)
+    game = FlamingGame(len(pos.hands), options)
+    return FlamingState(game, options, pos)

@@ -1,4 +1,4 @@
-"""Matches of several hands (FP-OPT, R "Playing in Rounds").
+"""Matches of several hands (FP-OPT-4, R "Playing in Rounds").
 
 Each hand is a full game; a hand scores the tiles each player has left (the winner 0);
 the lowest total after the last hand wins; the first player moves one seat to the

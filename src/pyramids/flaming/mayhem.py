@@ -1,23 +1,23 @@
-"""The mayhem loop (FP-MAYHEM): free air, collapse, explosion, fire, curse; end of turn.
+"""Mayhem (FP-MAYHEM): the five checks, resolving each event, and the loop between them.
 
-Mayhem is looked for only around what changed. That is exactly the contract's full
-scan: at rest no event stands anywhere, an event can only appear where a tile or one
-of its neighbours changed, so the set of changed places (``_cands``) holds every
-event, and the smallest key among them is the first in scan order. A position read
-from JSON starts with every tile as a candidate, so standing mayhem in a hand-made
-position is found by the first scan.
+Mayhem is looked for only around what changed. That is exactly the full scan of
+FP-MAYHEM-2: at rest no event stands anywhere, an event can only appear where a tile
+or one of its neighbours changed, so the changed places (``pos.candidates``) hold
+every event, and the smallest key among them is the first in scan order. A position
+read from JSON starts with every tile as a candidate, so standing mayhem in a
+hand-made position is found by the first scan (FP-NOTE-8).
+
+Raw events are tuples appended to the ``events`` list each function receives.
 """
 
 from __future__ import annotations
 
-from pyramids.flaming.pyramid import (
-    DIE,
-    FALL,
-    HAND_SIZE,
-    Pyramid,
-)
+from typing import Any
+
+from pyramids.flaming.actions import LEFT
+from pyramids.flaming.options import FlamingOptions
+from pyramids.flaming.position import DIE, FALL, NONE, FlamingPosition, add_tile, remove_tile
 from pyramids.flaming.tiles import (
-    COLOUR,
     HALF,
     IGNITES,
     IS_EMBER,
@@ -26,218 +26,276 @@ from pyramids.flaming.tiles import (
     SUPPORT_LEFT,
     SUPPORT_RIGHT,
     WEIGHT,
+    fits,
 )
+from pyramids.flaming.turn import end_turn
 
-# Mayhem check categories, in the contract's order (FP-MAYHEM-1).
+RawEvent = tuple[Any, ...]
+
+# Mayhem check categories, in the order of FP-MAYHEM-1.
 FREE_AIR, COLLAPSE, EXPLOSION, FIRE, CURSE = 1, 2, 3, 4, 5
 _NO_EVENT = 9
 
 
-class Mayhem(Pyramid):
-    """Finding and resolving mayhem, and the end of the turn."""
+def ember_check(pos: FlamingPosition, k: int, t: int) -> int:
+    """Check 3 or 4 for the ember ``t`` at ``k``: EXPLOSION, FIRE or 0.
 
-    __slots__ = ()
+    FP-EXPLODE-1: it touches another ember. FP-FIRE-1, FP-FIRE-4: it touches a tile it
+    ignites, however the contact arose, and is not quenched (FP-DIE-6; a quenched ember
+    still explodes, and ``position.add_tile`` ends the quench when FP-DIE-6 says so).
+    """
+    board = pos.board
+    embers = pos.embers
+    ignites = 0 if t in pos.quenched else IGNITES[t]
+    fire = False
+    for off in NEIGHBOURS:
+        n = k + off
+        if n in embers:
+            return EXPLOSION
+        if ignites:
+            nt = board.get(n)
+            if nt is not None and MATERIAL[nt] & ignites:
+                fire = True
+    return FIRE if fire else 0
 
-    def _to_out(self, t: int) -> None:
-        """Tile ``t`` leaves the game for good."""
-        self._out.append(t)
-        self._in_play &= ~(1 << t)
 
-    def _under(self, seat: int, tiles: list[int]) -> None:
-        """Tiles go under ``seat``'s draw pile, in the given order (public knowledge)."""
-        self._piles[seat].extend(tiles)
+def mayhem_category(pos: FlamingPosition, k: int, t: int, curse_on: bool) -> int:
+    """FP-MAYHEM-1: the first check that finds an event at ``k`` (tile ``t``), or 0.
 
-    def _category(self, k: int, t: int) -> int:
-        """The first check category that finds an event at ``k`` (0 for none)."""
-        board = self._board
-        s1 = s2 = None
-        if k < -HALF:  # row >= 1
-            s1 = board.get(k + SUPPORT_LEFT)
-            s2 = board.get(k + SUPPORT_RIGHT)
-            w = WEIGHT[t]
-            if s1 is None:
-                if s2 is None:
-                    return FREE_AIR
-                if w > WEIGHT[s2] or (COLOUR[t] & COLOUR[s2] == 0 and w != WEIGHT[s2]):
-                    return COLLAPSE
-            elif s2 is None:
-                if w > WEIGHT[s1] or (COLOUR[t] & COLOUR[s1] == 0 and w != WEIGHT[s1]):
-                    return COLLAPSE
-            else:
-                w1 = WEIGHT[s1]
-                w2 = WEIGHT[s2]
-                if w > w1 + w2 or (
-                    COLOUR[t] & (COLOUR[s1] | COLOUR[s2]) == 0 and w not in (w1, w2)
-                ):
-                    return COLLAPSE
-        if IS_EMBER[t]:
-            embers = self._embers
-            ignites = IGNITES[t]
-            quench = self._quenched.get(t, 0)
-            fire = False
-            for off in NEIGHBOURS:
-                n = k + off
-                if n in embers:
-                    return EXPLOSION
+    1 FP-AIR-1: a tile in row >= 1 with no support. 2 FP-COLLAPSE-1, FP-COLLAPSE-2: a
+    supported tile in row >= 1 that does not fit (``tiles.fits``; FP-FIT-4: base tiles
+    always fit). 3 and 4: ``ember_check``. 5 FP-CURSE-1, FP-CURSE-2, only with the curse
+    on: a tile on two supports, all three of the same number (colours do not matter).
+    """
+    board = pos.board
+    s1 = s2 = None
+    if k < -HALF:  # row >= 1
+        s1 = board.get(k + SUPPORT_LEFT)
+        s2 = board.get(k + SUPPORT_RIGHT)
+        if s1 is None and s2 is None:
+            return FREE_AIR
+        if not fits(t, s1, s2):
+            return COLLAPSE
+    if IS_EMBER[t]:
+        cat = ember_check(pos, k, t)
+        if cat:
+            return cat
+    if curse_on and s1 is not None and s2 is not None and WEIGHT[t] == WEIGHT[s1] == WEIGHT[s2]:
+        return CURSE
+    return 0
+
+
+def first_event(pos: FlamingPosition, curse_on: bool) -> tuple[int, int]:
+    """FP-MAYHEM-2: (category, key) of the first event in check order then scan order, or (0, 0).
+
+    Only the candidates are looked at; those with no event are dropped from them.
+    """
+    board = pos.board
+    best_cat = _NO_EVENT
+    best_k = 0
+    live = []
+    for k in pos.candidates:
+        t = board.get(k)
+        if t is None:
+            continue
+        cat = mayhem_category(pos, k, t, curse_on)
+        if cat:
+            live.append(k)
+            if cat < best_cat or (cat == best_cat and k < best_k):
+                best_cat = cat
+                best_k = k
+    if best_cat == _NO_EVENT:
+        pos.candidates = set()
+        return 0, 0
+    pos.candidates = set(live)
+    return best_cat, best_k
+
+
+def resolve(pos: FlamingPosition, options: FlamingOptions, events: list[RawEvent]) -> None:
+    """FP-MAYHEM-2, FP-MAYHEM-3, FP-MAYHEM-4, FP-MAYHEM-5: resolve events until a decision is needed or the turn ends (FP-END).
+
+    Free air and collapse leave a fall pending for P (FP-AIR-1, FP-COLLAPSE-1); a fire
+    with the fire die on leaves a roll pending (FP-DIE-1).
+    """
+    curse_on = options.curse is True
+    while True:
+        cat, k = first_event(pos, curse_on) if pos.candidates else (0, 0)
+        if cat == 0:
+            end_turn(pos, options, events)
+            return
+        p = pos.responsible
+        if cat == FREE_AIR:
+            events.append(("free_air", p, pos.board[k], k))
+            pos.pending = FALL
+            pos.pending_key = k
+            return
+        if cat == COLLAPSE:
+            collapse(pos, k, p, events)
+            return
+        if cat == EXPLOSION:
+            explode(pos, k, p, events)
+        elif cat == FIRE:
+            if options.fire_die:
+                pos.pending = DIE
+                pos.pending_key = k
+                events.append(("fire_found", p, pos.board[k], k))
+                return
+            burn(pos, k, p, events, remove_ember=True, roll=0)
+        else:
+            curse(pos, k, p, events)
+
+
+def to_out(pos: FlamingPosition, t: int) -> None:
+    """Tile ``t`` leaves the game for good (listed in ``out``)."""
+    pos.out.append(t)
+    pos.in_play &= ~(1 << t)
+
+
+def send_under(pos: FlamingPosition, seat: int, tiles: list[int]) -> None:
+    """FP-MAYHEM-4: tiles go under ``seat``'s draw pile, in the given order (public knowledge)."""
+    pos.piles[seat].extend(tiles)
+
+
+def collapse(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
+    """FP-COLLAPSE-1, FP-COLLAPSE-2: the present supports go under P's pile, left first; a fall is pending."""
+    board = pos.board
+    t = board[k]
+    gone = []
+    for s in (k + SUPPORT_LEFT, k + SUPPORT_RIGHT):
+        if s in board:
+            gone.append((remove_tile(pos, s), s))
+    send_under(pos, p, [g for g, _ in gone])
+    events.append(("collapse", p, t, k, tuple(gone)))
+    pos.pending = FALL
+    pos.pending_key = k
+
+
+def fall(pos: FlamingPosition, side: int, events: list[RawEvent]) -> None:
+    """FP-AIR-1, FP-AIR-2, FP-COLLAPSE-3: the pending tile drops left or right, to be judged again."""
+    k = pos.pending_key
+    pos.pending = NONE
+    t = remove_tile(pos, k)
+    target = k + (SUPPORT_LEFT if side == LEFT else SUPPORT_RIGHT)
+    add_tile(pos, target, t)
+    events.append(("fall", pos.responsible, t, k, target, side))
+
+
+def explode(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
+    """FP-EXPLODE-1, FP-EXPLODE-2: the group of touching embers leaves, every tile touching it goes to P."""
+    board = pos.board
+    embers = pos.embers
+    group = [k]
+    seen = {k}
+    for e in group:
+        for off in NEIGHBOURS:
+            n = e + off
+            if n in embers and n not in seen:
+                seen.add(n)
+                group.append(n)
+    victims = sorted({e + off for e in group for off in NEIGHBOURS if (e + off) in board} - seen)
+    group.sort()
+    ember_tiles = [(remove_tile(pos, e), e) for e in group]
+    victim_tiles = [(remove_tile(pos, v), v) for v in victims]
+    for t, _ in ember_tiles:
+        to_out(pos, t)
+    send_under(pos, p, [t for t, _ in victim_tiles])
+    events.append(("explosion", p, tuple(ember_tiles), tuple(victim_tiles)))
+
+
+def burn(
+    pos: FlamingPosition,
+    k: int,
+    p: int,
+    events: list[RawEvent],
+    *,
+    remove_ember: bool,
+    roll: int,
+) -> None:
+    """FP-FIRE-2, FP-FIRE-3, FP-FIRE-5: every tile the ember ignites joined to it by such tiles burns.
+
+    The burnt tiles go under P's pile in scan order; the ember leaves the game when
+    ``remove_ember`` (no fire die, or roll 4: FP-DIE-3) and stays otherwise (FP-DIE-2).
+    """
+    board = pos.board
+    ember = board[k]
+    ignites = IGNITES[ember]
+    burnt = {k}
+    queue = [k]
+    for q in queue:
+        for off in NEIGHBOURS:
+            n = q + off
+            if n not in burnt:
                 nt = board.get(n)
-                if nt is not None and MATERIAL[nt] & ignites and not (quench >> nt) & 1:
-                    fire = True
-            if fire:
-                return FIRE
-        if (
-            s2 is not None
-            and s1 is not None
-            and self.game.curse_on
-            and WEIGHT[t] == WEIGHT[s1] == WEIGHT[s2]
-        ):
-            return CURSE
-        return 0
+                if nt is not None and MATERIAL[nt] & ignites:
+                    burnt.add(n)
+                    queue.append(n)
+    burnt.discard(k)
+    victims = [(remove_tile(pos, v), v) for v in sorted(burnt)]
+    pos.quenched.pop(ember, None)
+    send_under(pos, p, [t for t, _ in victims])
+    if remove_ember:
+        remove_tile(pos, k)
+        to_out(pos, ember)
+    events.append(("fire", p, ember, k, tuple(victims), remove_ember, roll))
 
-    def _first_event(self) -> tuple[int, int]:
-        """(category, key) of the first event in check order and scan order, or (0, 0)."""
-        board = self._board
-        best_cat = _NO_EVENT
-        best_k = 0
-        live = []
-        for k in self._cands:
-            t = board.get(k)
-            if t is None:
-                continue
-            cat = self._category(k, t)
-            if cat:
-                live.append(k)
-                if cat < best_cat or (cat == best_cat and k < best_k):
-                    best_cat = cat
-                    best_k = k
-        if best_cat == _NO_EVENT:
-            self._cands = set()
-            return 0, 0
-        self._cands = set(live)
-        return best_cat, best_k
 
-    def _resolve(self) -> None:
-        """Run the mayhem loop until a decision is needed or the turn ends (FP-MAYHEM)."""
-        events = self._events
-        while True:
-            if self._cands:
-                cat, k = self._first_event()
-            else:
-                cat = 0
-            if cat == 0:
-                self._end_turn()
-                return
-            board = self._board
-            p = self._resp
-            if cat == FREE_AIR:
-                events.append(("free_air", p, board[k], k))
-                self._pending = FALL
-                self._pending_key = k
-                return
-            if cat == COLLAPSE:
-                t = board[k]
-                gone = []
-                for s in (k + SUPPORT_LEFT, k + SUPPORT_RIGHT):
-                    if s in board:
-                        gone.append((self._remove(s), s))
-                self._under(p, [g for g, _ in gone])
-                events.append(("collapse", p, t, k, tuple(gone)))
-                self._pending = FALL
-                self._pending_key = k
-                return
-            if cat == EXPLOSION:
-                self._explode(k, p)
-            elif cat == FIRE:
-                if self.game.options_obj.fire_die:
-                    self._pending = DIE
-                    self._pending_key = k
-                    events.append(("fire_found", p, board[k], k))
-                    return
-                self._burn(k, p, remove_ember=True, roll=0)
-            else:
-                self._curse(k, p)
+def curse(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
+    """FP-CURSE-3, FP-CURSE-4, FP-CURSE-5: the trio goes to the seat on P's right, who becomes P.
 
-    def _explode(self, k: int, p: int) -> None:
-        """FP-EXPLODE: the touching embers leave the game, their neighbours go to P."""
-        board = self._board
-        embers = self._embers
-        group = [k]
-        seen = {k}
-        for e in group:
-            for off in NEIGHBOURS:
-                n = e + off
-                if n in embers and n not in seen:
-                    seen.add(n)
-                    group.append(n)
-        victims = sorted(
-            {e + off for e in group for off in NEIGHBOURS if (e + off) in board} - seen
-        )
-        group.sort()
-        ember_tiles = [(self._remove(e), e) for e in group]
-        victim_tiles = [(self._remove(v), v) for v in victims]
-        for t, _ in ember_tiles:
-            self._to_out(t)
-        self._under(p, [t for t, _ in victim_tiles])
-        self._events.append(("explosion", p, tuple(ember_tiles), tuple(victim_tiles)))
+    The seat on the right of seat s is s-1 mod n (FP-SETUP-5).
 
-    def _burn(self, k: int, p: int, *, remove_ember: bool, roll: int) -> None:
-        """FP-FIRE: burn every tile the ember ignites that a chain of such tiles connects."""
-        board = self._board
-        ember = board[k]
-        ignites = IGNITES[ember]
-        burnt = {k}
-        queue = [k]
-        for q in queue:
-            for off in NEIGHBOURS:
-                n = q + off
-                if n not in burnt:
-                    nt = board.get(n)
-                    if nt is not None and MATERIAL[nt] & ignites:
-                        burnt.add(n)
-                        queue.append(n)
-        burnt.discard(k)
-        victims = [(self._remove(v), v) for v in sorted(burnt)]
-        self._quenched.pop(ember, None)
-        self._under(p, [t for t, _ in victims])
-        if remove_ember:
-            self._remove(k)
-            self._to_out(ember)
-        self._events.append(("fire", p, ember, k, tuple(victims), remove_ember, roll))
+    Turn order does not change (``to_move`` stays; the active player still draws).
+    """
+    target = (p - 1) % len(pos.hands)
+    trio = [(remove_tile(pos, s), s) for s in (k, k + SUPPORT_LEFT, k + SUPPORT_RIGHT)]
+    send_under(pos, target, [t for t, _ in trio])
+    pos.responsible = target
+    events.append(("curse", p, target, tuple(trio)))
 
-    def _curse(self, k: int, p: int) -> None:
-        """FP-CURSE: the trio goes to the player on P's right, who becomes P."""
-        target = (p - 1) % len(self._hands)
-        trio = [(self._remove(s), s) for s in (k, k + SUPPORT_LEFT, k + SUPPORT_RIGHT)]
-        self._under(target, [t for t, _ in trio])
-        self._resp = target
-        self._events.append(("curse", p, target, tuple(trio)))
 
-    def _end_turn(self) -> None:
-        """FP-END: the active player draws up to 5, may win; otherwise play passes left."""
-        a = self._to_move
-        hand = self._hands[a]
-        pile = self._piles[a]
-        drawn = 0
-        while len(hand) < HAND_SIZE and pile:
-            t = pile.pop(0)
-            if self._hidden[a]:
-                self._hidden[a] -= 1
-            else:
-                self._known[a] |= 1 << t
-            hand.append(t)
-            drawn += 1
-        events = self._events
-        if drawn:
-            events.append(("draw", a, drawn))
-        if not hand and not pile:
-            self._winner = a
-            events.append(("win", a))
-            return
-        if self._turn >= self.game.options_obj.max_turns:
-            left = [len(h) + len(pl) for h, pl in zip(self._hands, self._piles, strict=True)]
-            self._ranking = [1 + sum(1 for x in left if x < mine) for mine in left]
-            events.append(("max_turns", tuple(self._ranking)))
-            return
-        nxt = (a + 1) % len(self._hands)
-        self._to_move = nxt
-        self._resp = nxt
-        self._turn += 1
+def die_explosion(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
+    """FP-DIE-4: roll 5, the ember explodes alone; every tile touching it goes under P's pile."""
+    board = pos.board
+    ember = board[k]
+    victims = [
+        (remove_tile(pos, n), n) for n in sorted(k + o for o in NEIGHBOURS if k + o in board)
+    ]
+    remove_tile(pos, k)
+    to_out(pos, ember)
+    send_under(pos, p, [t for t, _ in victims])
+    events.append(("die_explosion", p, ember, k, tuple(victims)))
+
+
+def quench(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
+    """FP-DIE-5, FP-DIE-6: roll 6, the fire goes out and the ember is quenched.
+
+    It keeps the tiles touching it now; it lights no fire until it moves or a tile it
+    ignites that is not among them comes to touch it (``position.ends_quench``).
+    """
+    board = pos.board
+    ember = board[k]
+    mask = 0
+    for off in NEIGHBOURS:
+        nt = board.get(k + off)
+        if nt is not None:
+            mask |= 1 << nt
+    pos.quenched[ember] = mask
+    events.append(("quench", p, ember, k))
+
+
+def roll_die(
+    pos: FlamingPosition, roll: int, options: FlamingOptions, events: list[RawEvent]
+) -> None:
+    """FP-DIE-1, FP-DIE-2, FP-DIE-3, FP-DIE-4, FP-DIE-5, FP-DIE-6: apply the pending fire-die ``roll`` (1 to 6), then go on with mayhem."""
+    k = pos.pending_key
+    pos.pending = NONE
+    p = pos.responsible
+    pos.quenched.pop(pos.board[k], None)
+    if roll <= 4:
+        burn(pos, k, p, events, remove_ember=roll == 4, roll=roll)
+    elif roll == 5:
+        die_explosion(pos, k, p, events)
+    else:
+        quench(pos, k, p, events)
+    pos.candidates.add(k)
+    resolve(pos, options, events)

@@ -1,4 +1,9 @@
-"""Rules options and presets (FP-OPT): which tiles are in play, curse, fire die, max_turns."""
+"""Rules options and presets (FP-OPT-1, FP-OPT-2): tiles in play, curse, fire die, max_turns.
+
+FP-OPT-3: the engine checks every placement itself and never overlooks mayhem, so of
+the rulebook's Family and Competitive games only the tile set, the curse and the
+recommended player counts carry over into the presets.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +14,18 @@ from typing import Any
 from pyramids.core.errors import PositionError
 from pyramids.flaming.tiles import ALL_TILES, BASIC_TILES
 
-RULES_VERSION = "flaming-1"
+RULES_VERSION = "flaming-2"
+"""Bumped on any behaviour change: flaming-2 ends a quench at the contact (FP-DIE-6)."""
 PRESETS = ("basic", "family", "standard")
 DEFAULT_MAX_TURNS = 1000
 
 
 @dataclass(frozen=True)
 class FlamingOptions:
-    """The rules in force. ``curse=None`` means the preset's default (on only in standard)."""
+    """The rules in force (FP-OPT-1 presets, FP-OPT-2 independent options).
+
+    ``curse=None`` means the preset's default (on only in standard).
+    """
 
     preset: str = "standard"
     curse: bool | None = None

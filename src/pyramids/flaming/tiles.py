@@ -1,4 +1,4 @@
-"""The 45 Flaming Pyramids tiles (rule FP-TILE) and the geometry of spots (FP-GEOM).
+"""The 45 Flaming Pyramids tiles (FP-TILE), the geometry of spots (FP-GEOM) and fit (FP-FIT).
 
 Tiles are ints 0..44, ordered by colour (Y, R, G, B, then the millstone W200) and
 weight. Per-tile facts live in flat tuples indexed by tile so the rules' inner loops
@@ -17,7 +17,7 @@ from pyramids.core.errors import PositionError
 
 
 class Material(IntEnum):
-    """What a tile is made of; embers are the fire starters."""
+    """What a tile is made of (FP-TILE-2, FP-TILE-3, FP-TILE-4, FP-TILE-5, FP-TILE-6): straw, wood, stone; embers start fires."""
 
     STRAW = 1
     WOOD = 2
@@ -36,6 +36,7 @@ _EMBER_WEIGHTS = {"Y": 1, "G": 1, "R": 7, "B": 7}
 
 
 def _material(weight: int) -> Material:
+    """FP-TILE-2, FP-TILE-3, FP-TILE-4, FP-TILE-5, FP-TILE-6: straw 2-6, wood 10-40, stone 60 and up, embers 1 and 7."""
     if weight in (1, 7):
         return Material.EMBER
     if weight <= 6:
@@ -46,6 +47,7 @@ def _material(weight: int) -> Material:
 
 
 def _build() -> list[tuple[str, int]]:
+    """FP-TILE-1: 45 distinct tiles, a colour letter and a weight each (FP-TILE-5: W200)."""
     tiles: list[tuple[str, int]] = []
     for colour in COLOURS:
         weights = sorted([_EMBER_WEIGHTS[colour], 2, 4, 6, 10, 20, 30, 40, 60, 100, 120])
@@ -69,7 +71,7 @@ IGNITES: tuple[int, ...] = tuple(
     (Material.STRAW if w == 1 else Material.STRAW | Material.WOOD) if m is Material.EMBER else 0
     for (_, w), m in zip(_TILES, MATERIAL, strict=True)
 )
-"""Per ember, the materials it sets on fire (coal: straw; blowtorch: straw and wood)."""
+"""FP-TILE-6: per ember, the materials it sets on fire (coal: straw; blowtorch: straw and wood)."""
 
 BY_NAME: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
 
@@ -77,7 +79,7 @@ MILLSTONE = BY_NAME["W200"]
 EMBERS: tuple[int, ...] = tuple(i for i in range(NUM_TILES) if IS_EMBER[i])
 ALL_TILES: frozenset[int] = frozenset(range(NUM_TILES))
 BASIC_TILES: frozenset[int] = ALL_TILES - set(EMBERS) - {MILLSTONE}
-"""The 40 tiles of the basic game (no embers, no millstone)."""
+"""FP-TILE-7: the 40 tiles of the basic game (no embers, no millstone)."""
 
 # --- geometry -------------------------------------------------------------------
 
@@ -94,12 +96,15 @@ ABOVE_RIGHT = -ROW + 1  # (r+1, c+1)
 LEFT = -2
 RIGHT = 2
 NEIGHBOURS = (LEFT, RIGHT, SUPPORT_LEFT, SUPPORT_RIGHT, ABOVE_LEFT, ABOVE_RIGHT)
-"""Offsets of the six touching positions."""
+"""FP-GEOM-3: offsets of the six touching positions (beside, below, above)."""
 NEIGHBOUR_SET = frozenset(NEIGHBOURS)
 
 
 def key_of(row: int, col: int) -> int:
-    """The int key of position (row, col)."""
+    """The int key of position (row, col); ascending keys are the scan order (FP-GEOM-4).
+
+    Columns are never renumbered, so they may be negative (FP-GEOM-5).
+    """
     return -row * ROW + col
 
 
@@ -134,7 +139,7 @@ def parse_tile(text: str) -> int:
 
 
 def check_spot(row: int, col: int) -> int:
-    """The key of (row, col) after checking range and parity; PositionError otherwise."""
+    """The key of (row, col) after checking range and parity (FP-GEOM-1); PositionError otherwise."""
     if not 0 <= row <= MAX_ROW:
         raise PositionError(f"row {row} is out of range (0 to {MAX_ROW})")
     if not -MAX_COL < col < MAX_COL:
@@ -147,8 +152,19 @@ def check_spot(row: int, col: int) -> int:
     return key_of(row, col)
 
 
+def supports_of(key: int) -> tuple[int, int]:
+    """FP-GEOM-2: the keys of the left and right supports of ``key``."""
+    return key + SUPPORT_LEFT, key + SUPPORT_RIGHT
+
+
 def fits(tile: int, left: int | None, right: int | None) -> bool:
-    """FP-FIT: weight within the present supports' sum and a colour or number match."""
+    """FP-FIT-1, FP-FIT-2, FP-FIT-3: weight within the present supports' sum and a colour or number match.
+
+    ``left``/``right`` are the support tiles (None when absent). The millstone's colour
+    bits are all four colours (FP-FIT-2); with one support only that one counts
+    (FP-FIT-3); with none the tile fits (it is free air, not a misfit). Base tiles are
+    never checked (FP-FIT-4).
+    """
     w = WEIGHT[tile]
     c = COLOUR[tile]
     if left is None:
@@ -160,3 +176,19 @@ def fits(tile: int, left: int | None, right: int | None) -> bool:
     return w <= WEIGHT[left] + WEIGHT[right] and (
         c & (COLOUR[left] | COLOUR[right]) != 0 or w in (WEIGHT[left], WEIGHT[right])
     )
+
+
+def fit_parts(tile: int, supports: list[int]) -> tuple[bool, bool]:
+    """Why ``tile`` would not fit on ``supports`` (FP-FIT-1): (too heavy, no colour or number match).
+
+    ``fits`` is the rule; this splits a misfit into its two reasons for hints and texts.
+    """
+    w = WEIGHT[tile]
+    heavy = w > sum(WEIGHT[s] for s in supports)
+    colours = 0
+    for s in supports:
+        colours |= COLOUR[s]
+    mismatch = (
+        bool(supports) and COLOUR[tile] & colours == 0 and all(w != WEIGHT[s] for s in supports)
+    )
+    return heavy, mismatch

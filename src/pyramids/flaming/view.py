@@ -1,4 +1,4 @@
-"""What each seat may know (FP-VIEW, contract section 10), and sampling the rest.
+"""What each seat may know (FP-VIEW-1, FP-VIEW-2, FP-VIEW-3), sampling the rest, fit hints.
 
 A view holds the pyramid, the tiles out of the game, the viewer's own hand, every
 hand's and pile's size, and what perfect memory of public events tells: the tiles
@@ -13,19 +13,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from pyramids.core.bits import bits_of
 from pyramids.core.errors import PositionError
-from pyramids.flaming.state import DIE, FALL, NONE, FlamingState
-from pyramids.flaming.tiles import NAMES, col_of, row_of
-
-if TYPE_CHECKING:
-    from pyramids.flaming.game import FlamingGame
-
-
-def _at(tile: int, key: int) -> str:
-    return f"{NAMES[tile]}@{row_of(key)},{col_of(key)}"
+from pyramids.flaming.actions import tile_at
+from pyramids.flaming.placement import placement_spots
+from pyramids.flaming.position import DIE, FALL, NONE, FlamingPosition, rebuild
+from pyramids.flaming.tiles import (
+    NAMES,
+    SUPPORT_LEFT,
+    SUPPORT_RIGHT,
+    WEIGHT,
+    col_of,
+    fit_parts,
+    fits,
+    row_of,
+    spot_name,
+)
 
 
 class FlamingView(NamedTuple):
@@ -41,7 +46,7 @@ class FlamingView(NamedTuple):
     turn: int
     responsible: int
     pending: int
-    """NONE, FALL or DIE (pyramids.flaming.state)."""
+    """NONE, FALL or DIE (pyramids.flaming.position)."""
     pending_key: int
     """Key of the falling tile or of the ember whose die is pending."""
     board: dict[int, int]
@@ -98,7 +103,7 @@ class FlamingView(NamedTuple):
             "turn": self.turn,
             "responsible": self.responsible,
             "pyramid": [
-                _at(board[k], k) for k in sorted(board, key=lambda k: (row_of(k), col_of(k)))
+                tile_at(board[k], k) for k in sorted(board, key=lambda k: (row_of(k), col_of(k)))
             ],
             "out": [NAMES[t] for t in self.out],
             "hand": None if self.hand is None else [NAMES[t] for t in self.hand],
@@ -111,7 +116,7 @@ class FlamingView(NamedTuple):
             data["pending"] = {
                 "player": self.responsible,
                 "kind": "fall",
-                "tile": _at(board[self.pending_key], self.pending_key),
+                "tile": tile_at(board[self.pending_key], self.pending_key),
             }
         elif self.pending == DIE:
             data["pending"] = {"player": self.responsible, "kind": "die"}
@@ -124,47 +129,44 @@ class FlamingView(NamedTuple):
         return data
 
 
-def make_view(state: FlamingState, player: int | None) -> FlamingView:
-    """The view of ``player`` (None: public) of ``state``."""
-    hands = state._hands
-    piles = state._piles
-    hidden = state._hidden
+def make_view(pos: FlamingPosition, options: Mapping[str, Any], player: int | None) -> FlamingView:
+    """FP-VIEW-1, FP-VIEW-2, FP-VIEW-3: the view of ``player`` (None: public) of ``pos``."""
+    hands = pos.hands
+    piles = pos.piles
     n = len(hands)
     if player is not None and not 0 <= player < n:
         raise ValueError(f"no seat {player} in a {n}-player game")
-    kind = state._pending
+    kind = pos.pending
     return FlamingView(
         player=player,
         players=n,
-        options=state.game.options,
-        to_move=state._to_move,
-        turn=state._turn,
-        responsible=state._resp,
+        options=options,
+        to_move=pos.to_move,
+        turn=pos.turn,
+        responsible=pos.responsible,
         pending=kind,
-        pending_key=state._pending_key if kind != NONE else 0,
-        board=state._board.copy(),
-        out=tuple(state._out),
+        pending_key=pos.pending_key if kind != NONE else 0,
+        board=pos.board.copy(),
+        out=tuple(pos.out),
         hand=None if player is None else tuple(hands[player]),
         hand_sizes=tuple([len(h) for h in hands]),
         pile_sizes=tuple([len(p) for p in piles]),
-        pile_known=tuple([tuple(p[h:]) for p, h in zip(piles, hidden, strict=True)]),
-        hand_known=tuple([tuple(bits_of(m)) if m else () for m in state._known]),
-        in_play=state._in_play,
-        quenched=tuple(sorted(state._quenched.items())) if state._quenched else (),
-        winner=state.winner,
-        ranking=None if state._ranking is None else tuple(state._ranking),
+        pile_known=tuple([tuple(p[h:]) for p, h in zip(piles, pos.hidden, strict=True)]),
+        hand_known=tuple([tuple(bits_of(m)) if m else () for m in pos.known]),
+        in_play=pos.in_play,
+        quenched=tuple(sorted(pos.quenched.items())) if pos.quenched else (),
+        winner=pos.winner,
+        ranking=None if pos.ranking is None else tuple(pos.ranking),
     )
 
 
-def determinize(game: FlamingGame, view: FlamingView, rng: random.Random) -> FlamingState:
-    """A full state agreeing with ``view``; the unseen tiles are shuffled into unseen places."""
-    if view.players != game.num_players:
-        raise PositionError("the view and the game have different numbers of players")
+def determinize(view: FlamingView, rng: random.Random) -> FlamingPosition:
+    """A full position agreeing with ``view``; the unseen tiles are shuffled into unseen places."""
     unseen = list(view.unseen)
     rng.shuffle(unseen)
-    state = FlamingState(game)
-    state._board = dict(view.board)
-    state._out = list(view.out)
+    pos = FlamingPosition.empty(view.players)
+    pos.board = dict(view.board)
+    pos.out = list(view.out)
     for seat in range(view.players):
         known = list(view.hand_known[seat])
         if seat == view.player and view.hand is not None:
@@ -172,23 +174,78 @@ def determinize(game: FlamingGame, view: FlamingView, rng: random.Random) -> Fla
         else:
             missing = view.hand_sizes[seat] - len(known)
             hand = known + [unseen.pop() for _ in range(missing)]
-        state._hands[seat] = hand
+        pos.hands[seat] = hand
         hidden = view.pile_sizes[seat] - len(view.pile_known[seat])
-        state._piles[seat] = [unseen.pop() for _ in range(hidden)] + list(view.pile_known[seat])
-        state._hidden[seat] = hidden
+        pos.piles[seat] = [unseen.pop() for _ in range(hidden)] + list(view.pile_known[seat])
+        pos.hidden[seat] = hidden
         mask = 0
         for t in known:
             mask |= 1 << t
-        state._known[seat] = mask
+        pos.known[seat] = mask
     if unseen:
         raise PositionError("inconsistent view: more unseen tiles than unseen places")
-    state._to_move = view.to_move
-    state._turn = view.turn
-    state._resp = view.responsible
-    state._quenched = dict(view.quenched)
-    state._winner = -1 if view.winner is None else view.winner
-    state._ranking = None if view.ranking is None else list(view.ranking)
-    state._rebuild()
-    state._pending = view.pending
-    state._pending_key = view.pending_key
-    return state
+    pos.to_move = view.to_move
+    pos.turn = view.turn
+    pos.responsible = view.responsible
+    pos.quenched = dict(view.quenched)
+    pos.winner = view.winner
+    pos.ranking = None if view.ranking is None else list(view.ranking)
+    rebuild(pos)
+    pos.pending = view.pending
+    pos.pending_key = view.pending_key
+    return pos
+
+
+def view_spots(view: FlamingView) -> list[int]:
+    """The placement spots of ``view``'s pyramid in scan order (FP-PLACE-2, FP-PLACE-3, FP-PLACE-4, FP-PLACE-5; public)."""
+    pos = FlamingPosition.empty(view.players)
+    pos.board = dict(view.board)
+    rebuild(pos)
+    return placement_spots(pos)
+
+
+def placement_hints(view: FlamingView) -> dict[str, Any] | None:
+    """Whether each hand tile fits on each legal spot (FP-FIT-1), when the viewer must place.
+
+    JSON-ready, computed with the engine's ``tiles.fits``::
+
+        {"spots": {"R40": {"1,1": {"fits": false, "too_heavy": true, "mismatch": false,
+                                    "weight": 40, "supports": [20, 10]}}}}
+
+    keyed by tile code, then by spot ``row,col``. ``supports`` lists the weights of the
+    supports present, left first (empty on the base, where every tile fits, FP-FIT-4);
+    ``too_heavy``: the weight is over their sum; ``mismatch``: no shared colour or
+    number. None when the viewer has no placement to make (a spectator, another seat's
+    turn, a decision pending mid-turn, or the game over). A misfit is still a legal
+    placement (FP-PLACE-4): it collapses.
+    """
+    seat = view.player
+    if (
+        seat is None
+        or view.hand is None
+        or view.is_terminal
+        or view.pending != NONE
+        or view.to_move != seat
+        or not view.hand
+    ):
+        return None
+    board = view.board
+    spots = view_spots(view)
+    hints: dict[str, dict[str, dict[str, Any]]] = {}
+    for tile in sorted(view.hand):
+        per_spot: dict[str, dict[str, Any]] = {}
+        for k in spots:
+            left = board.get(k + SUPPORT_LEFT)
+            right = board.get(k + SUPPORT_RIGHT)
+            present = [s for s in (left, right) if s is not None]
+            ok = fits(tile, left, right)
+            heavy, mismatch = (False, False) if ok else fit_parts(tile, present)
+            per_spot[spot_name(k)] = {
+                "fits": ok,
+                "too_heavy": heavy,
+                "mismatch": mismatch,
+                "weight": WEIGHT[tile],
+                "supports": [WEIGHT[s] for s in present],
+            }
+        hints[NAMES[tile]] = per_spot
+    return {"spots": hints}

@@ -11,6 +11,7 @@ by ``register`` at run time. Hosts iterate ``descriptors()`` or look one up with
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from types import MappingProxyType
@@ -85,13 +86,28 @@ def game_of_view(view: View) -> Game:
 
 
 def _load_all() -> None:
-    paths = list(BUILTIN)
-    paths += [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
-    paths += [p.strip() for p in os.environ.get(ENV_VAR, "").split(",") if p.strip()]
-    for path in paths:
-        desc = load_path(path)
-        if desc.name not in _REGISTRY:
-            register(desc)
+    """Register the built-ins, then the entry points and ``$PYRAMIDS_GAMES``.
+
+    A built-in that fails to load is a broken installation and raises; an added game that
+    fails to load is skipped with a warning that names it and says why.
+    """
+    for path in BUILTIN:
+        register(load_path(path))
+    added = [(f"entry point {ep.name!r}", ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    added += [
+        (f"${ENV_VAR}", p.strip()) for p in os.environ.get(ENV_VAR, "").split(",") if p.strip()
+    ]
+    for source, path in added:
+        try:
+            desc = load_path(path)
+            if not isinstance(desc, GameDescriptor):
+                raise TypeError(f"{path} is a {type(desc).__name__}, not a GameDescriptor")
+            if desc.name not in _REGISTRY:
+                register(desc)
+        except Exception as exc:  # a plug-in must not break every command
+            warnings.warn(
+                f"game {path!r} from {source} not registered: {exc}", RuntimeWarning, stacklevel=2
+            )
 
 
 _load_all()

@@ -13,6 +13,10 @@ ValueError and changes nothing; with ``"penalize"`` it returns ``illegal_penalty
 the reward, the same observation, ``info["illegal_action"] = True``, and the game goes
 on unchanged. Gymnasium's ``check_env`` steps with unmasked random indices, so it is
 run on the "penalize" variant (docs/RL.md).
+
+Every registered game with an RL encoding is registered with Gymnasium as
+``pyramids/<Title>-v0`` (its title in CamelCase, ``env_id(name)``; ``ENV_IDS`` maps the
+short names to the ids): ``gymnasium.make(env_id(name), opponents=[...])``.
 """
 
 from __future__ import annotations
@@ -27,23 +31,21 @@ from gymnasium import spaces
 
 from pyramids.bots import make_bot
 from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose
-from pyramids.games import make_game
-from pyramids.rl.pettingzoo_env import render_text
+from pyramids.games import descriptor, make_game
+from pyramids.rl.pettingzoo_env import class_name, env_games, render_text
 from pyramids.rl.spaces import OBS_HIGH, OBS_LOW, Encoding, Mask, Obs, encoding_for
 
 ILLEGAL_MODES = ("raise", "penalize")
-FLAMING_ID = "pyramids/FlamingPyramids-v0"
-FLAGS_ID = "pyramids/PyramidsAndFlags-v0"
 
 
 class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
-    """One seat of ``game`` ("flaming" or "flags") played by the agent, the others by bots."""
+    """One seat of ``game`` (a registered game's short name) played by the agent, the others by bots."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  # gymnasium's own annotation
 
     def __init__(
         self,
-        game: str = "flaming",
+        game: str | None = None,
         *,
         opponents: Sequence[str | Bot | OracleBot] = ("greedy",),
         seat: int | None = 0,
@@ -58,6 +60,11 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError("render_mode must be None or 'ansi'")
         if not opponents:
             raise ValueError("give at least one opponent bot")
+        if game is None:
+            games = env_games()
+            if not games:
+                raise ValueError("no registered game has an RL encoding")
+            game = games[0]
         self.game_name = game
         players = len(opponents) + 1
         self.game: Game = make_game(game, players, options)
@@ -135,7 +142,7 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
         """The public position as text when render_mode is "ansi"."""
         if self.render_mode is None or self._state is None:
             return None
-        return render_text(self.game_name, self._state)
+        return render_text(self.encoding, self._state)
 
     # --- helpers --------------------------------------------------------------------
 
@@ -167,18 +174,30 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
         return info
 
 
-def _register() -> None:
-    """Register the two games with Gymnasium (``gymnasium.make(FLAMING_ID)``)."""
-    for env_id, game in ((FLAMING_ID, "flaming"), (FLAGS_ID, "flags")):
-        if env_id not in gymnasium.registry:
+def env_id(game: str) -> str:
+    """The Gymnasium id of the registered game ``game``: ``pyramids/<Title>-v0``."""
+    return f"pyramids/{class_name(descriptor(game)).removesuffix('Env')}-v0"
+
+
+ENV_IDS: dict[str, str] = {}
+"""Short name -> Gymnasium id of every game registered with Gymnasium (at import)."""
+
+
+def register_envs() -> dict[str, str]:
+    """Register every registered game that has an RL encoding with Gymnasium (idempotent)."""
+    for game in env_games():
+        name = env_id(game)
+        if name not in gymnasium.registry:
             gymnasium.register(
-                id=env_id,
+                id=name,
                 entry_point="pyramids.rl.gym_env:PyramidsGymEnv",
                 kwargs={"game": game},
                 disable_env_checker=True,
             )
+        ENV_IDS[game] = name
+    return dict(ENV_IDS)
 
 
-_register()
+register_envs()
 
-__all__ = ["FLAGS_ID", "FLAMING_ID", "PyramidsGymEnv"]
+__all__ = ["ENV_IDS", "PyramidsGymEnv", "env_id", "register_envs"]

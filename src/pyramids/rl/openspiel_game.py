@@ -1,18 +1,19 @@
-"""Both games as OpenSpiel Python games: ``pyspiel.load_game("python_flaming_pyramids")``.
+"""Every registered game as an OpenSpiel Python game: ``pyspiel.load_game("python_<title>")``.
 
-Importing this module registers ``python_flaming_pyramids`` and
-``python_pyramids_and_flags``. Player actions are the indices of ``spaces`` (the same as
-the PettingZoo and Gymnasium environments). Chance nodes:
+Importing this module registers one OpenSpiel game per game of the registry
+(``pyramids.games``) that has an RL encoding: short name ``python_`` + the title in snake
+case (``python_flaming_pyramids``, ``python_pyramids_and_flags``), class name the title in
+CamelCase + ``SpielGame``. Parameters: ``players``, every rules option of the game's
+descriptor (a nullable option is a string: ``default`` for null, else its value, ``on``
+/``off`` for a boolean), and ``resample_seed``. Player actions are the indices of the
+game's encoding (the same as the PettingZoo and Gymnasium environments). Chance nodes:
 
-- the root is a chance node choosing one of ``setups`` shuffles (outcome i deals the
-  engine's ``new_initial_state(i)``), so OpenSpiel sees the deal as explicit chance;
-- a fire-die roll, a pirate's steal, or a new-start deal with at most
-  MAX_ENUMERATED_DEALS outcomes lists the engine's outcomes (outcome id = position in
-  the engine's sorted ``chance_outcomes()``);
-- a new-start deal with more outcomes (the engine lists none) is **collapsed**: one
-  outcome, id 0, probability 1, realised as ``sample_chance`` with a generator seeded by
-  the state's history. Every deal is still uniform over histories, but OpenSpiel sees
-  it as deterministic given the history (docs/RL.md says what that means for search).
+- the setup: SEED_DIGITS chance nodes of SEED_BASE equally likely outcomes each spell a
+  seed (most significant digit first); the engine deals ``new_initial_state(seed)``, so
+  OpenSpiel sees the whole setup as explicit chance, uniform over 2**64 seeds;
+- after that, every chance point of the engine (a die roll, a steal, one card of a new
+  start's deal) is a chance node with the engine's outcomes (outcome id = position in
+  the engine's sorted ``chance_outcomes()``), each with its probability.
 
 Observations come from the seat's view only: ``observation_tensor`` is the encoding's
 vector; ``observation_string`` the view's JSON; ``information_state_string`` adds the
@@ -25,58 +26,92 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.core.game import CHANCE, Action, Game
 from pyramids.core.game import State as EngineState
-from pyramids.flags.cards import NUM_CARDS
-from pyramids.flags.rules import MAX_ENUMERATED_DEALS
-from pyramids.games import make_game
-from pyramids.rl.spaces import Encoding, encoding_for
+from pyramids.games import descriptors, make_game
+from pyramids.rl.spaces import Encoding, encoding_for, has_encoding
 
-FLAMING_SHORT_NAME = "python_flaming_pyramids"
-FLAGS_SHORT_NAME = "python_pyramids_and_flags"
-DEFAULT_SETUPS = 1000
-FLAMING_MAX_FALLS_PER_TURN = 45 * 44 + 44
-"""A bound on fall decisions in one turn: each fall takes a tile one row down, no tile
-stands above row 44 (each row needs a tile below it), and 45 tiles start at most 44 high."""
-FLAGS_MAX_DECISIONS_PER_TURN = 1 + 3 * NUM_CARDS + 2 + 18
-"""A bound on decisions in one turn: the move, at most three capture choices per scored
-card (36 cards), a white tree's colour, the action itself and up to 18 splits."""
+SEED_BASE = 256
+"""Outcomes of each setup chance node (one byte of the seed)."""
+SEED_DIGITS = 8
+"""Setup chance nodes: the seed has SEED_DIGITS * 8 bits."""
+NULL_PARAM = "default"
+"""The string parameter value of a nullable option's null."""
+UNBOUNDED_LENGTH = 2**31 - 1
+"""max_game_length when the game's encoding states no bound (``max_game_length``)."""
 
 
-def _flaming_options(params: dict[str, Any]) -> dict[str, Any]:
-    curse = str(params["curse"]).lower()
-    if curse not in ("preset", "on", "off"):
-        raise ValueError("curse must be 'preset', 'on' or 'off'")
-    options: dict[str, Any] = {
-        "preset": str(params["preset"]),
-        "fire_die": bool(params["fire_die"]),
-        "max_turns": int(params["max_turns"]),
-    }
-    if curse != "preset":
-        options["curse"] = curse == "on"
-    return options
+def seed_digits(seed: int) -> list[int]:
+    """The setup chance outcomes that deal ``new_initial_state(seed)`` (0 <= seed < 2**64)."""
+    if not 0 <= seed < SEED_BASE**SEED_DIGITS:
+        raise ValueError(f"a setup seed is from 0 to {SEED_BASE**SEED_DIGITS - 1}, not {seed}")
+    return [(seed // SEED_BASE**k) % SEED_BASE for k in reversed(range(SEED_DIGITS))]
 
 
-def _flags_options(params: dict[str, Any]) -> dict[str, Any]:
-    return {"actions": bool(params["actions"]), "max_turns": int(params["max_turns"])}
+def _title_words(desc: GameDescriptor) -> list[str]:
+    return [w for w in re.split(r"[^A-Za-z0-9]+", desc.info.name) if w]
+
+
+def spiel_name(desc: GameDescriptor) -> str:
+    """The OpenSpiel short name of a game: ``python_`` and its title in snake case."""
+    return "python_" + "_".join(w.lower() for w in _title_words(desc))
+
+
+def spiel_class_name(desc: GameDescriptor) -> str:
+    """The OpenSpiel game class name of a game: its title in CamelCase, then ``SpielGame``."""
+    return "".join(w[:1].upper() + w[1:] for w in _title_words(desc)) + "SpielGame"
+
+
+def _param_default(spec: OptionSpec) -> Any:
+    """An option's OpenSpiel parameter default (a nullable option is a string)."""
+    if not spec.nullable:
+        return spec.default
+    if spec.default is None:
+        return NULL_PARAM
+    if spec.kind == "bool":
+        return "on" if spec.default else "off"
+    return str(spec.default)
+
+
+def _option_value(spec: OptionSpec, value: Any) -> Any:
+    """The engine option value of an OpenSpiel parameter value; ValueError if unreadable."""
+    if not spec.nullable:
+        if spec.kind == "bool":
+            return bool(value)
+        if spec.kind == "int":
+            return int(value)
+        return str(value)
+    text = str(value).strip().lower()
+    if text == NULL_PARAM:
+        return None
+    if spec.kind == "bool":
+        if text not in ("on", "off"):
+            raise ValueError(f"{spec.name} must be '{NULL_PARAM}', 'on' or 'off'")
+        return text == "on"
+    if spec.kind == "int":
+        return int(text)
+    return str(value)
 
 
 class _Core:
     """Everything a state holds, copied cheaply by OpenSpiel's deepcopy-based Clone."""
 
-    __slots__ = ("actions", "game", "name", "salt", "setup", "state", "texts")
+    __slots__ = ("actions", "digits", "game", "name", "salt", "setup", "state", "texts")
 
     def __init__(
         self,
         name: str,
         game: Game,
         *,
+        digits: list[int] | None = None,
         setup: int | None = None,
         state: EngineState | None = None,
         actions: list[Action] | None = None,
@@ -85,6 +120,8 @@ class _Core:
     ) -> None:
         self.name = name
         self.game = game
+        self.digits: list[int] = [] if digits is None else digits
+        """The setup chance outcomes so far (the seed's digits, most significant first)."""
         self.setup = setup
         self.state = state
         self.actions = actions
@@ -98,6 +135,7 @@ class _Core:
         return _Core(
             self.name,
             self.game,
+            digits=list(self.digits),
             setup=self.setup,
             state=None if self.state is None else self.state.clone(),
             actions=None if self.actions is None else list(self.actions),
@@ -114,9 +152,21 @@ class _Core:
                 self.name,
                 self.game.num_players,
                 dict(self.game.options),
-                (self.setup, list(self.actions), self.salt),
+                (list(self.digits), list(self.actions), self.salt),
             ),
         )
+
+    def add_digit(self, digit: int) -> None:
+        """One setup chance outcome; the last one deals the engine's setup of the seed."""
+        self.digits.append(digit)
+        if len(self.digits) == SEED_DIGITS:
+            seed = 0
+            for d in self.digits:
+                seed = seed * SEED_BASE + d
+            self.setup = seed
+            self.state = self.game.new_initial_state(seed)
+            n = self.game.num_players
+            self.texts.append(("setup",) * (n + 1))
 
     def record(self, action: Action) -> None:
         """Remember ``action`` (about to be applied) and how each seat saw it."""
@@ -124,13 +174,7 @@ class _Core:
         if state is None:
             raise RuntimeError("no game yet")
         n = state.num_players
-        masked = getattr(state, "action_text_for", None)
-        if masked is not None:
-            texts = tuple(masked(action, v) for v in [*range(n), None])
-        else:
-            text = state.action_to_string(action)
-            texts = (text,) * (n + 1)
-        self.texts.append(texts)
+        self.texts.append(tuple(state.action_text_for(action, v) for v in [*range(n), None]))
         if self.actions is not None:
             self.actions.append(action)
 
@@ -139,26 +183,19 @@ def _core_from_record(
     name: str,
     players: int,
     options: dict[str, Any],
-    history: tuple[int | None, list[Action], str],
+    history: tuple[list[int], list[Action], str],
 ) -> _Core:
-    """Rebuild a core by replaying its engine actions (used by unpickling)."""
-    setup, actions, salt = history
+    """Rebuild a core by replaying its setup digits and engine actions (used by unpickling)."""
+    digits, actions, salt = history
     game = make_game(name, players, options)
     core = _Core(name, game, actions=[], salt=salt)
-    if setup is not None:
-        _deal(core, setup)
-        for a in actions:
-            core.record(a)
-            assert core.state is not None
-            core.state.apply(a)
+    for d in digits:
+        core.add_digit(d)
+    for a in actions:
+        core.record(a)
+        assert core.state is not None
+        core.state.apply(a)
     return core
-
-
-def _deal(core: _Core, setup: int) -> None:
-    core.setup = setup
-    core.state = core.game.new_initial_state(setup)
-    n = core.game.num_players
-    core.texts.append(("setup",) * (n + 1))
 
 
 class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
@@ -185,17 +222,16 @@ class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
         return self._spiel_game().encoding
 
     def _chance_table(self) -> list[tuple[int, Action, float]]:
-        """(outcome id, engine action, probability) at a chance node."""
-        core = self._core
-        state = core.state
+        """(outcome id, engine action or seed digit, probability) at a chance node."""
+        state = self._core.state
         if state is None:
-            setups = self._spiel_game().setups
-            return [(i, i, 1.0 / setups) for i in range(setups)]
+            return [(i, i, 1.0 / SEED_BASE) for i in range(SEED_BASE)]
         outcomes = sorted(state.chance_outcomes())
-        if outcomes:
-            return [(i, a, p) for i, (a, p) in enumerate(outcomes)]
-        seed = f"{core.salt}|{core.setup}|{core.actions if core.actions is not None else len(core.texts)}"
-        return [(0, state.sample_chance(random.Random(seed)), 1.0)]
+        if not outcomes:
+            raise pyspiel.SpielError("the engine lists no outcome at a chance point")
+        if len(outcomes) > self.get_game().max_chance_outcomes():
+            raise pyspiel.SpielError(f"{len(outcomes)} chance outcomes: above the game's maximum")
+        return [(i, a, p) for i, (a, p) in enumerate(outcomes)]
 
     # --- the OpenSpiel API ----------------------------------------------------------
 
@@ -230,7 +266,7 @@ class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
             if engine is None:
                 raise pyspiel.SpielError(f"no chance outcome {action} here")
             if core.state is None:
-                _deal(core, engine)
+                core.add_digit(engine)
                 return
         else:
             state = core.state
@@ -246,7 +282,7 @@ class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
         core.state.apply(engine)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """The action in the game's notation (``setup:i`` for the root's shuffle)."""
+        """The action in the game's notation (``setup:i`` for a digit of the setup's seed)."""
         state = self._core.state
         if state is None:
             return f"setup:{action}"
@@ -300,6 +336,7 @@ def resample(state: PyramidsSpielState, player: int, rng: random.Random) -> Pyra
     new._core = _Core(
         core.name,
         core.game,
+        digits=list(core.digits),
         setup=core.setup,
         state=engine,
         actions=None,
@@ -368,7 +405,11 @@ class PyramidsObserver:
 
 
 class PyramidsSpielGame(pyspiel.Game):  # type: ignore[misc]
-    """The OpenSpiel game of one engine game; parameters fixed at load time."""
+    """The OpenSpiel game of one engine game; parameters fixed at load time.
+
+    Each registered game has its subclass (``spiel_game_class``), which sets
+    ``engine_name`` (the registry name) and ``game_type``.
+    """
 
     engine_name = ""
     game_type: Any = None
@@ -376,39 +417,44 @@ class PyramidsSpielGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         spec = dict(self.game_type.parameter_specification)
+        unknown = sorted(set(params) - set(spec))
+        if unknown:
+            raise ValueError(f"unknown parameter(s): {', '.join(unknown)}")
         merged: dict[str, Any] = {k: params.get(k, v) for k, v in spec.items()}
         players = int(merged["players"])
-        self.setups = int(merged["setups"])
-        if self.setups < 1:
-            raise ValueError("setups must be at least 1")
-        self.engine = make_game(self.engine_name, players, self.engine_options(merged))
+        options = self.engine_options(merged)
+        self.engine = make_game(self.engine_name, players, options)
         self.encoding = encoding_for(self.engine_name, self.engine)
         self.resample_rng = random.Random(int(merged.get("resample_seed", 0)))
+        engine_outcomes = int(getattr(self.encoding, "max_chance_outcomes", 0))
+        length = getattr(self.encoding, "max_game_length", None)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.num_actions,
-            max_chance_outcomes=max(self.setups, self.max_engine_outcomes()),
+            max_chance_outcomes=max(SEED_BASE, engine_outcomes),
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=self.max_length(merged),
+            max_game_length=UNBOUNDED_LENGTH if length is None else int(length(self.engine)),
         )
         super().__init__(self.game_type, info, merged)
 
+    @classmethod
+    def option_specs(cls) -> Sequence[OptionSpec]:
+        """The rules options of the game (its descriptor's), each one parameter."""
+        return next(d for d in descriptors() if d.name == cls.engine_name).options
+
     def engine_options(self, params: dict[str, Any]) -> dict[str, Any]:
-        """The engine's options from the OpenSpiel parameters."""
-        raise NotImplementedError
-
-    def max_engine_outcomes(self) -> int:
-        """The most outcomes an engine chance node lists."""
-        raise NotImplementedError
-
-    def max_length(self, params: dict[str, Any]) -> int:
-        """A bound on the number of player decisions in a game."""
-        raise NotImplementedError
+        """The engine's options from the OpenSpiel parameters (a nullable option's null left out)."""
+        options = {}
+        for spec in self.option_specs():
+            value = _option_value(spec, params[spec.name])
+            if value is not None:
+                options[spec.name] = value
+        return options
 
     def new_initial_state(self) -> PyramidsSpielState:
-        """The root: the setup chance node."""
+        """The root: the first setup chance node."""
         return PyramidsSpielState(self)
 
     def state_from_engine(self, engine: EngineState) -> PyramidsSpielState:
@@ -450,82 +496,76 @@ def _game_type(short_name: str, long_name: str, max_players: int, params: dict[s
     )
 
 
-class FlamingPyramidsSpielGame(PyramidsSpielGame):
-    """Flaming Pyramids: parameters players, setups, preset, curse, fire_die, max_turns."""
-
-    engine_name = "flaming"
-    game_type = _game_type(
-        FLAMING_SHORT_NAME,
-        "Python Flaming Pyramids",
-        6,
-        {
-            "players": 2,
-            "setups": DEFAULT_SETUPS,
-            "preset": "standard",
-            "curse": "preset",
-            "fire_die": False,
-            "max_turns": 1000,
-            "resample_seed": 0,
-        },
-    )
-
-    def engine_options(self, params: dict[str, Any]) -> dict[str, Any]:
-        """preset, curse ("preset": the preset's default, "on", "off"), fire_die, max_turns.
-
-        (Not "true"/"false": OpenSpiel would read those strings as booleans.)
-        """
-        return _flaming_options(params)
-
-    def max_engine_outcomes(self) -> int:
-        """Six die faces."""
-        return 6
-
-    def max_length(self, params: dict[str, Any]) -> int:
-        """max_turns placements, each followed by at most FLAMING_MAX_FALLS_PER_TURN falls."""
-        return int(params["max_turns"]) * (1 + FLAMING_MAX_FALLS_PER_TURN)
+_CLASSES: dict[str, type[PyramidsSpielGame]] = {}
 
 
-class PyramidsAndFlagsSpielGame(PyramidsSpielGame):
-    """Pyramids and Flags: parameters players, setups, actions, max_turns."""
+def spiel_game_class(game: str) -> type[PyramidsSpielGame]:
+    """The OpenSpiel game class of the registered game ``game`` (made and registered once)."""
+    cls = _CLASSES.get(game)
+    if cls is None:
+        desc = next((d for d in descriptors() if d.name == game and has_encoding(d.name)), None)
+        if desc is None:
+            raise ValueError(f"unknown game {game!r} (known: {', '.join(spiel_games())})")
+        info = desc.info
+        params: dict[str, Any] = {"players": info.min_players}
+        params.update({spec.name: _param_default(spec) for spec in desc.options})
+        params["resample_seed"] = 0
+        name = spiel_class_name(desc)
+        cls = type(
+            name,
+            (PyramidsSpielGame,),
+            {
+                "__module__": __name__,
+                "__qualname__": name,
+                "__doc__": (
+                    f"{desc.title()} for OpenSpiel: parameters players "
+                    f"({info.min_players}..{info.max_players}), "
+                    f"{', '.join(s.name for s in desc.options)}, resample_seed."
+                ),
+                "engine_name": desc.name,
+                "game_type": _game_type(
+                    spiel_name(desc), f"Python {info.name}", info.max_players, params
+                ),
+            },
+        )
+        pyspiel.register_game(cls.game_type, cls)
+        _CLASSES[game] = cls
+    return cls
 
-    engine_name = "flags"
-    game_type = _game_type(
-        FLAGS_SHORT_NAME,
-        "Python Pyramids and Flags",
-        4,
-        {
-            "players": 2,
-            "setups": DEFAULT_SETUPS,
-            "actions": True,
-            "max_turns": 3000,
-            "resample_seed": 0,
-        },
-    )
 
-    def engine_options(self, params: dict[str, Any]) -> dict[str, Any]:
-        """actions (tree actions on or off), max_turns."""
-        return _flags_options(params)
-
-    def max_engine_outcomes(self) -> int:
-        """A steal (one of at most 36 cards) or a listed deal (at most 720)."""
-        return max(NUM_CARDS, MAX_ENUMERATED_DEALS)
-
-    def max_length(self, params: dict[str, Any]) -> int:
-        """max_turns turns of at most FLAGS_MAX_DECISIONS_PER_TURN decisions."""
-        return int(params["max_turns"]) * FLAGS_MAX_DECISIONS_PER_TURN
+def spiel_games() -> list[str]:
+    """The registered games that have an OpenSpiel game (those with an RL encoding)."""
+    return [d.name for d in descriptors() if has_encoding(d.name)]
 
 
-pyspiel.register_game(FlamingPyramidsSpielGame.game_type, FlamingPyramidsSpielGame)
-pyspiel.register_game(PyramidsAndFlagsSpielGame.game_type, PyramidsAndFlagsSpielGame)
+def spiel_short_name(game: str) -> str:
+    """The OpenSpiel short name of the registered game ``game`` (for ``pyspiel.load_game``)."""
+    return str(spiel_game_class(game).game_type.short_name)
+
+
+for _game in spiel_games():
+    spiel_game_class(_game)
+
+
+def __getattr__(name: str) -> Any:
+    """A game's OpenSpiel class by its class name (``spiel_class_name``), from the registry."""
+    for desc in descriptors():
+        if spiel_class_name(desc) == name and has_encoding(desc.name):
+            return spiel_game_class(desc.name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
-    "FLAGS_SHORT_NAME",
-    "FLAMING_SHORT_NAME",
-    "FlamingPyramidsSpielGame",
-    "PyramidsAndFlagsSpielGame",
+    "SEED_BASE",
+    "SEED_DIGITS",
     "PyramidsObserver",
     "PyramidsSpielGame",
     "PyramidsSpielState",
     "make_resampler",
     "resample",
+    "seed_digits",
+    "spiel_game_class",
+    "spiel_games",
+    "spiel_name",
+    "spiel_short_name",
 ]

@@ -1,4 +1,9 @@
-"""PettingZoo AEC environments of both games: every seat an agent, chance resolved inside.
+"""PettingZoo AEC environments of every registered game: every seat an agent, chance inside.
+
+One environment class per game of the registry (``pyramids.games``) that provides an RL
+encoding, made from its descriptor: ``env_class(name)``, or by attribute, the class
+named after the game's title (``<Title>Env``, the title in CamelCase), PettingZoo
+metadata name ``<title>_v0`` (the title in snake case).
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). Each observation is a dict:
 ``observation`` (float32 vector of the seat's view, ``spaces.Encoding.observe``) and
@@ -14,6 +19,7 @@ agent terminates. An illegal index raises ValueError naming the legal ones.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -21,9 +27,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from pyramids.core.descriptor import GameDescriptor
 from pyramids.core.game import CHANCE, Game, State
-from pyramids.games import make_game
-from pyramids.rl.spaces import OBS_HIGH, OBS_LOW, Encoding, Mask, Obs, encoding_for
+from pyramids.games import descriptors, make_game
+from pyramids.rl.spaces import OBS_HIGH, OBS_LOW, Encoding, Mask, Obs, encoding_for, has_encoding
 
 RENDER_MODES = ["ansi"]
 
@@ -44,39 +51,31 @@ def resolve_chance(state: State, rng: random.Random) -> None:
         state.apply(state.sample_chance(rng))
 
 
-def render_text(game_name: str, state: State) -> str:
+def render_text(encoding: Encoding, state: State) -> str:
     """The public position as plain text (the spectator's view, nothing hidden)."""
-    view: Any = state.view(None)
-    if game_name == "flaming":
-        from pyramids.flaming.tiles import NAMES as TILE_NAMES
-        from pyramids.flaming.tiles import col_of, row_of
-
-        rows: dict[int, list[str]] = {}
-        for key, tile in view.pyramid:
-            rows.setdefault(row_of(key), []).append(f"{TILE_NAMES[tile]}@{col_of(key)}")
-        lines = [f"row {r}: {' '.join(rows[r])}" for r in sorted(rows, reverse=True)]
-        lines = lines or ["(empty pyramid)"]
-        lines.append(
-            f"turn {view.turn}  to move: player_{view.to_move}  "
-            f"hands {list(view.hand_sizes)}  piles {list(view.pile_sizes)}"
-        )
-    else:
-        from pyramids.flags.pieces import NAMES as PIECE_NAMES
-
-        towers = " | ".join(" ".join(PIECE_NAMES[p] for p in t) for t in view.towers)
-        lines = [f"towers (bottom first): {towers}"]
-        lines.append(
-            f"turn {view.turn}  to move: player_{view.to_move}  "
-            f"points {[view.points(s) for s in range(view.players)]}  "
-            f"flags {[len(s) for s in view.scored]}  deck {view.deck_size}"
-        )
+    text = encoding.render(state.view(None))
     if state.is_terminal():
-        lines.append(f"over: returns {state.returns()}")
-    return "\n".join(lines)
+        text += f"\nover: returns {state.returns()}"
+    return text
+
+
+def title_words(desc: GameDescriptor) -> list[str]:
+    """The words of a game's English title (its ``GameInfo.name``)."""
+    return [w for w in re.split(r"[^A-Za-z0-9]+", desc.info.name) if w]
+
+
+def class_name(desc: GameDescriptor) -> str:
+    """The environment class name of a game: its title in CamelCase, then ``Env``."""
+    return "".join(w[:1].upper() + w[1:] for w in title_words(desc)) + "Env"
+
+
+def env_name(desc: GameDescriptor) -> str:
+    """The PettingZoo metadata name of a game: its title in snake case, then ``_v0``."""
+    return "_".join(w.lower() for w in title_words(desc)) + "_v0"
 
 
 class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
-    """The shared AEC environment; use FlamingPyramidsEnv or PyramidsAndFlagsEnv."""
+    """The shared AEC environment; each game's subclass (``env_class``) sets ``game_name``."""
 
     game_name: ClassVar[str] = ""
     metadata: ClassVar[dict[str, Any]] = {
@@ -213,51 +212,83 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         """The public position as text when render_mode is "ansi"; None otherwise."""
         if self.render_mode is None or self._state is None:
             return None
-        return render_text(self.game_name, self._state)
+        return render_text(self.encoding, self._state)
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-class FlamingPyramidsEnv(PyramidsAECEnv):
-    """Flaming Pyramids for ``players`` (2..6) seats; options as in ``make_game("flaming", ...)``."""
-
-    game_name = "flaming"
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": RENDER_MODES,
-        "name": "flaming_pyramids_v0",
-        "is_parallelizable": False,
-    }
+_CLASSES: dict[str, type[PyramidsAECEnv]] = {}
 
 
-class PyramidsAndFlagsEnv(PyramidsAECEnv):
-    """Pyramids and Flags for ``players`` (2..4) seats; options as in ``make_game("flags", ...)``."""
-
-    game_name = "flags"
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": RENDER_MODES,
-        "name": "pyramids_and_flags_v0",
-        "is_parallelizable": False,
-    }
+def _registered(game: str) -> GameDescriptor:
+    """The registered game ``game`` with an RL encoding; ValueError naming them otherwise."""
+    for desc in descriptors():
+        if desc.name == game and has_encoding(desc.name):
+            return desc
+    raise ValueError(f"unknown game {game!r} (known: {', '.join(env_games())})")
 
 
-def env(game: str = "flaming", **kwargs: Any) -> PyramidsAECEnv:
-    """An environment by game name ("flaming" or "flags"), PettingZoo style."""
-    classes: dict[str, type[PyramidsAECEnv]] = {
-        "flaming": FlamingPyramidsEnv,
-        "flags": PyramidsAndFlagsEnv,
-    }
-    if game not in classes:
-        raise ValueError(f"unknown game {game!r} (known: flaming, flags)")
-    return classes[game](**kwargs)
+def env_games() -> list[str]:
+    """The short names of the registered games that have an environment (an RL encoding)."""
+    return [d.name for d in descriptors() if has_encoding(d.name)]
+
+
+def env_class(game: str) -> type[PyramidsAECEnv]:
+    """The environment class of the registered game ``game`` (made once, from its descriptor)."""
+    cls = _CLASSES.get(game)
+    if cls is None:
+        desc = _registered(game)
+        info = desc.info
+        name = class_name(desc)
+        cls = type(
+            name,
+            (PyramidsAECEnv,),
+            {
+                "__module__": __name__,
+                "__qualname__": name,
+                "__doc__": (
+                    f"{desc.title()} for ``players`` ({info.min_players}..{info.max_players}) "
+                    f"seats; options as in ``make_game({desc.name!r}, ...)``."
+                ),
+                "game_name": desc.name,
+                "metadata": {
+                    "render_modes": RENDER_MODES,
+                    "name": env_name(desc),
+                    "is_parallelizable": False,
+                },
+            },
+        )
+        _CLASSES[game] = cls
+    return cls
+
+
+def __getattr__(name: str) -> Any:
+    """A game's environment class by its class name (``class_name``), from the registry."""
+    for desc in descriptors():
+        if class_name(desc) == name and has_encoding(desc.name):
+            return env_class(desc.name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def env(game: str | None = None, **kwargs: Any) -> PyramidsAECEnv:
+    """An environment by game name (default: the first registered game), PettingZoo style."""
+    if game is None:
+        games = env_games()
+        if not games:
+            raise ValueError("no registered game has an RL encoding")
+        game = games[0]
+    return env_class(game)(**kwargs)
 
 
 __all__ = [
-    "FlamingPyramidsEnv",
     "PyramidsAECEnv",
-    "PyramidsAndFlagsEnv",
     "agent_name",
+    "class_name",
     "env",
+    "env_class",
+    "env_games",
+    "env_name",
     "render_text",
     "resolve_chance",
     "seat_of",

@@ -20,8 +20,11 @@ from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from pyramids import texts
+from pyramids.games import descriptors
 from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
 from pyramids.server.live import Client, LiveTable, ProtocolError, SeatSpec, TableSettings, dumps
@@ -154,6 +157,32 @@ class _BodyTooLargeError(Exception):
     pass
 
 
+class NoCacheStatic(StaticFiles):
+    """The package's static files (Starlette's ``StaticFiles``: never outside the directory),
+    revalidated on every load (``no-cache``) so a new version shows at once; JavaScript as
+    ``text/javascript`` whatever the system's MIME table says. A missing file is a 404
+    ``not_found`` like every other error."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        """The file at ``path``; 404 naming it when there is none."""
+        try:
+            return await super().get_response(path, scope)
+        except StarletteHTTPException as exc:
+            if exc.status_code == 404:
+                raise StarletteHTTPException(404, f"no such file: {path}") from None
+            raise
+
+    def file_response(
+        self, full_path: Any, stat_result: Any, scope: Scope, status_code: int = 200
+    ) -> Response:
+        """The file, with the headers above."""
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        if response.status_code == 200 and str(full_path).endswith((".js", ".mjs")):
+            response.headers["Content-Type"] = "text/javascript; charset=utf-8"
+        return response
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server application for ``settings`` (defaults: see ``Settings``)."""
     settings = settings or Settings()
@@ -174,7 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="pyramids",
-        summary="Play Flaming Pyramids and Pyramids and Flags in the browser.",
+        summary=f"Play {' and '.join(d.title('en') for d in descriptors())} in the browser.",
         description="The HTTP API of `pyramids serve`; see docs/PROTOCOL.md for the WebSocket.",
         version="1",
         lifespan=lifespan,
@@ -340,18 +369,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The replay viewer of a finished table."""
         return page("replay.html")
 
-    @app.get("/static/{path:path}", include_in_schema=False)
-    async def static_file(path: str) -> Response:
-        """A file of the package's static directory (never outside it)."""
-        root = STATIC_DIR.resolve()
-        try:
-            target = (root / path).resolve()
-        except (OSError, ValueError):
-            return error_response(404, "not_found", "no such file")
-        if not target.is_relative_to(root) or not target.is_file():
-            return error_response(404, "not_found", f"no such file: {path}")
-        media = "text/javascript" if target.suffix in (".js", ".mjs") else None
-        return FileResponse(target, media_type=media, headers={"Cache-Control": "no-cache"})
+    @app.get("/texts/{lang}.json", include_in_schema=False)
+    async def event_messages(lang: str) -> Response:
+        """The shared message catalogue of one language (``pyramids.texts``) for the browser."""
+        if lang not in texts.LANGS:
+            return error_response(404, "not_found", f"no messages in language {lang!r}")
+        return JSONResponse(texts.catalogue(lang), headers={"Cache-Control": "no-cache"})
+
+    if STATIC_DIR.is_dir():
+        app.mount("/static", NoCacheStatic(directory=STATIC_DIR), name="static")
 
     # --- the table WebSocket ---------------------------------------------------------------
 

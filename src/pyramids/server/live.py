@@ -4,7 +4,8 @@
 connection at once: the current state, each viewer's log, cached ``state`` messages
 per seat. :func:`rebuild` replays a stored record (checking seats, seqs and snapshots)
 to bring a table back after a restart. Hidden information leaves only through
-``state.view(seat)``, ``state.action_text_for`` and ``state.events_for``.
+``state.view(seat)`` (and the game's hints, computed from that view alone),
+``state.action_text_for`` and ``state.events_for``.
 """
 
 from __future__ import annotations
@@ -18,16 +19,17 @@ import logging
 import random
 import secrets
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
 from pyramids.core.errors import PyramidsError
-from pyramids.games import make_game
+from pyramids.games import descriptor_of, make_game
 from pyramids.server.config import Settings
 from pyramids.server.store import SeatRecord, TableRecord
+from pyramids.texts import describe
 
 log = logging.getLogger("pyramids.server")
 
@@ -81,12 +83,17 @@ def iso(value: dt.datetime | None) -> str | None:
 
 
 def event_json(event: Event) -> dict[str, Any]:
-    """An event as sent to clients."""
+    """An event as sent to clients: its game, kind and facts, and both sentences.
+
+    The sentences come from the shared message catalogue (``pyramids.texts``); the browser
+    formats the same catalogue from ``game``, ``kind`` and ``data`` and falls back on them.
+    """
     return {
+        "game": event.game,
         "kind": event.kind,
-        "data": dict(event.data),
-        "text_en": event.text_en,
-        "text_fr": event.text_fr,
+        "data": event.data,
+        "text_en": describe(event, "en"),
+        "text_fr": describe(event, "fr"),
     }
 
 
@@ -98,24 +105,30 @@ def dumps(data: Any) -> str:
 def final_order(state: State) -> list[int] | None:
     """The seats from first to last once the game is over (None before).
 
-    After a max_turns ending the engine ranks every seat (ties by seat number). After a
-    win the winner comes first; the others follow by tiles left when the public view
-    counts them (Flaming Pyramids), else in seat order.
+    From the game's ``outcome()``: by rank (1 first), seats of equal rank in seat order
+    (after a win the winner first, then the others).
     """
-    if not state.is_terminal():
+    ranks = state.outcome().ranking if state.is_terminal() else None
+    if ranks is None:
         return None
-    n = state.num_players
-    ranks = getattr(state, "ranking", None)
-    if ranks is not None:
-        return sorted(range(n), key=lambda s: (ranks[s], s))
-    winner = getattr(state, "winner", None)
-    public = state.view(None).to_json()
-    hands, piles = public.get("hand_sizes"), public.get("pile_sizes")
-    if isinstance(hands, list) and isinstance(piles, list) and len(hands) == len(piles) == n:
-        left = [int(hands[s]) + int(piles[s]) for s in range(n)]
-    else:
-        left = [0] * n
-    return sorted(range(n), key=lambda s: (s != winner, left[s], s))
+    return sorted(range(state.num_players), key=lambda s: (ranks[s], s))
+
+
+Hints = Callable[[View], Mapping[str, Any] | None]
+"""A game's ``hints(view)``: the engine's answers shown beside a decision (JSON-ready)."""
+
+
+def hints_of(game: Game) -> Hints | None:
+    """The game's hints function (its descriptor's ``hints``), None when it has none."""
+    desc = descriptor_of(game)
+    if not desc.hints:
+        return None
+    try:
+        fn: Hints = desc.load("hints")
+    except (ImportError, AttributeError, LookupError):
+        log.exception("game %s: its hints %r do not load; sending none", desc.name, desc.hints)
+        return None
+    return fn
 
 
 def viewers(players: int) -> list[int | None]:
@@ -258,12 +271,21 @@ def log_entry(seq: int, seat: int, text: str, events: Sequence[Event]) -> dict[s
 
 
 def rebuild(record: TableRecord) -> Rebuilt:
-    """Replay a stored table's record, checking seats, seqs and snapshots (StartupError)."""
+    """Replay a stored table's record, checking seats, seqs and snapshots (StartupError).
+
+    A table stored under an older rules version is replayed with today's rules; when
+    that fails, the error names both versions (the game cannot be continued faithfully).
+    """
     where = f"table {record.id}"
     try:
         game = make_game(record.game, record.players, record.options)
     except PyramidsError as exc:
         raise StartupError(f"{where}: its rules do not load: {exc}") from None
+    if record.rules_version != game.info.rules_version:
+        where += (
+            f" (recorded under rules {record.rules_version}, this server plays "
+            f"{game.info.rules_version})"
+        )
     state = game.new_initial_state(record.seed)
     who = viewers(record.players)
     logs: list[list[dict[str, Any]]] = [[] for _ in who]
@@ -331,7 +353,8 @@ class LiveTable:
         self.turn_timer: asyncio.TimerHandle | None = None
         self.scheduled_seq = -1
         self._messages: dict[int, str] = {}
-        self._views: dict[int, dict[str, Any]] = {}
+        self._views: dict[int, tuple[dict[str, Any], Any]] = {}
+        self._hints = hints_of(self.game)
         self._legal: list[str] | None = None
         self._summary: dict[str, Any] | None = None
 
@@ -386,12 +409,27 @@ class LiveTable:
 
     def view_json(self, viewer: int | None) -> dict[str, Any]:
         """``state.view(viewer).to_json()``, computed once per seq."""
+        return self._view_and_hints(viewer)[0]
+
+    def hints_json(self, viewer: int | None) -> Any:
+        """The game's hints for ``viewer``'s view (None when the game gives none)."""
+        return self._view_and_hints(viewer)[1]
+
+    def _view_and_hints(self, viewer: int | None) -> tuple[dict[str, Any], Any]:
+        """The view's JSON and the hints computed from that same view, once per seq."""
         i = self.index(viewer)
-        view = self._views.get(i)
-        if view is None:
-            view = self.state.view(viewer).to_json()
-            self._views[i] = view
-        return view
+        cached = self._views.get(i)
+        if cached is None:
+            view = self.state.view(viewer)
+            hints: Any = None
+            if self._hints is not None:
+                try:
+                    hints = self._hints(view)
+                except Exception:
+                    log.exception("table %s: the game's hints failed; sending none", self.id)
+            cached = (view.to_json(), None if hints is None else dict(hints))
+            self._views[i] = cached
+        return cached
 
     def state_message(self, viewer: int | None) -> dict[str, Any]:
         """The ``state`` message for ``viewer``."""
@@ -403,6 +441,7 @@ class LiveTable:
             "seq": self.seq,
             "status": self.status,
             "view": self.view_json(viewer),
+            "hints": self.hints_json(viewer),
             "to_move": to_move,
             "legal": list(self.legal_texts()) if mine else [],
             "last": log_[-1] if log_ else None,

@@ -8,14 +8,44 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from pyramids.games import names
 
 OptionValue = str | int | bool | None
 """A rules option's value."""
 
 OptionName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 BotName = Literal["random", "greedy", "ismcts"]
-GameName = Literal["flaming", "flags"]
+
+
+def registered_game(name: str) -> str:
+    """``name`` if a registered game has it; otherwise the schema error a literal gives."""
+    known = names()
+    if name not in known:
+        quoted = [repr(n) for n in known]
+        expected = " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+        raise PydanticCustomError(
+            "literal_error", "Input should be {expected}", {"expected": expected}
+        )
+    return name
+
+
+GameName = Annotated[
+    str,
+    AfterValidator(registered_game),
+    Field(json_schema_extra=lambda schema: schema.update(enum=list(names()))),
+]
+"""A registered game's short name, checked against the registry when a request arrives."""
 Status = Literal["open", "running", "finished"]
 Name = Annotated[str, StringConstraints(max_length=40)]
 Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -85,14 +115,17 @@ class Preset(Response):
 class GameOut(Response):
     """A game the server plays."""
 
-    name: GameName
+    name: str
     title: str
+    title_fr: str
     min_players: int
     max_players: int
     rules_version: str
     default_preset: str
     presets: list[Preset]
     options: list[OptionField]
+    browser_module: str | None = None
+    """The path of the table page's ES module for this game (under ``/static/``)."""
 
 
 class BotOut(Response):
@@ -221,8 +254,10 @@ class ClaimOut(Response):
 
 
 class EventOut(Response):
-    """Something an action caused, with its one-line reason in English and French."""
+    """Something an action caused: game, kind, facts, and its one-line reason in English
+    and French (from the shared message catalogue, ``pyramids.texts``)."""
 
+    game: str
     kind: str
     data: dict[str, Any]
     text_en: str
@@ -245,6 +280,9 @@ class StateOut(Response):
     seq: int
     status: Status
     view: dict[str, Any]
+    hints: dict[str, Any] | None = None
+    """The engine's hints for this view (its descriptor's ``hints``, e.g. whether each tile in
+    hand fits each legal spot); null when the game gives none."""
     to_move: int | None
     legal: list[str]
     last: LogEntryOut | None

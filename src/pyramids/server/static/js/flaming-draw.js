@@ -88,32 +88,26 @@ export function tileXY(row, col) {
   return [(col * TW) / 2 - TW / 2, -row * TH - TH];
 }
 
-const COLOUR_BITS = { Y: 1, R: 2, G: 4, B: 8, W: 15 };
-
 /**
- * Whether `tile` fits on the spot (FP-FIT), judged from the board: a hint only, the
- * server decides. Returns {fits, reason} with a translated reason when it does not.
+ * Whether `tile` fits on `spot` (FP-FIT), as the engine says: the server sends its answer
+ * with each view (`hints.spots[tile][spot]` of the state message: fits, too_heavy,
+ * mismatch, weight, supports); this only words it. Returns {fits, reason}, `fits` null
+ * when the server sent no hint for that placement; the server decides either way.
  */
-export function fitHint(tile, spot, board) {
-  const [r, c] = parseSpot(spot);
-  if (r === 0) return { fits: true, reason: "" };
-  const supports = [board.get(`${r - 1},${c - 1}`), board.get(`${r - 1},${c + 1}`)].filter(
-    Boolean,
-  );
-  if (!supports.length) return { fits: true, reason: "" };
-  const me = tileInfo(tile);
-  const infos = supports.map(tileInfo);
-  const sum = infos.reduce((acc, i) => acc + i.weight, 0);
-  const heavy = me.weight > sum;
-  let colours = 0;
-  for (const i of infos) colours |= COLOUR_BITS[i.colour];
-  const match =
-    (COLOUR_BITS[me.colour] & colours) !== 0 || infos.some((i) => i.weight === me.weight);
-  if (!heavy && match) return { fits: true, reason: "" };
+export function fitHint(hints, tile, spot) {
+  const perTile = hints && hints.spots ? hints.spots[tile] : undefined;
+  const hint = perTile ? perTile[spot] : undefined;
+  if (!hint) return { fits: null, reason: "" };
+  if (hint.fits) return { fits: true, reason: "" };
   const reasons = [];
-  if (heavy) reasons.push(t("fit_heavy", { w: me.weight, sum: infos.map((i) => i.weight).join(" + ") }));
-  if (!match) reasons.push(t("fit_mismatch"));
+  if (hint.too_heavy) reasons.push(t("fit_heavy", { w: hint.weight, sum: (hint.supports || []).join(" + ") }));
+  if (hint.mismatch) reasons.push(t("fit_mismatch"));
   return { fits: false, reason: reasons.join("; ") };
+}
+
+/** The mark a spot shows for its fit hint: ✓ fits, ⚠ collapses, nothing when unknown. */
+export function hintMark(hint) {
+  return hint.fits === true ? "✓" : hint.fits === false ? "⚠" : "";
 }
 
 let defsInstalled = false;
@@ -328,7 +322,7 @@ export function tileSvg(code, className = "tile-svg") {
 /**
  * Draw the pyramid into `svg` (cleared first).
  * board: Map "r,c" -> tile code.
- * opts.spots: [{spot, hint:{fits,reason}}] legal spots for the picked tile (clickable);
+ * opts.spots: [{spot, hint:{fits,reason}}] legal spots for the picked tile (clickable; see fitHint);
  * opts.fall: {spot, targets:[left,right], mine} a pending fall;
  * opts.burning: spot of an ember whose fire die is pending;
  * opts.onSpot(spot), opts.onFall(side);
@@ -413,12 +407,12 @@ export function drawPyramid(svg, board, opts = {}) {
   for (const sp of spots) {
     const [r, c] = parseSpot(sp.spot);
     const [x, y] = tileXY(r, c);
-    const hint = sp.hint || { fits: true, reason: "" };
-    const label = `${sp.spot}${hint.fits ? "" : ` — ${t("collapses")}: ${hint.reason}`}`;
+    const hint = sp.hint || { fits: null, reason: "" };
+    const label = `${sp.spot}${hint.fits === false ? ` — ${t("collapses")}: ${hint.reason}` : ""}`;
     const g = s(
       "g",
       {
-        class: `spot${hint.fits ? "" : " misfit"}`,
+        class: `spot${hint.fits === false ? " misfit" : ""}`,
         transform: `translate(${x} ${y})`,
         "data-testid": "spot",
         "data-spot": sp.spot,
@@ -429,7 +423,7 @@ export function drawPyramid(svg, board, opts = {}) {
       s("title", {}, label),
       s("rect", { x: GAP + 1, y: GAP + 1, width: TW - 2 * GAP - 2, height: TH - 2 * GAP - 2, rx: 7 }),
       s("text", { x: TW / 2, y: TH / 2 + 1, class: "spot-label" }, sp.spot),
-      s("text", { x: TW / 2, y: TH / 2 + 14, class: "spot-hint" }, hint.fits ? "✓" : "⚠"),
+      s("text", { x: TW / 2, y: TH / 2 + 14, class: "spot-hint" }, hintMark(hint)),
     );
     const choose = (ev) => {
       ev.preventDefault();

@@ -10,6 +10,7 @@ import {
   drawPyramid,
   fallTargets,
   fitHint,
+  hintMark,
   installDefs,
   parsePlaced,
   parseSpot,
@@ -159,23 +160,22 @@ export function createGame(dom, ctx) {
       ),
     );
     const spots = selected ? places.get(selected) || [] : [];
-    const board = boardFromList(view.pyramid);
     fill(
       chips,
       spots.length ? h("span", { class: "chips-label" }, t("spots_label", { tile: selected })) : null,
       spots.map((spot) => {
-        const hint = fitHint(selected, spot, board);
+        const hint = fitHint(msg.hints, selected, spot);
         return h(
           "button",
           {
             type: "button",
-            class: `chip spot-chip${hint.fits ? "" : " misfit"}`,
+            class: `chip spot-chip${hint.fits === false ? " misfit" : ""}`,
             "data-testid": "spot-button",
             "data-spot": spot,
-            title: hint.fits ? t("fits") : `${t("collapses")}: ${hint.reason}`,
+            title: hint.fits === false ? `${t("collapses")}: ${hint.reason}` : hint.fits ? t("fits") : "",
             onclick: () => chooseSpot(spot),
           },
-          `${spot} ${hint.fits ? "✓" : "⚠"}`,
+          `${spot} ${hintMark(hint)}`.trim(),
         );
       }),
     );
@@ -219,7 +219,7 @@ export function createGame(dom, ctx) {
     if (selected && !places.has(selected)) selected = null;
     const fall = fallInfo(msg);
     const spots = selected
-      ? (places.get(selected) || []).map((spot) => ({ spot, hint: fitHint(selected, spot, board) }))
+      ? (places.get(selected) || []).map((spot) => ({ spot, hint: fitHint(msg.hints, selected, spot) }))
       : [];
     frame = drawPyramid(svg, board, {
       spots,

@@ -1,9 +1,14 @@
 // The front end's own words in English and French, and the language switch.
 //
-// Rules events already come from the server in both languages (text_en / text_fr);
-// this catalogue holds everything else the pages say. t(key, params) formats an entry;
+// Rules events are told with the shared message catalogue of pyramids.texts (served at
+// /texts/<lang>.json, the same JSON the terminal and the server read, formatted by
+// messageformat.js from the event's game, kind and data); until it has loaded, or for an
+// event it lacks, the server's own text_en / text_fr (made from the same catalogue) stand
+// in. This file's catalogue holds everything else the pages say. t(key, params) formats an entry;
 // elements with data-i18n="key" (text) or data-i18n-attr="attr:key;attr:key" are
 // translated in place by applyTranslations(), and again whenever the language changes.
+
+import { formatMessage } from "./messageformat.js";
 
 const CATALOGUE = {
   en: {
@@ -512,9 +517,43 @@ export function has(key) {
   return key in CATALOGUE.en;
 }
 
-/** An event's one-line reason in the current language (events carry text_en / text_fr). */
+const EVENT_MESSAGES = {}; // lang -> the shared catalogue (pyramids.texts), once fetched
+
+/** Fetch the shared event catalogue of every language (once; failures keep server texts). */
+export function loadEventMessages() {
+  if (typeof fetch !== "function") return Promise.resolve();
+  return Promise.all(
+    LANGS.map((code) =>
+      fetch(`/texts/${code}.json`)
+        .then((r) => (r.ok ? r.json() : null))
+        .then((entries) => {
+          if (entries) EVENT_MESSAGES[code] = entries;
+        })
+        .catch(() => {}),
+    ),
+  );
+}
+
+/** An event's sentence in `code` from the shared catalogue, or null when it cannot. */
+export function formatEvent(event, code = current) {
+  const entries = EVENT_MESSAGES[code];
+  const english = EVENT_MESSAGES.en || {};
+  if (!entries || !event || !event.game) return null;
+  const lookup = (key) => entries[key] ?? english[key];
+  const text = lookup(`${event.game}.${event.kind}`);
+  if (text === undefined) return null;
+  try {
+    return formatMessage(text, event.data || {}, lookup);
+  } catch {
+    return null;
+  }
+}
+
+/** An event's one-line reason in the current language (catalogue, else the server's text). */
 export function eventText(event) {
   if (!event) return "";
+  const formatted = formatEvent(event);
+  if (formatted !== null) return formatted;
   return (current === "fr" ? event.text_fr : event.text_en) || event.text_en || "";
 }
 
@@ -568,4 +607,5 @@ export function initI18n() {
   }
   applyTranslations();
   markLangButtons();
+  loadEventMessages();
 }

@@ -2,7 +2,7 @@
 // running and finished tables (refreshed every few seconds), take a free seat, watch,
 // replay.
 
-import { initI18n, lang, onLangChange, t } from "./i18n.js";
+import { has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import {
   api,
   errorText,
@@ -41,6 +41,23 @@ let joining = null; // {table, seat} whose join form is open
 function gameInfo() {
   if (!catalog) return null;
   return catalog.games.find((g) => g.name === gameSelect.value) || catalog.games[0];
+}
+
+/** A game's name for players in the page's language (its titles in GET /api/games). */
+function gameTitle(name) {
+  const game = catalog && catalog.games.find((g) => g.name === name);
+  if (game) return (lang() === "fr" && game.title_fr) || game.title;
+  return has(`game_${name}`) ? t(`game_${name}`) : name;
+}
+
+/** The game select: every game the server offers, keeping the current choice. */
+function renderGames() {
+  const current = gameSelect.value;
+  fill(
+    gameSelect,
+    catalog.games.map((g) => h("option", { value: g.name }, gameTitle(g.name))),
+  );
+  if (catalog.games.some((g) => g.name === current)) gameSelect.value = current;
 }
 
 function label(obj, base) {
@@ -421,7 +438,7 @@ function tableRow(table) {
     h(
       "div",
       { class: "table-main" },
-      h("div", { class: "table-game" }, t(`game_${table.game}`), h("span", { class: "muted" }, ` · ${table.id}`)),
+      h("div", { class: "table-game" }, gameTitle(table.game), h("span", { class: "muted" }, ` · ${table.id}`)),
       h("div", { class: "table-meta" }, meta.filter(Boolean).join(" · ")),
       h("div", { class: "table-seats" }, table.seats.map(seatPill)),
     ),
@@ -535,7 +552,7 @@ function renderMine() {
         h(
           "div",
           { class: "table-main" },
-          h("div", { class: "table-game" }, t(`game_${table.game}`), h("span", { class: "muted" }, ` · ${table.id}`)),
+          h("div", { class: "table-game" }, gameTitle(table.game), h("span", { class: "muted" }, ` · ${table.id}`)),
           h("div", { class: "table-meta" }, `${seat ? seat.name : ""} · ${t(`status_${table.status}`)}`),
         ),
         h(
@@ -596,6 +613,7 @@ async function init() {
   });
   document.getElementById("refresh").addEventListener("click", refresh);
   onLangChange(() => {
+    if (catalog) renderGames();
     renderForm();
     renderLists();
   });
@@ -605,6 +623,7 @@ async function init() {
     toast(errorText(err.code, err.message), "error");
     return;
   }
+  renderGames();
   playersSelect.value = "3";
   renderForm();
   playersSelect.value = "3";

@@ -1,10 +1,10 @@
 // The table page (/t/{id}?token=…): connection, state queue, and everything every game
 // shares: whose turn, seq, seats, log, the current event's reason, the final ranking and
 // the generic "all legal actions" list. The drawing and the game's own controls come
-// from the game module (flaming-table.js or flags-table.js).
+// from the game's table module, the `browser_module` GET /api/games names for the game.
 
 import { TableConnection } from "./connection.js";
-import { eventText, initI18n, onLangChange, t } from "./i18n.js";
+import { eventText, has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import {
   api,
   capitalise,
@@ -256,7 +256,7 @@ function renderTurn() {
   const turnNo = msg && msg.view && msg.view.turn;
   dom.turnNo.textContent = turnNo ? t("turn_n", { n: turnNo }) : "";
   if (summary) {
-    const gameName = t(`game_${summary.game}`);
+    const gameName = gameTitle(summary.game);
     dom.title.textContent = `${gameName} · ${summary.id}`;
     document.title = `${gameName} · ${t("app_name")}`;
   }
@@ -434,9 +434,31 @@ function renderAll() {
   if (game && ctx.current && !ctx.animating) game.render(ctx.current, ctx);
 }
 
+let catalogPromise = null; // GET /api/games, fetched once
+let gameEntry = null; // this table's game in GET /api/games
+
+/** The table's game as GET /api/games describes it (titles, `browser_module`). */
+async function gameEntryFor(name) {
+  catalogPromise ??= api("/api/games").catch((err) => {
+    catalogPromise = null; // try again on the next hello
+    throw err;
+  });
+  const entry = (await catalogPromise).games.find((g) => g.name === name);
+  if (!entry || !entry.browser_module) throw new Error(`the server has no table module for ${name}`);
+  return entry;
+}
+
+/** The game's name for players in the page's language. */
+function gameTitle(name) {
+  if (gameEntry && gameEntry.name === name) return (lang() === "fr" && gameEntry.title_fr) || gameEntry.title;
+  return has(`game_${name}`) ? t(`game_${name}`) : name;
+}
+
+/** Load the game's table module: the `browser_module` GET /api/games names for it. */
 async function loadGame(name) {
   if (game && game.name === name) return;
-  const module = name === "flags" ? await import("./flags-table.js") : await import("./flaming-table.js");
+  gameEntry = await gameEntryFor(name);
+  const module = await import(gameEntry.browser_module);
   game = module.createGame(dom, ctx);
 }
 
@@ -486,11 +508,14 @@ function onMessage(msg) {
       if (ctx.seat !== null && token) {
         rememberSeat({ table: tableId, seat: ctx.seat, token, game: msg.table.game });
       }
-      loadGame(msg.table.game).then(() => {
-        renderAll(); // first: the log needs the seats' names
-        renderLog();
-        processQueue();
-      });
+      loadGame(msg.table.game).then(
+        () => {
+          renderAll(); // first: the log needs the seats' names
+          renderLog();
+          processQueue();
+        },
+        (err) => toast(errorText(err.code || "network", err.message), "error"),
+      );
       break;
     case "state":
       msg.receivedAt = performance.now();

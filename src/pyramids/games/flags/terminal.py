@@ -1,28 +1,29 @@
 """Pyramids and Flags at the terminal: what a human sees and types in `pyramids play --game flags`.
 
-``FlagsUI`` is the game's ``GameUI`` (``terminal``) for the generic loop of ``play_cmd``: it draws
-the towers (``render_flags``), asks a human for a move, an exchange, a capture or a
-tree action in the notation of PF-NOTE (or by number), says in the player's language
-why an input is refused, and filters events so a seat sees only what it may know
-(PF-VIEW: other players' drawn, exchanged and stolen cards appear as ``?``).
+``UI`` is the game's ``GameUI`` (``pyramids.cli.game_ui``), named by the descriptor's
+``terminal`` field: it draws the towers (``render``), asks a human for a move, an
+exchange, a capture or a tree action in the notation of PF-NOTE (or by number), says in
+the player's language why an input is refused, and filters events so a seat sees only
+what it may know (PF-VIEW: other players' drawn, exchanged and stolen cards appear as
+``?``). It also tells ``simulate`` and ``bench`` how to count the game: flags,
+captures, exchanges, trees and tree actions (PF-SCORE, PF-CAPTURE, PF-SWAP, PF-TREE),
+how a game ended (PF-WIN); a turn is a move or an exchange (PF-WIN-5).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
 
-from pyramids.cli.i18n import join_words, seat_name, tr
-from pyramids.cli.render_flags import (
-    render_flags_choices,
-    render_flags_position,
-    render_flags_state,
-)
+from pyramids.cli.game_ui import BaseUI, CommandTexts
+from pyramids.cli.i18n import join_words, seat_name
+from pyramids.cli.io import dumps_compact
 from pyramids.cli.terminal import Seats, Terminal, ask_until_chosen
 from pyramids.core import ActionParseError, Event
-from pyramids.core.game import Action, State
+from pyramids.core.game import Action, Game, State
 from pyramids.flags.actions import (
     MOVE_BASE,
     SPLIT_BASE,
@@ -32,10 +33,15 @@ from pyramids.flags.actions import (
     decode_move,
 )
 from pyramids.flags.cards import CODES
-from pyramids.flags.events import ACTION_EN, ACTION_FR
 from pyramids.flags.notation import parse_action as parse_notation
 from pyramids.flags.pieces import NAMES, SIZE
 from pyramids.flags.state import ACTION, CAPTURE, NONE, FlagsState
+from pyramids.games.flags.render import (
+    render_flags_choices,
+    render_flags_position,
+    render_flags_state,
+)
+from pyramids.games.flags.words import tr, tree_words
 
 
 def _flags(state: State) -> FlagsState:
@@ -98,7 +104,7 @@ def human_reason(state: FlagsState, action: Action, legal: Sequence[Action], lan
         return tr("rf_capture", lang, card=card, options=options)
     if state.pending == ACTION:
         colour = str(state.pending_info["colour"])
-        name = (ACTION_FR if lang == "fr" else ACTION_EN)[colour]
+        name = tree_words(colour, lang)[0]
         return tr("rf_action", lang, action=name, options=options)
     return reason or ""
 
@@ -156,8 +162,16 @@ def ask_flags_human(term: Terminal, state: FlagsState, seat: int, seats: Seats) 
     )
 
 
-class FlagsUI:
+class FlagsUI(BaseUI):
     """Pyramids and Flags: towers, hands with their cards' facts, notation prompts."""
+
+    commands = CommandTexts(
+        group="Pyramids and Flags positions: apply actions, draw the towers.",
+        actions="Actions in order: W1>R2, B3>table, swap:CZE, take:O2, take:O2@1, done, "
+        "split:R3, trade:O2:P1@1, grow, newstart, pirate:1, wild:R, steal:CZE, deal:CZE",
+        seat="Show this seat's hand: country, flag and facts of each card.",
+        show="Draw POSITION: towers, bank, each seat's pyramids and flags, deck, pending decision.",
+    )
 
     def at_rest(self, state: State) -> bool:
         """No capture, tree action or chance outcome pending."""
@@ -168,7 +182,7 @@ class FlagsUI:
         state: State,
         seat: int | None,
         lang: str,
-        names: Sequence[str],
+        names: Sequence[str] | None = None,
         *,
         legend: bool = True,
         turn_line: bool = True,
@@ -191,3 +205,22 @@ class FlagsUI:
         if not humans:
             return flags.events()
         return flags.events_for(humans[0] if len(humans) == 1 else None)
+
+    def game_line(self, game: Game, lang: str) -> str:
+        """``Pyramids and Flags, 3 players, tree actions on, at most 3000 turns``."""
+        options = game.options
+        return tr(
+            "f_game_line",
+            lang,
+            players=game.num_players,
+            actions=tr("on" if options["actions"] else "off", lang),
+            turns=options["max_turns"],
+        )
+
+    def dump_position(self, data: Any) -> str:
+        """Compact JSON: a Pyramids and Flags position is long."""
+        return dumps_compact(data)
+
+
+UI = FlagsUI()
+"""The terminal interface of Pyramids and Flags (the descriptor's ``terminal``)."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from pyramids.cli.i18n import seat_name, tr
+from pyramids.cli.i18n import seat_name
 from pyramids.flaming.state import DIE, FALL, NONE, FlamingState
 from pyramids.flaming.tiles import (
     COLOUR_LETTER,
@@ -26,6 +26,7 @@ from pyramids.flaming.tiles import (
     spot_name,
 )
 from pyramids.flaming.view import FlamingView
+from pyramids.games.flaming.words import tr
 
 TILE_STYLES: dict[str, str] = {
     "Y": "black on yellow",

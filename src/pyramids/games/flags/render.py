@@ -17,14 +17,14 @@ from collections.abc import Iterable, Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from pyramids.cli.i18n import seat_name, tr
+from pyramids.cli.i18n import seat_name
 from pyramids.core.bits import bits_of
 from pyramids.flags.cards import CARDS, CODES, PIECES_MASK
-from pyramids.flags.events import ACTION_EN, ACTION_FR, COLOUR_EN, COLOUR_FR
 from pyramids.flags.pieces import COLOURS, NAMES, SIZE
 from pyramids.flags.scoring import win_reason
 from pyramids.flags.state import FlagsState
 from pyramids.flags.view import FlagsView
+from pyramids.games.flags.words import tr, tree_words
 
 PIECE_STYLES: dict[str, str] = {
     "K": "bold bright_white on grey15",
@@ -144,9 +144,7 @@ def _names(view: FlagsView, names: Sequence[str] | None, lang: str) -> list[str]
 
 def _action_words(colour: str, lang: str) -> tuple[str, str]:
     """(action name, colour name) of a tree colour in ``lang``."""
-    if lang == "fr":
-        return ACTION_FR[colour], COLOUR_FR[colour]
-    return ACTION_EN[colour], COLOUR_EN[colour]
+    return tree_words(colour, lang)
 
 
 def win_text(view: FlagsView, seat: int, lang: str) -> str:

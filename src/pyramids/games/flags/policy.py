@@ -1,6 +1,7 @@
-"""The greedy bot's Pyramids and Flags heuristic: one ply, from the seat's view only.
+"""Pyramids and Flags' greedy bot: one ply, from the seat's view only.
 
-It never simulates the engine. From the view it rebuilds the table (which piece stands
+The game's default policy (``pyramids.flags.DESCRIPTOR.policy``; the player-facing
+``greedy`` bot of ``pyramids.bots`` delegates to it). It never simulates the engine. From the view it rebuilds the table (which piece stands
 directly on which) and scores each legal action with a static estimate in "flag" units:
 
 - **scoring** (PF-SCORE): every card of its own hand whose flag stands after the move is
@@ -30,7 +31,7 @@ import random
 from collections.abc import Sequence
 
 from pyramids.core.bits import bits_of
-from pyramids.core.game import Action
+from pyramids.core.game import Action, View
 from pyramids.flags.actions import (
     DONE,
     GROW,
@@ -47,7 +48,8 @@ from pyramids.flags.actions import (
     trade_action,
 )
 from pyramids.flags.cards import BY_CODE, GROUP_MASK, GROUPS, NUM_CARDS, PIECES_MASK, TOWER
-from pyramids.flags.pieces import COLOUR_OF, COLOURS, FIRST_SCORING, NUM_FLAG_PIECES, NUM_PIECES
+from pyramids.flags.pieces import FIRST_SCORING, NUM_FLAG_PIECES, NUM_PIECES
+from pyramids.flags.rules import tree_made
 from pyramids.flags.scoring import WIN_FLAGS, WIN_GROUP_FLAGS, WIN_POINTS, points
 from pyramids.flags.view import FlagsView
 
@@ -91,8 +93,6 @@ _EPS = 1e-9
 
 _N = NUM_FLAG_PIECES
 _ALL_CARDS = (1 << NUM_CARDS) - 1
-_TREE = tuple((c * 3 + 2, c * 3 + 1, c * 3) for c in range(6))
-"""Flag colour index -> its tree, bottom to top: C3, C2, C1."""
 
 _Masks = tuple[int, ...]
 _Tables = tuple[
@@ -204,18 +204,6 @@ def _best_capture(seat: int, card: int, bank: int, masks: Sequence[int]) -> tupl
             if v > best + _EPS:
                 best, best_mask, best_bank, victim = v, m, bank, q
     return best_mask, best_bank, victim
-
-
-def _tree_made(lowest: int, below: Sequence[int], above: Sequence[int]) -> str:
-    """PF-TREE-1: the colour of the tree whose medium or small ``lowest`` now is, or ''."""
-    c = COLOUR_OF[lowest]
-    big, mid, small = _TREE[c]
-    if lowest == mid:
-        if below[mid] == big and above[mid] == small:
-            return COLOURS[c]
-    elif lowest == small and below[small] == mid and below[mid] == big:
-        return COLOURS[c]
-    return ""
 
 
 class _Position:
@@ -407,7 +395,7 @@ class _Position:
             touched |= CARDS_LOWER[target]
         value = self.table_value(touched)
         if self.actions_on:
-            tree = _tree_made(lowest, below, above)
+            tree = tree_made(lowest, below, above)
             if tree:
                 value += self.tree_value(tree)
         if target != TABLE:
@@ -598,3 +586,15 @@ def choose(view: FlagsView, legal: Sequence[Action], rng: random.Random) -> Acti
     if kind == "action":
         return _action_choice(pos, str(view.pending["colour"]), legal, rng)
     return legal[rng.randrange(len(legal))]
+
+
+class GreedyFlagsBot:
+    """Plays the action whose one-ply static estimate is worth most (see the module doc)."""
+
+    name = "greedy"
+
+    def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The best legal action by the static estimate; ties broken with ``rng``."""
+        if not isinstance(view, FlagsView):
+            raise TypeError("GreedyFlagsBot plays Pyramids and Flags views")
+        return choose(view, legal, rng)

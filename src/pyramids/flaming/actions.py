@@ -1,0 +1,104 @@
+"""Actions as ints and as text (FP-NOTE-1, FP-NOTE-2).
+
+Two fall sides, six die faces, then placements: one int per (tile, spot). The
+placement encoding lives only in ``place_action`` and ``decode_place``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from pyramids.core.errors import ActionParseError, PositionError
+from pyramids.core.game import Action
+from pyramids.flaming.tiles import HALF, MAX_ROW, NAMES, ROW, check_spot, col_of, parse_tile, row_of
+
+LEFT: Action = 0
+RIGHT: Action = 1
+DIE_BASE: Action = 2
+"""``die:1`` is DIE_BASE ... ``die:6`` is DIE_BASE + 5."""
+PLACE_BASE: Action = 8
+"""Every placement action is at least PLACE_BASE."""
+
+_KEY_OFFSET = MAX_ROW * ROW + HALF
+_PLACE_RE = re.compile(r"^\s*([A-Za-z]\d+)\s*@\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_DIE_RE = re.compile(r"^\s*die\s*:\s*(\d+)\s*$", re.IGNORECASE)
+
+
+def place_action(tile: int, key: int) -> Action:
+    """The action that plays ``tile`` at position ``key`` (FP-PLACE-1)."""
+    return PLACE_BASE + ((key + _KEY_OFFSET) << 6) + tile
+
+
+def place_actions(tiles: Sequence[int], keys: Iterable[int]) -> list[Action]:
+    """``place_action(t, k)`` for each key, then each tile (the legal list's order), in one pass.
+
+    The tile is the low part of a placement action, so each spot's actions are its
+    tile-0 action plus the tile.
+    """
+    return [base + t for base in [place_action(0, k) for k in keys] for t in tiles]
+
+
+def decode_place(action: Action) -> tuple[int, int]:
+    """(tile, key) of a placement action."""
+    a = action - PLACE_BASE
+    return a & 63, (a >> 6) - _KEY_OFFSET
+
+
+def die_action(roll: int) -> Action:
+    """The chance outcome ``die:roll`` (FP-DIE-1)."""
+    return DIE_BASE + roll - 1
+
+
+def tile_at(tile: int, key: int) -> str:
+    """FP-NOTE-1: a tile on the pyramid (or a placement) as ``TILE@row,col``."""
+    return f"{NAMES[tile]}@{row_of(key)},{col_of(key)}"
+
+
+def parse_tile_at(text: object, what: str = "tile") -> tuple[int, int]:
+    """(tile, key) from ``TILE@row,col`` (FP-NOTE-1); PositionError when malformed."""
+    if not isinstance(text, str):
+        raise PositionError(f"{what} must be a string like 'R40@1,1', not {text!r}")
+    m = _PLACE_RE.match(text)
+    if not m:
+        raise PositionError(f"{what} {text!r} is not of the form TILE@row,col (e.g. R40@1,1)")
+    tile = parse_tile(m.group(1))
+    key = check_spot(int(m.group(2)), int(m.group(3)))
+    return tile, key
+
+
+def action_to_text(action: Action) -> str:
+    """An action in the notation: ``TILE@row,col``, ``left``/``right`` or ``die:N`` (FP-NOTE-2)."""
+    if action == LEFT:
+        return "left"
+    if action == RIGHT:
+        return "right"
+    if DIE_BASE <= action < PLACE_BASE:
+        return f"die:{action - DIE_BASE + 1}"
+    tile, key = decode_place(action)
+    return tile_at(tile, key)
+
+
+def parse_action(text: str) -> Action:
+    """An action from text; ActionParseError when it is not an action at all (FP-NOTE-2)."""
+    if not isinstance(text, str):
+        raise ActionParseError(f"an action must be text, not {text!r}")
+    word = text.strip().lower()
+    if word == "left":
+        return LEFT
+    if word == "right":
+        return RIGHT
+    m = _DIE_RE.match(text)
+    if m:
+        face = int(m.group(1))
+        if not 1 <= face <= 6:
+            raise ActionParseError(f"{text.strip()!r}: a die has faces 1 to 6")
+        return die_action(face)
+    try:
+        tile, key = parse_tile_at(text, "action")
+    except PositionError as exc:
+        raise ActionParseError(
+            f"cannot read action {text.strip()!r}: expected TILE@row,col (e.g. R40@1,1), "
+            f"left, right or die:1..die:6 ({exc})"
+        ) from None
+    return place_action(tile, key)

@@ -1,0 +1,129 @@
+"""The message catalogue: what every event of every game says, in English and French.
+
+The rules packages record typed events that hold facts, not sentences
+(``pyramids.core.Event``: ``game``, ``kind``, ``data``). This host-level package turns
+them into words for the terminal, the server and the browser: ``describe(event, lang)``.
+The sentences live in ``messages/en.json`` and ``messages/fr.json``, one flat object per
+language whose keys are ``<game>.<kind>`` for events (``flaming.collapse``,
+``flags.draw``), ``<game>.<word>.<value>`` for shared words (``flags.action.R``) and
+``list.and`` for the list conjunction. The syntax is a small ICU MessageFormat subset
+(named placeholders, ``select``, ``plural`` with ``=N``, plus ``list`` and ``term``),
+documented in ``pyramids.texts.format``. The catalogue names no game: it reads
+``event.game``, ``event.kind`` and ``event.data`` only.
+
+Why JSON with ICU-style placeholders and not gettext/Babel: the browser reads the very
+same files (the server serves them at ``/texts/<lang>.json``; ``static/js/
+messageformat.js`` implements the same subset) with no build step and no compiled
+``.mo`` files; gettext keys messages by their English text, which would tie the French
+sentences and the browser to English wording, while event facts are named data
+(``{tile}``, ``{seat}``) that both languages place where their grammar wants; and
+the rules engines stay installable without a translation toolchain.
+
+A game outside this repository brings its sentences through its descriptor's
+``messages`` (or adds them with ``add_messages``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from pyramids.core.game import Event
+from pyramids.games import descriptors
+from pyramids.texts.format import Lookup, MessageError, format_message, parse
+
+__all__ = [
+    "LANGS",
+    "MessageError",
+    "add_messages",
+    "catalogue",
+    "describe",
+    "event_key",
+    "has_message",
+    "message",
+]
+
+LANGS = ("en", "fr")
+"""The catalogue's languages; English is the fallback."""
+
+_ADDED: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
+
+
+@cache
+def _files(lang: str) -> dict[str, str]:
+    text = resources.files(__name__).joinpath("messages", f"{lang}.json").read_text("utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise MessageError(f"messages/{lang}.json is not an object of strings")
+    return data
+
+
+def _game_messages(lang: str) -> dict[str, str]:
+    """The sentences registered games bring along (their descriptor's ``messages``)."""
+    entries: dict[str, str] = {}
+    for desc in descriptors():
+        if desc.messages:
+            entries.update(desc.load("messages").get(lang, {}))
+    return entries
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """Every entry in ``lang`` (the files, registered games' own, ``add_messages``), as sent
+    to the browser."""
+    lang = lang if lang in LANGS else "en"
+    return {**_files(lang), **_game_messages(lang), **_ADDED[lang]}
+
+
+def add_messages(lang: str, entries: Mapping[str, str]) -> None:
+    """Add or replace entries of ``lang`` (a game that is not part of this repository)."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; the catalogue has {', '.join(LANGS)}")
+    for text in entries.values():
+        parse(text)
+    _ADDED[lang].update(entries)
+
+
+def _lookup(lang: str) -> Lookup:
+    entries = catalogue(lang)
+    fallback = catalogue("en")
+
+    def lookup(key: str) -> str | None:
+        return entries.get(key, fallback.get(key))
+
+    return lookup
+
+
+def event_key(event: Event) -> str:
+    """The catalogue key of an event: ``<game>.<kind>``."""
+    return f"{event.game}.{event.kind}"
+
+
+def has_message(event: type[Event] | Event, lang: str) -> bool:
+    """Whether ``lang`` itself (no fallback) has the sentence of this event kind."""
+    return f"{event.game}.{event.kind}" in catalogue(lang)
+
+
+def message(key: str, lang: str = "en", **facts: Any) -> str:
+    """The entry ``key`` in ``lang`` (English if absent there) filled with ``facts``."""
+    lookup = _lookup(lang)
+    text = lookup(key)
+    if text is None:
+        raise MessageError(f"no catalogue entry {key!r}")
+    return format_message(text, facts, lookup)
+
+
+def describe(event: Event, lang: str = "en") -> str:
+    """What ``event`` says in ``lang`` ("en" or "fr"), e.g. "seat 0 plays R40 at 1,1".
+
+    An event kind the catalogue lacks (a game that added no messages) reads as its key
+    and data rather than failing the host.
+    """
+    lookup = _lookup(lang)
+    key = event_key(event)
+    text = lookup(key)
+    if text is None:
+        return f"{key} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
+    return format_message(text, event.data, lookup)

@@ -1,0 +1,240 @@
+"""The message catalogue (``pyramids.texts``): every event of every game in English and French.
+
+Events hold facts; the catalogue's JSON files say them. These tests check that every
+event kind of every registered game has both sentences, that seeded games of every
+game are told without an error or an unfilled placeholder (as every viewer sees them),
+that the format's conventions hold, and that the browser's formatter
+(``static/js/messageformat.js``) says exactly what the Python one says.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pyramids import texts
+from pyramids.core import CHANCE, Event, State
+from pyramids.games import descriptors
+from pyramids.texts import MessageError, describe, message
+from pyramids.texts.format import format_message
+
+ROOT = Path(__file__).resolve().parents[1]
+JS_FORMATTER = ROOT / "src" / "pyramids" / "server" / "static" / "js" / "messageformat.js"
+PLACEHOLDER = re.compile(r"[{}]")
+GAMES = [d for d in descriptors() if d.event_kinds]
+
+
+def _play(name: str, players: int, options: dict[str, Any], seed: int) -> Iterator[State]:
+    """Each state of one seeded random game (at most 400 steps)."""
+    desc = next(d for d in GAMES if d.info.short_name == name)
+    state = desc.factory(players, options).new_initial_state(seed)
+    rng = random.Random(seed)
+    yield state
+    for _ in range(400):
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        elif legal:
+            state.apply(rng.choice(legal))
+        else:
+            return
+        yield state
+
+
+def _events(state: State) -> list[Event]:
+    """The last action's events as everyone may see them (full, each seat, spectator)."""
+    seen = list(state.events())
+    for viewer in [None, *range(state.num_players)]:
+        seen.extend(state.events_for(viewer))
+    return seen
+
+
+def _told(event: Event) -> None:
+    for lang in texts.LANGS:
+        text = describe(event, lang)
+        assert text and not PLACEHOLDER.search(text), f"{event!r} in {lang}: {text!r}"
+
+
+def test_every_event_kind_of_every_game_has_an_english_and_a_french_sentence() -> None:
+    """Each registered game's event kinds: a message in each language, FR not EN's copy."""
+    assert {d.info.short_name for d in GAMES} >= {"flaming", "flags"}
+    for desc in GAMES:
+        for kind in desc.event_kinds:
+            assert kind.game == desc.info.short_name, kind
+            key = f"{kind.game}.{kind.kind}"
+            assert texts.has_message(kind, "en") and texts.has_message(kind, "fr"), key
+            assert texts.catalogue("en")[key] != texts.catalogue("fr")[key], key
+
+
+def test_both_languages_have_the_same_keys_and_every_message_parses() -> None:
+    """The two files list the same entries; each is a well-formed message."""
+    en, fr = texts.catalogue("en"), texts.catalogue("fr")
+    assert en.keys() == fr.keys()
+    for entries in (en, fr):
+        for text in entries.values():
+            texts.format.parse(text)
+
+
+@pytest.mark.parametrize("desc", GAMES, ids=[d.info.short_name for d in GAMES])
+def test_seeded_games_of_every_preset_and_seat_count_are_told_in_full(desc: Any) -> None:
+    """Exhaustive over presets and seat counts: no error, no unfilled placeholder."""
+    kinds = set()
+    for players in range(desc.info.min_players, desc.info.max_players + 1):
+        for preset in desc.presets or (None,):
+            options = dict(preset.options) if preset else {}
+            for seed in range(2):
+                for state in _play(desc.info.short_name, players, options, seed):
+                    for event in _events(state):
+                        _told(event)
+                        kinds.add(event.kind)
+    assert len(kinds) >= 5
+
+
+@given(
+    game=st.sampled_from([d.info.short_name for d in GAMES]),
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    extra=st.sampled_from([{}, {"max_turns": 3}]),
+)
+def test_describe_never_raises_nor_leaves_a_placeholder(
+    game: str, seed: int, players: int, extra: dict[str, Any]
+) -> None:
+    """Property: any seeded game, any viewer, both languages, every event told."""
+    desc = next(d for d in GAMES if d.info.short_name == game)
+    players = min(max(players, desc.info.min_players), desc.info.max_players)
+    options = {**(dict(desc.presets[0].options) if desc.presets else {}), **extra}
+    for state in _play(game, players, options, seed):
+        for event in _events(state):
+            _told(event)
+
+
+def test_the_list_select_plural_and_term_conventions() -> None:
+    """``{x, list}`` joins with "and"/"et"; select, plural =N, term and dotted paths work."""
+    lookup = {"list.and": "and", "w.c.R": "red {n}"}.get
+    fill = format_message
+    assert fill("{x, list}", {"x": ["a", "b", "c"]}, lookup) == "a, b and c"
+    assert fill("{x, list}", {"x": ["a"]}, lookup) == "a"
+    assert fill("{x, list, plus}", {"x": [1, 2]}, lookup) == "1 + 2"
+    assert fill("{x, list, space, {{t}!}}", {"x": [{"t": "p"}, {"t": "q"}]}, lookup) == "p! q!"
+    assert fill("{x, list, semicolon, {{_index}={_}}}", {"x": ["a", "b"]}, lookup) == "0=a; 1=b"
+    assert fill("{n, plural, =1 {one} other {{n} many}}", {"n": 0}, lookup) == "0 many"
+    assert fill("{x, plural, =1 {one} other {more}}", {"x": ["a"]}, lookup) == "one"
+    assert fill("{v, select, null {none} other {{v}}}", {"v": None}, lookup) == "none"
+    assert fill("{v, select, true {yes} other {no}}", {"v": True}, lookup) == "yes"
+    assert fill("{c, term, w.c}", {"c": "R", "n": 3}, lookup) == "red 3"
+    assert fill("at {t.1.at} {r}", {"t": [{"at": "0,0"}, {"at": "1,1"}], "r": [1, 2]}, lookup) == (
+        "at 1,1 [1, 2]"
+    )
+    assert message("list.and", "fr") == "et"
+
+
+@pytest.mark.parametrize(
+    "text", ["{missing}", "{x, select, a {b}}", "{x", "x}", "{x, frob}", "{c, term, nope}"]
+)
+def test_a_bad_message_or_a_missing_fact_is_an_error(text: str) -> None:
+    """A catalogue mistake raises MessageError (the property test above then catches it)."""
+    with pytest.raises(MessageError):
+        format_message(text, {"x": "z", "c": "R"}, {}.get)
+
+
+def test_an_event_kind_without_a_message_reads_as_its_key_and_data() -> None:
+    """A game that added no messages does not break the hosts."""
+
+    class Odd(Event):
+        kind = "odd"
+        game = "nogame"
+
+    assert describe(Odd(), "fr") == "nogame.odd {}"
+
+
+def test_added_messages_tell_a_game_outside_the_repository() -> None:
+    """``add_messages`` extends the catalogue (and what the browser is served)."""
+
+    class Ping(Event):
+        kind = "ping"
+        game = "texttest"
+
+    texts.add_messages("en", {"texttest.ping": "ping"})
+    texts.add_messages("fr", {"texttest.ping": "pong"})
+    assert (describe(Ping(), "en"), describe(Ping(), "fr")) == ("ping", "pong")
+    assert texts.catalogue("fr")["texttest.ping"] == "pong"
+    with pytest.raises(MessageError):
+        texts.add_messages("en", {"texttest.bad": "{oops"})
+
+
+def _sample_events() -> list[Event]:
+    """Events of a few seeded games of every game, as every viewer sees them."""
+    out: list[Event] = []
+    for desc in GAMES:
+        name = desc.info.short_name
+        for preset in desc.presets or (None,):
+            options = {**(dict(preset.options) if preset else {}), "max_turns": 4}
+            for seed in range(3):
+                for state in _play(name, desc.info.min_players + seed % 2, options, seed):
+                    out.extend(_events(state))
+    return out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_browser_formatter_says_what_the_python_formatter_says(tmp_path: Path) -> None:
+    """messageformat.js over the same catalogue and events gives the same sentences."""
+    events = _sample_events()
+    want = {lang: [describe(e, lang) for e in events] for lang in texts.LANGS}
+    sent = [{"game": e.game, "kind": e.kind, "data": e.data} for e in events]
+    catalogues = {lang: texts.catalogue(lang) for lang in texts.LANGS}
+    payload = tmp_path / "events.json"
+    payload.write_text(json.dumps({"events": sent, "catalogue": catalogues}), encoding="utf-8")
+    script = tmp_path / "run.mjs"
+    script.write_text(
+        "\n".join(
+            [
+                f"import {{ formatMessage }} from {json.dumps(JS_FORMATTER.as_uri())};",
+                'import { readFileSync } from "node:fs";',
+                f"const input = JSON.parse(readFileSync({json.dumps(str(payload))}, 'utf8'));",
+                "const out = {};",
+                "for (const [lang, cat] of Object.entries(input.catalogue)) {",
+                "  const lookup = (k) => cat[k] ?? input.catalogue.en[k];",
+                "  out[lang] = input.events.map((e) =>",
+                "    formatMessage(cat[`${e.game}.${e.kind}`], e.data, lookup));",
+                "}",
+                "process.stdout.write(JSON.stringify(out));",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        ["node", str(script)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    for lang in texts.LANGS:
+        for event, w, g in zip(events, want[lang], got[lang], strict=True):
+            assert w == g, f"{lang} {event!r}: python {w!r}, js {g!r}"
+
+
+def test_the_server_serves_the_catalogue_to_the_browser(tmp_path: Path) -> None:
+    """GET /texts/<lang>.json is the catalogue itself; another language is a 404."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from pyramids.server import Settings, create_app
+    from pyramids.server.config import sqlite_url
+
+    settings = Settings(db_url=sqlite_url(tmp_path / "t.sqlite3"), data_dir=tmp_path)
+    with TestClient(create_app(settings)) as client:
+        for lang in texts.LANGS:
+            r = client.get(f"/texts/{lang}.json")
+            assert r.status_code == 200 and r.json() == texts.catalogue(lang)
+        assert client.get("/texts/de.json").status_code == 404
