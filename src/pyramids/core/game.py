@@ -206,9 +206,9 @@ class State(abc.ABC):
         """Each seat's result in [0, 1] (1 = won); zeros while the game goes on."""
         return self.outcome().returns(self.num_players)
 
+    @abc.abstractmethod
     def history(self) -> list[Action]:
         """Every action and chance outcome applied since this state was dealt or loaded."""
-        raise NotImplementedError  # TODO(protocol): abstract once both games keep it
 
     def information_state_key(self, player: int | None) -> str:
         """What ``player`` knows here, as a string (the key ISMCTS and the RL adapters use).

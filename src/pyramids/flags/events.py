@@ -385,5 +385,4 @@ def from_raw(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
     return _public(raw)
 
 
-describe = from_raw
 """Old name of ``from_raw`` (flags/state.py imports it)."""

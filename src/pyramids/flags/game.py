@@ -36,7 +36,7 @@ from pyramids.flags.actions import (
     decode_trade,
 )
 from pyramids.flags.cards import CODES, PIECES_MASK
-from pyramids.flags.events import describe
+from pyramids.flags.events import from_raw
 from pyramids.flags.options import RULES_VERSION, FlagsOptions
 from pyramids.flags.pieces import COLOUR_NAMES_EN, NAMES
 from pyramids.flags.position import ACTION, CAPTURE, DEAL, NONE, STEAL, FlagsPosition, copy_position
@@ -510,11 +510,11 @@ class FlagsState(State):
 
     def events(self) -> list[Event]:
         """The last apply's events with their reasons (every card named)."""
-        return [describe(e, None) for e in self._events]
+        return [from_raw(e, None) for e in self._events]
 
     def events_for(self, viewer: int | None) -> list[Event]:
         """The last apply's events as ``viewer`` may see them (hidden cards as ``?``)."""
-        return [describe(e, viewer, masked=True) for e in self._events]
+        return [from_raw(e, viewer, masked=True) for e in self._events]
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (PF-NOTE-2)."""

@@ -208,19 +208,27 @@ def swap_reason(pos: FlagsPosition, card: int) -> str | None:
     return None
 
 
+def forget_hand(pos: FlagsPosition, seat: int, keep: tuple[int, ...]) -> None:
+    """PF-VIEW-3: a card leaves ``seat``'s hand of several cards unseen, so every seat but
+    those in ``keep`` forgets what it knew of that hand's cards."""
+    hand = pos.hands[seat]
+    if len(hand) > 1:
+        hand_mask = 0
+        for c in hand:
+            hand_mask |= 1 << c
+        known = pos.known
+        for p in range(len(known)):
+            if p not in keep:
+                known[p] &= ~hand_mask
+
+
 def apply_swap(pos: FlagsPosition, card: int, ev: Events) -> None:
     """PF-SWAP-1, PF-SWAP-3: ``card`` goes under the deck, the mover draws, no flag is checked."""
     seat = pos.to_move
     hand = pos.hands[seat]
     bit = 1 << card
     known = pos.known
-    if len(hand) > 1:
-        hand_mask = 0
-        for c in hand:
-            hand_mask |= 1 << c
-        for p in range(len(known)):
-            if p != seat:
-                known[p] &= ~hand_mask
+    forget_hand(pos, seat, (seat,))
     hand.remove(card)
     pos.deck.append(card)
     known[seat] |= bit
@@ -589,13 +597,7 @@ def apply_steal(pos: FlagsPosition, card: int, ev: Events) -> None:
     victim = pos.victim
     hand = pos.hands[victim]
     known = pos.known
-    if len(hand) > 1:
-        hand_mask = 0
-        for c in hand:
-            hand_mask |= 1 << c
-        for p in range(len(known)):
-            if p not in (thief, victim):
-                known[p] &= ~hand_mask
+    forget_hand(pos, victim, (thief, victim))
     hand.remove(card)
     pos.hands[thief].append(card)
     known[thief] &= ~(1 << card)

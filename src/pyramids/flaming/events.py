@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pyramids.core.game import Event
-from pyramids.flaming.tiles import COLOUR, MATERIAL, NAMES, WEIGHT, spot_name
+from pyramids.flaming.tiles import MATERIAL, NAMES, WEIGHT, fit_parts, spot_name
 
 GAME = "flaming"
 
@@ -226,12 +226,7 @@ def collapse_reason(tile: int, supports: Sequence[int]) -> str:
     Too heavy: its weight exceeds the supports' sum. No match: no colour in common with
     any support and a weight equal to none of theirs.
     """
-    w = WEIGHT[tile]
-    heavy = w > sum(WEIGHT[s] for s in supports)
-    colours = 0
-    for s in supports:
-        colours |= COLOUR[s]
-    mismatch = COLOUR[tile] & colours == 0 and all(w != WEIGHT[s] for s in supports)
+    heavy, mismatch = fit_parts(tile, list(supports))
     if heavy and mismatch:
         return "too_heavy_no_match"
     return "too_heavy" if heavy else "no_match"
@@ -282,5 +277,4 @@ def from_raw(raw: tuple[Any, ...]) -> Event:
     return _BUILDERS[raw[0]](raw)
 
 
-describe = from_raw
 """Old name of ``from_raw`` (flaming/state.py imports it)."""

@@ -25,7 +25,7 @@ from pyramids.flaming.tiles import (
     NEIGHBOURS,
     SUPPORT_LEFT,
     SUPPORT_RIGHT,
-    WEIGHT,
+    completes_curse,
     fits,
 )
 from pyramids.flaming.turn import end_turn
@@ -65,7 +65,7 @@ def mayhem_category(pos: FlamingPosition, k: int, t: int, curse_on: bool) -> int
     1 FP-AIR-1: a tile in row >= 1 with no support. 2 FP-COLLAPSE-1, FP-COLLAPSE-2: a
     supported tile in row >= 1 that does not fit (``tiles.fits``; FP-FIT-4: base tiles
     always fit). 3 and 4: ``ember_check``. 5 FP-CURSE-1, FP-CURSE-2, only with the curse
-    on: a tile on two supports, all three of the same number (colours do not matter).
+    on: a tile on two supports, all three of the same number (``tiles.completes_curse``).
     """
     board = pos.board
     s1 = s2 = None
@@ -80,7 +80,7 @@ def mayhem_category(pos: FlamingPosition, k: int, t: int, curse_on: bool) -> int
         cat = ember_check(pos, k, t)
         if cat:
             return cat
-    if curse_on and s1 is not None and s2 is not None and WEIGHT[t] == WEIGHT[s1] == WEIGHT[s2]:
+    if curse_on and s1 is not None and s2 is not None and completes_curse(t, s1, s2):
         return CURSE
     return 0
 
@@ -202,6 +202,23 @@ def explode(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> Non
     events.append(("explosion", p, tuple(ember_tiles), tuple(victim_tiles)))
 
 
+def fire_reach(board: dict[int, int], k: int, ignites: int) -> set[int]:
+    """FP-FIRE-2: the keys a fire from ``k`` reaches: tiles of a material in ``ignites``
+    joined to ``k`` through such tiles (``k`` itself not included)."""
+    reached = {k}
+    queue = [k]
+    for q in queue:
+        for off in NEIGHBOURS:
+            n = q + off
+            if n not in reached:
+                nt = board.get(n)
+                if nt is not None and MATERIAL[nt] & ignites:
+                    reached.add(n)
+                    queue.append(n)
+    reached.discard(k)
+    return reached
+
+
 def burn(
     pos: FlamingPosition,
     k: int,
@@ -218,18 +235,7 @@ def burn(
     """
     board = pos.board
     ember = board[k]
-    ignites = IGNITES[ember]
-    burnt = {k}
-    queue = [k]
-    for q in queue:
-        for off in NEIGHBOURS:
-            n = q + off
-            if n not in burnt:
-                nt = board.get(n)
-                if nt is not None and MATERIAL[nt] & ignites:
-                    burnt.add(n)
-                    queue.append(n)
-    burnt.discard(k)
+    burnt = fire_reach(board, k, IGNITES[ember])
     victims = [(remove_tile(pos, v), v) for v in sorted(burnt)]
     pos.quenched.pop(ember, None)
     send_under(pos, p, [t for t, _ in victims])

@@ -26,7 +26,7 @@ from pyramids.flaming.actions import (
     place_action,
 )
 from pyramids.flaming.codec import position_to_json
-from pyramids.flaming.events import describe
+from pyramids.flaming.events import from_raw
 from pyramids.flaming.mayhem import COLLAPSE, CURSE, EXPLOSION, FIRE, FREE_AIR, RawEvent
 from pyramids.flaming.options import FlamingOptions
 from pyramids.flaming.placement import placement_spots
@@ -225,7 +225,7 @@ class FlamingState(State):
 
     def events(self) -> list[Event]:
         """The last apply's events with their reasons."""
-        return [describe(e) for e in self.last_events]
+        return [from_raw(e) for e in self.last_events]
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5)."""

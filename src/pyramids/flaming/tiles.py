@@ -157,6 +157,12 @@ def supports_of(key: int) -> tuple[int, int]:
     return key + SUPPORT_LEFT, key + SUPPORT_RIGHT
 
 
+def completes_curse(tile: int, left: int, right: int) -> bool:
+    """FP-CURSE-2: ``tile`` on the two supports ``left`` and ``right``, all three of one number
+    (colours do not matter)."""
+    return WEIGHT[tile] == WEIGHT[left] == WEIGHT[right]
+
+
 def fits(tile: int, left: int | None, right: int | None) -> bool:
     """FP-FIT-1, FP-FIT-2, FP-FIT-3: weight within the present supports' sum and a colour or number match.
 

@@ -2,7 +2,7 @@
 
 Importing this module registers one OpenSpiel game per game of the registry
 (``pyramids.games``) that has an RL encoding: short name ``python_`` + the title in snake
-case (``python_flaming_pyramids``, ``python_pyramids_and_flags``), class name the title in
+case (a game titled "Pebble Pyramid" is ``python_pebble_pyramid``), class name the title in
 CamelCase + ``SpielGame``. Parameters: ``players``, every rules option of the game's
 descriptor (a nullable option is a string: ``default`` for null, else its value, ``on``
 /``off`` for a boolean), and ``resample_seed``. Player actions are the indices of the
@@ -16,7 +16,8 @@ game's encoding (the same as the PettingZoo and Gymnasium environments). Chance 
   the engine's sorted ``chance_outcomes()``), each with its probability.
 
 Observations come from the seat's view only: ``observation_tensor`` is the encoding's
-vector; ``observation_string`` the view's JSON; ``information_state_string`` adds the
+vector; ``observation_string`` the engine's ``information_state_key`` (the view's
+canonical JSON); ``information_state_string`` adds the
 seat's own record of every action as it saw it (hidden cards masked), which gives
 perfect recall. There is no information-state tensor. ``resample_from_infostate``
 (used by ISMCTS) deals the unseen tiles or cards with the engine's ``determinize``.
@@ -391,12 +392,12 @@ class PyramidsObserver:
         self.encoding.observe(view, seat=player, out=self.tensor)
 
     def string_from(self, state: PyramidsSpielState, player: int) -> str:
-        """The view's JSON; with perfect recall, followed by the actions as ``player`` saw them."""
+        """The engine's information-state key (the view's canonical JSON); with perfect
+        recall, followed by the actions as ``player`` saw them."""
         engine = state.engine_state
         if engine is None:
             return "setup (chance)"
-        view = engine.view(player if self.private else None)
-        text = json.dumps(view.to_json(), sort_keys=True)
+        text = engine.information_state_key(player if self.private else None)
         if self.perfect_recall:
             k = player if self.private else -1
             seen = "; ".join(t[k] for t in state._core.texts)

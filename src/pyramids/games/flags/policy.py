@@ -47,10 +47,10 @@ from pyramids.flags.actions import (
     decode_trade,
     trade_action,
 )
-from pyramids.flags.cards import BY_CODE, GROUP_MASK, GROUPS, NUM_CARDS, PIECES_MASK, TOWER
+from pyramids.flags.cards import BY_CODE, GROUP_MASK, NUM_CARDS, PIECES_MASK, TOWER
 from pyramids.flags.pieces import FIRST_SCORING, NUM_FLAG_PIECES, NUM_PIECES
 from pyramids.flags.rules import tree_made
-from pyramids.flags.scoring import WIN_FLAGS, WIN_GROUP_FLAGS, WIN_POINTS, points
+from pyramids.flags.scoring import WIN_FLAGS, WIN_GROUP_FLAGS, WIN_POINTS, group_counts, points
 from pyramids.flags.view import FlagsView
 
 # --- tuning (variants played against each other, see docs/BOTS.md) ----------------------
@@ -164,16 +164,6 @@ def flag_distance(card: int, below: Sequence[int], above: Sequence[int]) -> int:
     return d
 
 
-def _groups(scored: Sequence[int]) -> list[int]:
-    counts = [0] * len(GROUPS)
-    for c in scored:
-        g = GROUP_MASK[c]
-        for i in range(len(GROUPS)):
-            if (g >> i) & 1:
-                counts[i] += 1
-    return counts
-
-
 def standing(flags: int, groups: Sequence[int], mask: int) -> float:
     """A seat's standing: WIN when it meets a win condition, else its weighted progress."""
     if flags >= WIN_FLAGS or max(groups) >= WIN_GROUP_FLAGS or points(mask) >= WIN_POINTS:
@@ -229,7 +219,7 @@ class _Position:
         self.bank = sum(1 << p for p in view.bank)
         self.masks = list(view.scoring)
         self.flags = [len(s) for s in view.scored]
-        self.groups = [_groups(s) for s in view.scored]
+        self.groups = [group_counts(s) for s in view.scored]
         self.standings = [
             standing(self.flags[q], self.groups[q], self.masks[q]) for q in range(self.n)
         ]

@@ -8,6 +8,7 @@ looks here first, then in the shared catalogue.
 from __future__ import annotations
 
 from pyramids.cli.i18n import catalogue
+from pyramids.texts import message
 
 WORDS: dict[str, dict[str, str]] = {
     # --- Pyramids and Flags: the table and the status under it -----------------------------
@@ -145,26 +146,7 @@ WORDS: dict[str, dict[str, str]] = {
 tr = catalogue(WORDS)
 """``tr(key, lang, **fields)``: a Pyramids and Flags word, or a shared one."""
 
-TREE_ACTIONS: dict[str, dict[str, str]] = {
-    "en": {"R": "destroy", "B": "trade", "G": "grow", "Y": "new start", "K": "pirate", "W": "wild"},
-    "fr": {
-        "R": "destruction",
-        "B": "échange",
-        "G": "croissance",
-        "Y": "nouveau départ",
-        "K": "pirate",
-        "W": "joker",
-    },
-}
-"""The name of each tree's action (PF-TREE-2), by language and tree colour."""
-TREE_COLOURS: dict[str, dict[str, str]] = {
-    "en": {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "K": "black", "W": "white"},
-    "fr": {"R": "rouge", "B": "bleu", "G": "vert", "Y": "jaune", "K": "noir", "W": "blanc"},
-}
-"""The name of each tree colour, by language."""
-
 
 def tree_words(colour: str, lang: str = "en") -> tuple[str, str]:
-    """(action name, colour name) of the tree of ``colour`` in ``lang`` (English if missing)."""
-    lang = lang if lang in TREE_ACTIONS else "en"
-    return TREE_ACTIONS[lang][colour], TREE_COLOURS[lang][colour]
+    """(action name, colour name) of the tree of ``colour`` in ``lang``, from the catalogue."""
+    return message(f"flags.action.{colour}", lang), message(f"flags.colour.{colour}", lang)

@@ -28,6 +28,7 @@ import random
 from collections.abc import Sequence
 
 from pyramids.core.game import Action, View
+from pyramids.flaming.mayhem import fire_reach
 from pyramids.flaming.state import FALL, LEFT, PLACE_BASE, decode_place
 from pyramids.flaming.tiles import (
     ALL_TILES,
@@ -40,8 +41,8 @@ from pyramids.flaming.tiles import (
     NUM_TILES,
     SUPPORT_LEFT,
     SUPPORT_RIGHT,
-    WEIGHT,
     Material,
+    completes_curse,
     fits,
 )
 from pyramids.flaming.view import FlamingView
@@ -85,17 +86,8 @@ _FIT1 = [_fit_mask(a, None) for a in range(NUM_TILES)]
 """The only support -> mask of the tiles that fit on it."""
 
 
-def _is_cursed(tile: int, left: int, right: int) -> bool:
-    """FP-CURSE-2: a tile on two supports, all three of the same number.
-
-    TODO(engine): the engine has no public curse predicate (it is inline in
-    ``pyramids.flaming.mayhem.mayhem_category``); ask it here once it has one.
-    """
-    return WEIGHT[tile] == WEIGHT[left] == WEIGHT[right]
-
-
 _CURSE2 = [
-    [_mask([t for t in range(NUM_TILES) if _is_cursed(t, a, b)]) for b in range(NUM_TILES)]
+    [_mask([t for t in range(NUM_TILES) if completes_curse(t, a, b)]) for b in range(NUM_TILES)]
     for a in range(NUM_TILES)
 ]
 """Left support, right support -> mask of the tiles that complete a curse on them (FP-CURSE)."""
@@ -114,17 +106,7 @@ _BASE_COST = tuple(KEEP_COST * FLEX[t] for t in range(NUM_TILES))
 
 def _fuel_chain(board: dict[int, int], k: int, fuel: int) -> int:
     """How many tiles of material ``fuel`` are joined to ``k`` through such tiles (not k)."""
-    seen = {k}
-    queue = [k]
-    for q in queue:
-        for off in NEIGHBOURS:
-            n = q + off
-            if n not in seen:
-                nt = board.get(n)
-                if nt is not None and MATERIAL[nt] & fuel:
-                    seen.add(n)
-                    queue.append(n)
-    return len(seen) - 1
+    return len(fire_reach(board, k, fuel))
 
 
 def _blast(board: dict[int, int], k: int) -> int:
