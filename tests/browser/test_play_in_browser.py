@@ -273,6 +273,35 @@ def test_replay_viewer_steps_through_a_finished_game(
     assert errors.messages == [], errors.messages
 
 
+def test_replay_viewer_draws_a_pyramids_and_flags_game_with_its_own_module(
+    browser_page: tuple[Any, PageErrors], server: LiveServer
+) -> None:
+    """Issue 9: the replay page names no game; the game's table module draws its positions."""
+    pg, errors = browser_page
+    body = {
+        "game": "flags",
+        "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+        "seed": 3,
+        "bot_delay": 0,
+    }
+    table = httpx.post(f"{server.url}/api/tables", json=body).json()["table"]["id"]
+    for _ in range(600):
+        if httpx.get(f"{server.url}/api/tables/{table}").json()["status"] == "finished":
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the all-bot Pyramids and Flags game did not finish")
+    steps = httpx.get(f"{server.url}/api/tables/{table}/replay").json()
+    pg.goto(f"{server.url}/t/{table}/replay")
+    pg.wait_for_selector("[data-testid=towers]")
+    pg.click("[data-testid=replay-last]")
+    final = steps[-1]["state"]
+    assert pg.locator("[data-testid=towers] .tower").count() == len(final["towers"])
+    assert pg.locator(".replay-hand").count() == 2
+    assert "Pyramids and Flags" in pg.title()
+    assert errors.messages == [], errors.messages
+
+
 def test_static_flags_cards_match_the_package_data() -> None:
     """PF-CARD-1: "36 goal cards", the generated module pyramids/flags/deck.py — the browser's
     copy (static/data/flags-cards.json) must say the same flags and pieces."""

@@ -4,7 +4,7 @@ Play drives the engine exactly as ``core.play_game`` does: chance from
 ``Random(f"{seed}/chance")``, bot i from ``Random(f"{seed}/seat/{i}")``, so a game
 between bots only is the same game ``play_game`` plays with that seed. What is
 particular to a game (drawing it, asking a human, which events a seat may see) is its
-``GameUI`` (``pyramids.cli.game_ui``).
+``GameUI`` (``pyramids.cli.ui_protocol``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 from rich.rule import Rule
@@ -21,11 +20,9 @@ from rich.text import Text
 from pyramids.cli.i18n import tr
 from pyramids.cli.io import fail, save_record
 from pyramids.cli.terminal import HUMAN, PlayerLeftError, Seats, Terminal
+from pyramids.cli.ui_protocol import GameUI
 from pyramids.core import CHANCE, GameRecord
 from pyramids.core.game import Game, State
-
-if TYPE_CHECKING:
-    from pyramids.cli.game_ui import GameUI
 
 
 @dataclass

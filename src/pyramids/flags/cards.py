@@ -1,9 +1,10 @@
 """The 36 goal cards (PF-CARD), from the generated module ``deck.py`` (no file is read).
 
 A card is an int: its index in alphabetical order of ISO 3166 alpha-3 code, so card
-order is the scoring order (PF-SCORE-2). Each card has a flag (a tower of 2 or 3
-flag pieces, bottom to top), groups, and four scoring pieces (orange, purple, cyan,
-clear) that rate its facts.
+order is the scoring order (PF-SCORE-2). Each card has a flag (PF-CARD-2: a tower of
+2 or 3 flag pieces, bottom to top, checked by tests/flags/test_cards.py), groups
+(PF-CARD-4), and four scoring pieces (orange, purple, cyan, clear) that rate its facts
+(PF-CARD-3).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pyramids.flags.deck import CARD_DATA
 from pyramids.flags.pieces import BY_NAME, mask_of
 
 GROUPS = ("EU", "Africa", "Caribbean", "Oil")
-"""The card groups of the win condition PF-WIN-2, in this order."""
+"""The card groups (PF-CARD-4: a card may be in two) of the win condition PF-WIN-2, in this order."""
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ _History = tuple[Action, "_History"] | None
 
 
 class FlagsGame(Game):
-    """Pyramids and Flags for ``players`` seats (2 to 4) under ``options``."""
+    """Pyramids and Flags for ``players`` seats (PF-SETUP-4: 2 to 4) under ``options``."""
 
     info = INFO
 

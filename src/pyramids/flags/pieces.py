@@ -1,4 +1,4 @@
-"""The 30 pyramids of Pyramids and Flags (PF-PIECE): names, colours, sizes.
+"""The 30 pyramids of Pyramids and Flags (PF-PIECE-1, PF-PIECE-2): names, colours, sizes.
 
 A piece is an int ``colour * 3 + size - 1``. Colours are numbered in the contract's
 order: the six flag colours ``K W Y B G R`` (pieces 0..17, on the table) and the four

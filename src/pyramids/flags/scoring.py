@@ -65,7 +65,8 @@ def group_counts(scored: Sequence[int]) -> list[int]:
 def win_reason(scored: Sequence[int], scoring_mask: int) -> tuple[str, str | int] | None:
     """Which win condition a player meets, or None: ("flags", 5), ("group", "EU"), ("points", 9).
 
-    Conditions are tried in the contract's order: five flags, three of one group, 8 points.
+    Conditions are tried in the contract's order: five flags (PF-WIN-1), three of one group
+    (PF-WIN-2), 8 points (PF-WIN-3).
     """
     if len(scored) >= WIN_FLAGS:
         return ("flags", len(scored))

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pyramids.core.errors import ActionParseError, PositionError
+from pyramids.core.fields import int_field
 from pyramids.core.game import Action
 from pyramids.flags.actions import (
     DEAL_BASE,
@@ -293,15 +294,6 @@ def position_to_json(pos: FlagsPosition) -> dict[str, Any]:
     return data
 
 
-def _int_field(data: Mapping[str, Any], name: str, default: int | None = None) -> int:
-    value = data.get(name, default)
-    if value is None:
-        raise PositionError(f"the position has no '{name}'")
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise PositionError(f"'{name}' must be an integer, not {value!r}")
-    return value
-
-
 def _code_list(value: Any, what: str, kind: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise PositionError(f"{what} must be a list of {kind} codes")
@@ -327,16 +319,16 @@ def read_position(data: Mapping[str, Any]) -> FlagsPosition:
     if unknown:
         raise PositionError(f"unknown position field(s): {', '.join(unknown)}")
     options = FlagsOptions.from_json(data.get("rules", {}))
-    players = _int_field(data, "players")
+    players = int_field(data, "players")
     if not 2 <= players <= MAX_PLAYERS:
         raise PositionError(f"'players' must be 2 to {MAX_PLAYERS}, not {players}")
     pos = FlagsPosition.start(
         players, FlagsOptions(actions=options.actions, max_turns=options.max_turns)
     )
-    to_move = _int_field(data, "to_move", 0)
+    to_move = int_field(data, "to_move", 0)
     if not 0 <= to_move < players:
         raise PositionError(f"'to_move' must be a seat from 0 to {players - 1}, not {to_move}")
-    turn = _int_field(data, "turn", 1)
+    turn = int_field(data, "turn", 1)
     if not 1 <= turn <= options.max_turns:
         raise PositionError(f"'turn' must be from 1 to max_turns ({options.max_turns}), not {turn}")
     pos.to_move = to_move

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pyramids.core.errors import PositionError
+from pyramids.core.fields import int_field
 from pyramids.flaming.actions import parse_tile_at, tile_at
 from pyramids.flaming.mayhem import FIRE, first_event
 from pyramids.flaming.options import FlamingOptions
@@ -87,15 +88,6 @@ def position_to_json(pos: FlamingPosition, options: FlamingOptions) -> dict[str,
     return data
 
 
-def _int_field(data: Mapping[str, Any], name: str, default: int | None = None) -> int:
-    value = data.get(name, default)
-    if value is None:
-        raise PositionError(f"the position has no '{name}'")
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise PositionError(f"'{name}' must be an integer, not {value!r}")
-    return value
-
-
 def _tile_lists(data: Mapping[str, Any], name: str, players: int) -> list[list[int]]:
     value = data.get(name)
     if value is None:
@@ -131,13 +123,13 @@ def parse_position(data: Mapping[str, Any]) -> tuple[FlamingOptions, FlamingPosi
         max_turns=given.max_turns,
         first_player=0,
     )
-    players = _int_field(data, "players")
+    players = int_field(data, "players")
     if not 2 <= players <= 6:
         raise PositionError(f"'players' must be 2 to 6, not {players}")
-    to_move = _int_field(data, "to_move", 0)
+    to_move = int_field(data, "to_move", 0)
     if not 0 <= to_move < players:
         raise PositionError(f"'to_move' must be a seat from 0 to {players - 1}, not {to_move}")
-    turn = _int_field(data, "turn", 1)
+    turn = int_field(data, "turn", 1)
     if turn < 1:
         raise PositionError(f"'turn' must be 1 or more, not {turn}")
 

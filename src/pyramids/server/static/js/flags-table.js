@@ -4,7 +4,7 @@
 // The view JSON is FlagsView.to_json (PF-VIEW); hidden cards appear as "?".
 
 import { eventText, t } from "./i18n.js";
-import { fill, h, s, sleep } from "./util.js";
+import { fill, h, replaySeatHead, s, sleep } from "./util.js";
 
 export const PIECE_COLOURS = {
   K: { fill: "#2b2b2b", ink: "#ffffff" },
@@ -453,5 +453,48 @@ export function createGame(dom, ctx) {
     onKey,
     relang: () => render(ctx.current),
     eventText,
+  };
+}
+
+/** The replay page's drawer: a finished game's full positions (every hand shown). */
+export async function createReplay(dom) {
+  const cards = await loadCards();
+  return {
+    render(state, names) {
+      fill(
+        dom.area,
+        h(
+          "div",
+          { class: "flags-board" },
+          h(
+            "div",
+            { class: "towers", "data-testid": "towers" },
+            (state.towers || []).map((tower) =>
+              h("div", { class: "tower" }, tower.map((p) => h("span", { class: "piece" }, pieceSvg(p)))),
+            ),
+          ),
+          h("div", {}, h("h2", { class: "panel-title" }, t("f_bank")), h("div", { class: "bank" }, (state.bank || []).map((p) => pieceSvg(p)))),
+          h("p", { class: "muted" }, t("f_deck", { n: (state.deck || []).length })),
+        ),
+      );
+      fill(
+        dom.hands,
+        (state.hands || []).map((hand, seat) =>
+          h(
+            "div",
+            { class: "replay-hand seat", "data-seat": seat },
+            replaySeatHead(state, seat, names),
+            h("div", { class: "seat-known" }, hand.map((c) => h("span", { class: "flag-chip", title: cards.get(c)?.country || c }, c))),
+            h(
+              "div",
+              { class: "seat-known" },
+              t("f_scored_label"),
+              ((state.scored || [])[seat] || []).map((c) => h("span", { class: "flag-chip" }, c)),
+            ),
+            h("div", { class: "scoring" }, ((state.scoring || [])[seat] || []).map((p) => pieceSvg(p, "small"))),
+          ),
+        ),
+      );
+    },
   };
 }

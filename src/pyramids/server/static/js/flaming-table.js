@@ -20,7 +20,7 @@ import {
   tileXY,
 } from "./flaming-draw.js";
 import { t } from "./i18n.js";
-import { fill, h, s, sleep } from "./util.js";
+import { fill, h, replaySeatHead, s, sleep } from "./util.js";
 
 /** Build the Flaming Pyramids parts of the table page; returns the game module. */
 export function createGame(dom, ctx) {
@@ -606,5 +606,41 @@ export function createGame(dom, ctx) {
     rankingDetail,
     onKey,
     relang: () => render(ctx.current),
+  };
+}
+
+/** The replay page's drawer: a finished game's full positions (every hand shown). */
+export function createReplay(dom) {
+  installDefs();
+  const svg = s("svg", { class: "pyramid", "data-testid": "pyramid", role: "group" });
+  fill(dom.area, h("div", { class: "pyramid-wrap" }, svg));
+  return {
+    render(state, names) {
+      const pending = state.pending && state.pending.kind === "fall" ? state.pending : null;
+      let fall = null;
+      if (pending) {
+        const spot = pending.tile.split("@")[1];
+        const [r, c] = spot.split(",").map(Number);
+        fall = { spot, targets: [`${r - 1},${c - 1}`, `${r - 1},${c + 1}`], mine: false };
+      }
+      drawPyramid(svg, boardFromList(state.pyramid), { fall });
+      fill(
+        dom.hands,
+        (state.hands || []).map((hand, seat) =>
+          h(
+            "div",
+            { class: "replay-hand seat", "data-seat": seat },
+            replaySeatHead(state, seat, names),
+            h("div", { class: "mini-tiles" }, hand.map((tile) => tileSvg(tile, "tile-svg mini"))),
+            h(
+              "div",
+              { class: "seat-stats" },
+              h("span", {}, h("b", {}, String(hand.length)), ` ${t("seat_hand")}`),
+              h("span", {}, h("b", {}, String((state.piles || [])[seat]?.length ?? 0)), ` ${t("seat_pile")}`),
+            ),
+          ),
+        ),
+      );
+    },
   };
 }

@@ -1,11 +1,11 @@
 // The replay viewer (/t/{id}/replay): steps through a finished game with prev/next
 // (and the arrow keys), drawing each step's full position and listing its events.
 // Data: GET /api/tables/{id}/replay -> [{seq, seat, action, events, state}], seq 0 the deal.
+// The position is drawn by the game's table module (its `createReplay`), loaded from the
+// `browser_module` GET /api/games names for the game: this page names no game.
 
-import { boardFromList, drawPyramid, installDefs, tileSvg } from "./flaming-draw.js";
-import { loadCards, pieceSvg } from "./flags-table.js";
-import { eventText, initI18n, onLangChange, t } from "./i18n.js";
-import { api, capitalise, errorText, fill, h, s, seatNames, tableIdFromPath, toast, withNames } from "./util.js";
+import { eventText, initI18n, lang, onLangChange, t } from "./i18n.js";
+import { api, capitalise, errorText, fill, h, seatNames, tableIdFromPath, toast, withNames } from "./util.js";
 
 const tableId = tableIdFromPath();
 const dom = {
@@ -22,90 +22,7 @@ let summary = null;
 let steps = [];
 let index = 0;
 let names = [];
-let cards = new Map();
-let svg = null;
-
-function renderFlaming(state) {
-  if (!svg) {
-    installDefs();
-    svg = s("svg", { class: "pyramid", "data-testid": "pyramid", role: "group" });
-    fill(dom.area, h("div", { class: "pyramid-wrap" }, svg));
-  }
-  const pending = state.pending && state.pending.kind === "fall" ? state.pending : null;
-  let fall = null;
-  if (pending) {
-    const spot = pending.tile.split("@")[1];
-    const [r, c] = spot.split(",").map(Number);
-    fall = { spot, targets: [`${r - 1},${c - 1}`, `${r - 1},${c + 1}`], mine: false };
-  }
-  drawPyramid(svg, boardFromList(state.pyramid), { fall });
-  fill(
-    dom.hands,
-    (state.hands || []).map((hand, seat) =>
-      h(
-        "div",
-        { class: "replay-hand seat", "data-seat": seat },
-        seatHead(state, seat),
-        h("div", { class: "mini-tiles" }, hand.map((tile) => tileSvg(tile, "tile-svg mini"))),
-        h(
-          "div",
-          { class: "seat-stats" },
-          h("span", {}, h("b", {}, String(hand.length)), ` ${t("seat_hand")}`),
-          h("span", {}, h("b", {}, String((state.piles || [])[seat]?.length ?? 0)), ` ${t("seat_pile")}`),
-        ),
-      ),
-    ),
-  );
-}
-
-/** A seat's name line in the replay: colour dot, name, a star for the winner. */
-function seatHead(state, seat) {
-  return h(
-    "div",
-    { class: "seat-head" },
-    h("span", { class: `seat-dot seat-c${seat}`, "aria-hidden": "true" }),
-    h("span", { class: "seat-name" }, names[seat] ?? seat),
-    state.winner === seat ? h("span", { class: "badge turn" }, "★") : null,
-  );
-}
-
-function renderFlags(state) {
-  svg = null;
-  fill(
-    dom.area,
-    h(
-      "div",
-      { class: "flags-board" },
-      h(
-        "div",
-        { class: "towers", "data-testid": "towers" },
-        (state.towers || []).map((tower) =>
-          h("div", { class: "tower" }, tower.map((p) => h("span", { class: "piece" }, pieceSvg(p)))),
-        ),
-      ),
-      h("div", {}, h("h2", { class: "panel-title" }, t("f_bank")), h("div", { class: "bank" }, (state.bank || []).map((p) => pieceSvg(p)))),
-      h("p", { class: "muted" }, t("f_deck", { n: (state.deck || []).length })),
-    ),
-  );
-  fill(
-    dom.hands,
-    (state.hands || []).map((hand, seat) =>
-      h(
-        "div",
-        { class: "replay-hand seat", "data-seat": seat },
-        seatHead(state, seat),
-        h("div", { class: "seat-known" }, hand.map((c) => h("span", { class: "flag-chip", title: cards.get(c)?.country || c }, c))),
-        h(
-          "div",
-          { class: "seat-known" },
-          t("f_scored_label"),
-          ((state.scored || [])[seat] || []).map((c) => h("span", { class: "flag-chip" }, c)),
-        ),
-        h("div", { class: "scoring" }, ((state.scoring || [])[seat] || []).map((p) => pieceSvg(p, "small"))),
-      ),
-    ),
-  );
-}
+let drawer = null; // the game module's replay drawer: {render(state, names)}
 
 function render() {
   if (!steps.length) return;
@@ -127,8 +44,7 @@ function render() {
     ),
   );
   dom.events.hidden = !(step.events || []).length;
-  if (summary && summary.game === "flags") renderFlags(step.state);
-  else renderFlaming(step.state);
+  if (drawer) drawer.render(step.state, names);
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("first").disabled = index === 0;
   document.getElementById("next").disabled = index === steps.length - 1;
@@ -169,10 +85,13 @@ async function init() {
   try {
     summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     names = seatNames(summary.seats, summary.players);
-    const gameName = t(`game_${summary.game}`);
+    const entry = (await api("/api/games")).games.find((g) => g.name === summary.game);
+    if (!entry || !entry.browser_module) throw new Error(`the server has no table module for ${summary.game}`);
+    const gameName = (lang() === "fr" && entry.title_fr) || entry.title;
     dom.title.textContent = `${t("replay_title")} · ${gameName} · ${summary.id}`;
     document.title = `${t("replay_title")} · ${gameName}`;
-    if (summary.game === "flags") cards = await loadCards();
+    const module = await import(entry.browser_module);
+    drawer = await module.createReplay({ area: dom.area, hands: dom.hands });
     const data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay`);
     steps = Array.isArray(data) ? data : data.steps || [];
   } catch (err) {

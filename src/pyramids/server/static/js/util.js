@@ -214,3 +214,14 @@ export function prefersReducedMotion() {
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** A replay seat's name line: colour dot, name, a star for the winner. */
+export function replaySeatHead(state, seat, names) {
+  return h(
+    "div",
+    { class: "seat-head" },
+    h("span", { class: `seat-dot seat-c${seat}`, "aria-hidden": "true" }),
+    h("span", { class: "seat-name" }, names[seat] ?? seat),
+    state.winner === seat ? h("span", { class: "badge turn" }, "★") : null,
+  );
+}
