@@ -27,6 +27,7 @@ from tests.server.conftest import (
     HUMAN,
     bot,
     create,
+    db_counts,
     make_settings,
     play_to_end,
     receive,
@@ -227,3 +228,35 @@ def test_database_url_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalize_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_a_table_of_older_rules_that_no_longer_replays_is_kept_but_not_resumed(
+    tmp_path: Path,
+) -> None:
+    """A rules version bump (flags-1 dealt a new start as one chance outcome) must not stop
+    the server: such a table stays in the database untouched, and opening it says why."""
+    settings = make_settings(tmp_path)
+    with TestClient(create_app(settings)) as client:
+        body = create(client, [HUMAN, bot("greedy")])
+        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        play_some(client, tid, token, 2)
+    engine = create_engine(settings.db_url)
+    with engine.begin() as conn:
+        conn.execute(
+            text("UPDATE tables SET rules_version = 'flaming-0' WHERE id = :t"), {"t": tid}
+        )
+        conn.execute(
+            text("UPDATE actions SET action = 'X9@9,9' WHERE table_id = :t AND seq = 1"),
+            {"t": tid},
+        )
+        stored = conn.execute(
+            text("SELECT count(*) FROM actions WHERE table_id = :t"), {"t": tid}
+        ).scalar_one()
+    engine.dispose()
+    with TestClient(create_app(settings)) as client:
+        r = client.get(f"/api/tables/{tid}/state")
+        assert r.status_code == 503
+        message = r.json()["error"]["message"]
+        assert "recorded under rules flaming-0, this server plays flaming-2" in message
+        assert client.get("/api/games").status_code == 200
+    assert db_counts(settings, tid)[1] == stored

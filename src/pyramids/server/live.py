@@ -26,7 +26,7 @@ from typing import Any
 from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
 from pyramids.core.errors import PyramidsError
-from pyramids.games import descriptor_of, make_game
+from pyramids.games import descriptor, descriptor_of, make_game
 from pyramids.server.config import Settings
 from pyramids.server.store import SeatRecord, TableRecord
 from pyramids.texts import describe
@@ -268,6 +268,14 @@ def log_entries(state: State, seq: int, seat: int, texts: Sequence[str]) -> list
 def log_entry(seq: int, seat: int, text: str, events: Sequence[Event]) -> dict[str, Any]:
     """One log entry: who acted, the action as the viewer sees it, and its events."""
     return {"seq": seq, "seat": seat, "action": text, "events": [event_json(e) for e in events]}
+
+
+def is_older_rules(record: TableRecord) -> bool:
+    """Whether ``record`` was stored under another rules version than its game's today."""
+    try:
+        return record.rules_version != descriptor(record.game).info.rules_version
+    except PyramidsError:
+        return False
 
 
 def rebuild(record: TableRecord) -> Rebuilt:

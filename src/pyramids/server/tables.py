@@ -50,6 +50,7 @@ from pyramids.server.live import (
     dumps,
     final_order,
     hash_token,
+    is_older_rules,
     is_table_id,
     log_entries,
     new_table_id,
@@ -157,6 +158,10 @@ class TableManager:
                 engine.dispose()
 
     def _load_unfinished(self) -> list[tuple[TableRecord, Rebuilt]]:
+        """Every unfinished table, replayed. A table that does not replay stops the start,
+        except one recorded under an older rules version of its game: that one is left in
+        the database as it is (nothing is lost), logged, and not resumed; opening it
+        answers ``unavailable`` with the reason."""
         assert self._reader is not None
         out: list[tuple[TableRecord, Rebuilt]] = []
         with self._reader.connect() as conn:
@@ -165,7 +170,12 @@ class TableManager:
                 record = store.load_table(conn, table_id)
                 if record is None:
                     continue
-                out.append((record, rebuild(record)))
+                try:
+                    out.append((record, rebuild(record)))
+                except StartupError as exc:
+                    if not is_older_rules(record):
+                        raise
+                    log.warning("not resumed: %s", exc)
         return out
 
     def _make_live(self, record: TableRecord, rebuilt: Rebuilt) -> LiveTable:
