@@ -10,14 +10,20 @@ a new table, so the load stays constant. After ``--warmup`` seconds it measures 
 ``--seconds`` and prints actions/s, latency percentiles, games finished, the CPU the server
 process used, and the machine. ``--json`` prints one JSON object instead.
 
+``--spectators N`` adds N spectator WebSockets spread evenly over the measured tables (and
+following each slot to its next table), held by their own process (``--spectator-clients``)
+on a minimal WebSocket client that reads and counts every message.
+
     .venv/bin/python bench/server_load.py                 # 40 tables, 20 s, SQLite
     .venv/bin/python bench/server_load.py --db postgresql://postgres@127.0.0.1:5432/bench
+    .venv/bin/python bench/server_load.py --rate 600 --spectators 1000
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import math
@@ -58,7 +64,9 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=self._stderr,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            # The load comes from loopback: no per-address rate or cap applies to it
+            # (docs/SECURITY.md), or the players and spectators would be refused.
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "PYRAMIDS_EXEMPT": "127.0.0.1,::1"},
             start_new_session=True,
         )
         found: list[str] = []
@@ -139,19 +147,18 @@ class Window:
     def contains(self, t: float) -> bool:
         """Whether wall-clock time `t` is inside the window."""
         start = self._start.value
-        return start > 0 and start <= t <= self._end.value
+        return bool(start > 0 and start <= t <= self._end.value)
 
     def is_over(self, t: float) -> bool:
         """Whether the window has been set and has ended."""
-        return self._end.value > 0 and t > self._end.value
+        return bool(self._end.value > 0 and t > self._end.value)
 
 
-async def _create_table(http: Any, cfg: ClientConfig, seed: int) -> tuple[str, list[str]]:
+async def _create_table(http: Any, cfg: ClientConfig) -> tuple[str, list[str]]:
     body = {
         "game": "flaming",
         "seats": [{"kind": "human", "name": f"load{s}"} for s in range(cfg.players)],
         "options": {"preset": cfg.preset},
-        "seed": seed,
         "bot_delay": 0,
         "absent_after": 0,
         "turn_time": 0,
@@ -233,25 +240,42 @@ async def _play_seat(
 
 
 async def _table_loop(
-    cfg: ClientConfig, slot: int, window: Window, result: ClientResult, ready: asyncio.Event
+    cfg: ClientConfig,
+    slot: int,
+    *,
+    window: Window,
+    result: ClientResult,
+    ready: asyncio.Event,
+    tables_out: Any,
 ) -> None:
     """One table slot: a game, then a new table, until the window is over."""
     rng = random.Random(cfg.seed * 7919 + cfg.index * 1009 + slot)
     pace = Pace(cfg.interval)
     try:
-        await _games(cfg, rng=rng, pace=pace, window=window, result=result, ready=ready)
+        await _games(
+            cfg,
+            slot,
+            rng=rng,
+            pace=pace,
+            window=window,
+            result=result,
+            ready=ready,
+            tables_out=tables_out,
+        )
     finally:
         ready.set()  # even on an error, so the parent is not left waiting
 
 
 async def _games(
     cfg: ClientConfig,
+    slot: int,
     *,
     rng: random.Random,
     pace: Pace,
     window: Window,
     result: ClientResult,
     ready: asyncio.Event,
+    tables_out: Any,
 ) -> None:
     """Play game after game on new tables until the window is over."""
     import httpx
@@ -260,8 +284,10 @@ async def _games(
     async with httpx.AsyncClient(base_url=cfg.url, timeout=60) as http:
         game = 0
         while not window.is_over(time.time()):
-            table, tokens = await _create_table(http, cfg, rng.randrange(2**31))
+            table, tokens = await _create_table(http, cfg)
             result.tables_created += 1
+            for out in tables_out:  # the spectators of this slot follow it
+                out.put((f"{cfg.index}:{slot}", table))
             async with contextlib.AsyncExitStack() as stack:
                 conns = [
                     await stack.enter_async_context(
@@ -290,11 +316,17 @@ async def _games(
             game += 1
 
 
-async def _client_async(cfg: ClientConfig, window: Window, conn: Any) -> ClientResult:
+async def _client_async(
+    cfg: ClientConfig, window: Window, conn: Any, tables_out: Any
+) -> ClientResult:
     result = ClientResult()
     readies = [asyncio.Event() for _ in range(cfg.tables)]
     tasks = [
-        asyncio.create_task(_table_loop(cfg, i, window, result, readies[i]))
+        asyncio.create_task(
+            _table_loop(
+                cfg, i, window=window, result=result, ready=readies[i], tables_out=tables_out
+            )
+        )
         for i in range(cfg.tables)
     ]
     await asyncio.gather(*(e.wait() for e in readies))
@@ -304,10 +336,242 @@ async def _client_async(cfg: ClientConfig, window: Window, conn: Any) -> ClientR
     return result
 
 
-def client_main(cfg: ClientConfig, start: Any, end: Any, conn: Any) -> None:
+def client_main(cfg: ClientConfig, start: Any, end: Any, conn: Any, tables_out: Any) -> None:
     """Entry point of a load-generator process: play its tables, send back its result."""
     cpu0 = time.process_time()
-    result = asyncio.run(_client_async(cfg, Window(start, end), conn))
+    result = asyncio.run(_client_async(cfg, Window(start, end), conn, tables_out))
+    result.cpu_seconds = time.process_time() - cpu0
+    conn.send(asdict(result))
+    conn.close()
+
+
+# ---------------------------------------------------------------- the spectators
+
+
+@dataclass
+class SpectatorConfig:
+    """What one spectator process does: ``count`` sockets spread over ``slots``."""
+
+    url: str
+    slots: list[str]
+    count: int
+    offset: int  # this process's first spectator, so that processes share slots evenly
+
+
+@dataclass
+class SpectatorResult:
+    """What one spectator process saw inside the window."""
+
+    messages: int = 0
+    state_messages: int = 0
+    bytes: int = 0
+    connects: int = 0
+    refused: int = 0
+    dropped: int = 0  # closed by the server (e.g. 1013: too far behind)
+    errors: list[str] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+
+
+WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+
+class SpectatorSocket(asyncio.Protocol):
+    """A minimal WebSocket client that only reads: it answers pings and counts messages.
+
+    Cheaper than a full client library by an order of magnitude per message (no task
+    per socket, no per-message decoding), so one process can follow 1,000 sockets at the
+    rates the players produce without becoming the bottleneck it measures.
+    """
+
+    def __init__(
+        self, path: str, host: str, window: Window, result: SpectatorResult, on_end: Any
+    ) -> None:
+        self.path, self.host = path, host
+        self.window, self.result, self.on_end = window, result, on_end
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.open = False
+        self.closed = False
+        self.finished = False
+        self.handshake = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            (
+                f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buffer
+        buf += data
+        if not self.open:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(buf[: buf.find(b"\r\n")])
+            del buf[: end + 4]
+            if b" 101 " not in status:
+                self.result.refused += 1
+                self._end()
+                return
+            self.open = True
+            if not self.handshake.done():
+                self.handshake.set_result(None)
+        self._frames()
+
+    def _frames(self) -> None:
+        buf = self.buffer
+        counting = self.window.contains(time.time())
+        while len(buf) >= 2:
+            opcode, n = buf[0] & 0x0F, buf[1] & 0x7F
+            head = 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, head = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, head = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < head + n:
+                return
+            payload = bytes(buf[head : head + n])
+            del buf[: head + n]
+            if opcode in (1, 0):
+                if counting:
+                    self.result.messages += 1
+                    self.result.bytes += n
+                if payload.startswith(b'{"type":"state"'):
+                    if counting:
+                        self.result.state_messages += 1
+                    if b'"status":"finished"' in payload[:80]:
+                        self.finished = True
+            elif opcode == 9:  # ping: answer with a masked pong
+                self._send(0xA, payload)
+            elif opcode == 8:
+                if not self.finished and not self.closed:
+                    self.result.dropped += 1
+                self._send(0x8, payload[:2])
+                self._end()
+                return
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
+
+    def close(self) -> None:
+        """Close the connection (a close frame, then the socket)."""
+        if not self.closed:
+            self._send(0x8, (1000).to_bytes(2, "big"))
+            self._end()
+
+    def _end(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.transport is not None:
+            self.transport.close()
+        if not self.handshake.done():
+            self.handshake.set_result(None)
+        self.on_end(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed:
+            if not self.finished:
+                self.result.dropped += 1
+            self._end()
+
+
+async def _spectators_async(
+    cfg: SpectatorConfig, window: Window, conn: Any, tables_in: Any
+) -> SpectatorResult:
+    from urllib.parse import urlsplit
+
+    result = SpectatorResult()
+    where = urlsplit(cfg.url)
+    host, port = where.hostname or "127.0.0.1", where.port or 80
+    loop = asyncio.get_running_loop()
+    per_slot: dict[str, int] = dict.fromkeys(cfg.slots, 0)
+    for i in range(cfg.count):
+        per_slot[cfg.slots[(cfg.offset + i) % len(cfg.slots)]] += 1
+    current: dict[str, str] = {}
+    sockets: dict[str, set[SpectatorSocket]] = {slot: set() for slot in cfg.slots}
+    handshakes = asyncio.Semaphore(64)
+    connected = asyncio.Event()
+    pending: set[asyncio.Task[None]] = set()
+
+    async def watch(slot: str, table: str) -> None:
+        async with handshakes:
+            if current.get(slot) != table or window.is_over(time.time()):
+                return
+
+            def ended(sock: SpectatorSocket, slot: str = slot) -> None:
+                sockets[slot].discard(sock)
+
+            try:
+                _, sock = await loop.create_connection(
+                    lambda: SpectatorSocket(
+                        f"/ws/tables/{table}", f"{host}:{port}", window, result, ended
+                    ),
+                    host,
+                    port,
+                )
+            except OSError as exc:
+                result.errors.append(f"connect: {exc}")
+                return
+            sockets[slot].add(sock)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(sock.handshake), 30)
+            if sock.open:
+                result.connects += 1
+            if sum(len(v) for v in sockets.values()) >= cfg.count:
+                connected.set()
+
+    def follow(slot: str, table: str) -> None:
+        if slot not in per_slot:
+            return
+        current[slot] = table
+        for old in list(sockets[slot]):
+            old.close()  # it watched the slot's previous table
+        for _ in range(per_slot[slot]):
+            task = asyncio.create_task(watch(slot, table))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+
+    def reader() -> None:
+        while True:
+            item = tables_in.get()
+            if item is None:
+                return
+            loop.call_soon_threadsafe(follow, *item)
+
+    threading.Thread(target=reader, daemon=True).start()
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(connected.wait(), 120)
+    conn.send("ready")
+    while not window.is_over(time.time()):
+        await asyncio.sleep(0.2)
+    for socks in sockets.values():
+        for sock in list(socks):
+            sock.close()
+    for task in list(pending):
+        task.cancel()
+    return result
+
+
+def spectator_main(cfg: SpectatorConfig, start: Any, end: Any, conn: Any, tables_in: Any) -> None:
+    """Entry point of a spectator process: watch the slots' tables, send back the counts."""
+    cpu0 = time.process_time()
+    result = asyncio.run(_spectators_async(cfg, Window(start, end), conn, tables_in))
     result.cpu_seconds = time.process_time() - cpu0
     conn.send(asdict(result))
     conn.close()
@@ -354,19 +618,41 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 for i in range(args.clients)
             ]
             pipes, procs = [], []
+            spectator_pipes: list[Any] = []
+            tables_out: list[Any] = []
+            slots = [f"{i}:{slot}" for i, n in enumerate(share) for slot in range(n)]
+            watchers = min(args.spectator_clients, args.spectators)
+            for k in range(watchers):
+                parent, child = ctx.Pipe()
+                count = args.spectators // watchers + (k < args.spectators % watchers)
+                offset = sum(
+                    args.spectators // watchers + (j < args.spectators % watchers) for j in range(k)
+                )
+                tables_in = ctx.Queue()
+                scfg = SpectatorConfig(server.url, slots, count, offset)
+                proc = ctx.Process(
+                    target=spectator_main, args=(scfg, start, end, child, tables_in), daemon=True
+                )
+                proc.start()
+                spectator_pipes.append(parent)
+                tables_out.append(tables_in)
+                procs.append(proc)
             for i, n in enumerate(share):
                 parent, child = ctx.Pipe()
                 interval = args.tables / args.rate if args.rate > 0 else 0.0
                 cfg = ClientConfig(
                     i, server.url, server.ws_url, n, args.players, args.preset, args.seed, interval
                 )
-                proc = ctx.Process(target=client_main, args=(cfg, start, end, child), daemon=True)
+                proc = ctx.Process(
+                    target=client_main, args=(cfg, start, end, child, tables_out), daemon=True
+                )
                 proc.start()
                 pipes.append(parent)
                 procs.append(proc)
-            for pipe in pipes:
+            for pipe in [*pipes, *spectator_pipes]:
                 if pipe.recv() != "ready":
                     raise RuntimeError("a load generator failed to start")
+            load0 = os.getloadavg()
             t_start = time.time() + args.warmup
             with start.get_lock(), end.get_lock():
                 start.value, end.value = t_start, t_start + args.seconds
@@ -375,6 +661,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             time.sleep(max(0.0, t_start + args.seconds - time.time()))
             cpu1, wall1 = server.cpu_seconds(), time.time()
             results = [ClientResult(**pipe.recv()) for pipe in pipes]
+            watched = [SpectatorResult(**pipe.recv()) for pipe in spectator_pipes]
+            for out in tables_out:
+                out.put(None)
+            load1 = os.getloadavg()
             for proc in procs:
                 proc.join(30)
         finally:
@@ -382,7 +672,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         fs = filesystem_of(data_dir)
     lat = sorted(x for r in results for x in r.latencies_ms)
     n = len(lat)
-    errors = [e for r in results for e in r.errors]
+    errors = [e for r in results for e in r.errors] + [e for w in watched for e in w.errors]
     db_kind = "postgresql" if db_url.startswith("postgres") else f"sqlite ({fs})"
     return {
         "actions_per_s": n / args.seconds,
@@ -403,6 +693,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_cores": (cpu1 - cpu0) / (wall1 - wall0),
         "load_processes": args.clients,
         "load_cpu_cores": sum(r.cpu_seconds for r in results) / (args.seconds + args.warmup),
+        "spectators": args.spectators,
+        "spectator_processes": len(watched),
+        "spectator_connects": sum(w.connects for w in watched),
+        "spectator_refused": sum(w.refused for w in watched),
+        "spectator_dropped": sum(w.dropped for w in watched),
+        "spectator_messages_per_s": sum(w.messages for w in watched) / args.seconds,
+        "spectator_states_per_s": sum(w.state_messages for w in watched) / args.seconds,
+        "spectator_mbytes_per_s": sum(w.bytes for w in watched) / args.seconds / 1e6,
+        "spectator_cpu_cores": sum(w.cpu_seconds for w in watched) / (args.seconds + args.warmup),
+        "load_average_start": load0[0],
+        "load_average_end": load1[0],
         "errors": errors[:20],
         "error_count": len(errors),
         "db": db_kind,
@@ -455,6 +756,19 @@ def print_report(fig: dict[str, Any]) -> None:
         f"target: >= {TARGET_ACTIONS_PER_S:.0f} actions/s: {throughput}; "
         f"p99 < {TARGET_P99_MS:.0f} ms: {p99}"
     )
+    if fig["spectators"]:
+        print(
+            f"spectators: {fig['spectators']} over the tables in {fig['spectator_processes']} "
+            f"process(es) ({fig['spectator_cpu_cores']:.2f} cores); {fig['spectator_connects']} "
+            f"connections made, {fig['spectator_refused']} refused, {fig['spectator_dropped']} "
+            f"dropped; received {fig['spectator_messages_per_s']:.0f} messages/s "
+            f"({fig['spectator_states_per_s']:.0f} states/s, "
+            f"{fig['spectator_mbytes_per_s']:.1f} MB/s)"
+        )
+    print(
+        f"load average (1 min): {fig['load_average_start']:.2f} at the start, "
+        f"{fig['load_average_end']:.2f} at the end"
+    )
     if fig["error_count"]:
         print(f"errors: {fig['error_count']}, e.g. {fig['errors'][:3]}")
 
@@ -474,6 +788,18 @@ def main(argv: list[str] | None = None) -> int:
         help="offered load in actions/s over all tables (default 0: each client acts at once)",
     )
     p.add_argument("--clients", type=int, default=1, help="load-generator processes (default 1)")
+    p.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="spectator WebSockets spread over the measured tables (default 0)",
+    )
+    p.add_argument(
+        "--spectator-clients",
+        type=int,
+        default=1,
+        help="processes holding the spectators (default 1)",
+    )
     p.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
     p.add_argument("--dir", default=None, help="where the temp dir goes (default: the system's)")
     p.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")

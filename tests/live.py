@@ -24,6 +24,9 @@ from typing import IO
 SERVING_RE = re.compile(r"^pyramids: serving on (http://\S+?)/?\s*$")
 START_TIMEOUT = 60.0  # seconds; generous: migrations and a cold import on a busy CI machine
 STOP_TIMEOUT = 15.0
+TEST_LIMITS = {"PYRAMIDS_EXEMPT": "127.0.0.1,::1"}
+"""Tests play faster than people: no per-address limit on loopback unless a test's ``env``
+says otherwise (tests/server/test_limits.py sets ``PYRAMIDS_EXEMPT`` to "")."""
 
 
 class LiveServerError(RuntimeError):
@@ -60,7 +63,7 @@ class LiveServer:
         self.starts += 1
         self._stderr_path = self.data_dir / f"server-{self.starts}.stderr"
         self._stderr = self._stderr_path.open("w+", encoding="utf-8")
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **TEST_LIMITS, **self.env}
         cmd = [
             sys.executable,
             "-m",

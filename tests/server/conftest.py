@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, text
 from starlette.testclient import WebSocketTestSession
 
 from pyramids.server import Settings, create_app
-from pyramids.server.config import sqlite_url
+from pyramids.server.config import LimitSettings, sqlite_url
 
 RECEIVE_TIMEOUT = 30.0
 """Seconds a test waits for a server message before failing (a hang, not a timing test)."""
@@ -31,6 +31,9 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "data_dir": tmp_path,
         "bot_delay": 0.0,
         "absent_after": 0.0,
+        # tests play faster than people: no per-address limit on the test client, and
+        # all-bot tables at once too (tests/server/test_limits.py tests the limits)
+        "limits": LimitSettings(min_all_bot_delay=0.0, exempt="testclient"),
     }
     base.update(overrides)
     return Settings(**base)
@@ -52,8 +55,13 @@ def client(settings: Settings) -> Iterator[TestClient]:
 def create(
     client: TestClient, seats: list[dict[str, Any]], game: str = "flaming", **extra: Any
 ) -> dict[str, Any]:
-    """Create a table and return the response body (asserting 201)."""
-    body: dict[str, Any] = {"game": game, "seats": seats, "seed": 7, **extra}
+    """Create a table and return the response body (asserting 201).
+
+    Seed 7 unless said otherwise, but only where a client may choose the seed (every seat
+    but at most one a bot); other tables get the server's secret seed."""
+    body: dict[str, Any] = {"game": game, "seats": seats, **extra}
+    if "seed" not in body and sum(s.get("kind") == "human" for s in seats) <= 1:
+        body["seed"] = 7
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     return dict(r.json())

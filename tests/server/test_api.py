@@ -124,9 +124,10 @@ def test_a_table_of_bots_runs_at_once_to_the_end(client: TestClient) -> None:
 
 
 def test_list_tables_newest_first_and_by_status(client: TestClient) -> None:
-    """GET /api/tables: newest first, filtered by status, at most limit."""
-    first = create(client, [HUMAN, HUMAN])["table"]["id"]
-    second = create(client, [HUMAN, bot()])["table"]["id"]
+    """GET /api/tables: newest first, filtered by status, at most limit (public tables only:
+    test_seat_binding.py checks that a private one is not listed)."""
+    first = create(client, [HUMAN, HUMAN], public=True)["table"]["id"]
+    second = create(client, [HUMAN, bot()], public=True)["table"]["id"]
     ids = [t["id"] for t in client.get("/api/tables").json()["tables"]]
     assert ids.index(second) < ids.index(first)
     open_ids = [t["id"] for t in client.get("/api/tables?status=open").json()["tables"]]
@@ -153,8 +154,9 @@ def test_unknown_table_is_404_everywhere(client: TestClient) -> None:
 
 
 def test_claim_takes_a_free_seat_once_and_starts_the_table(client: TestClient) -> None:
-    """Claim: a new token for a free human seat; seat_taken once used; running when all used."""
-    body = create(client, [HUMAN, bot(), HUMAN])
+    """Claim: a new token for a free human seat of a public table; seat_taken once used;
+    running when all used."""
+    body = create(client, [HUMAN, bot(), HUMAN], public=True)
     tid = body["table"]["id"]
     r = client.post(f"/api/tables/{tid}/seats/0/claim", json={"name": "Bea"})
     assert r.status_code == 200, r.text
@@ -185,28 +187,27 @@ def test_state_gives_legal_actions_only_to_the_seat_to_move(client: TestClient) 
     tid = body["table"]["id"]
     tokens = [i["token"] for i in body["invites"]]
     mover = client.get(f"/api/tables/{tid}/state", params={"token": tokens[0]}).json()
-    other = client.get(f"/api/tables/{tid}/state", params={"token": tokens[1]}).json()
     public = client.get(f"/api/tables/{tid}/state").json()
     assert mover["type"] == "state"
     assert mover["status"] == "open"
-    assert mover["legal"] == []  # nobody moves while the table is open
+    assert mover["legal"] == []  # nobody moves while the table is open (seat 1 is free)
     assert mover["view"]["hand"] is not None
     assert public["view"]["hand"] is None
-    assert other["view"]["hand"] != mover["view"]["hand"]
-    # Both invites used by HTTP actions: the table starts; only seat 0 has a legal list.
+    # Reading bound seat 0 to its invite; an HTTP action binds seat 1: the table starts,
+    # and only seat 0 has a legal list.
     r = client.post(
         f"/api/tables/{tid}/actions", json={"token": tokens[1], "seq": 0, "action": "left"}
     )
     assert error_code(r) == "out_of_turn"
-    assert client.get(f"/api/tables/{tid}").json()["status"] == "open"
+    assert client.get(f"/api/tables/{tid}").json()["status"] == "running"
     r = client.post(
         f"/api/tables/{tid}/actions", json={"token": tokens[0], "seq": 0, "action": "nonsense"}
     )
     assert error_code(r) == "malformed"
-    assert client.get(f"/api/tables/{tid}").json()["status"] == "running"
     mover = client.get(f"/api/tables/{tid}/state", params={"token": tokens[0]}).json()
     other = client.get(f"/api/tables/{tid}/state", params={"token": tokens[1]}).json()
     public = client.get(f"/api/tables/{tid}/state").json()
+    assert other["view"]["hand"] != mover["view"]["hand"]
     assert mover["legal"]
     assert other["legal"] == []
     assert public["legal"] == []
@@ -215,13 +216,10 @@ def test_state_gives_legal_actions_only_to_the_seat_to_move(client: TestClient) 
 def test_http_action_is_committed_and_answers_the_new_seq(
     client: TestClient, settings: Settings
 ) -> None:
-    """POST actions: 200 {"seq": n} once committed (its use of the invite starts the table)."""
+    """POST actions: 200 {"seq": n} once committed (the invite's first use starts the table)."""
     body = create(client, [HUMAN, bot()])
     tid = body["table"]["id"]
     token = body["invites"][0]["token"]
-    state = client.get(f"/api/tables/{tid}/state", params={"token": token}).json()
-    assert state["status"] == "open"
-    assert state["legal"] == []
     legal = client.post(
         f"/api/tables/{tid}/actions", json={"token": token, "seq": 0, "action": "left"}
     )
@@ -262,7 +260,9 @@ def test_record_and_replay_only_once_finished_and_they_replay_the_game(
     client: TestClient,
 ) -> None:
     """record/replay: 409 not_finished before the end; after it, they reproduce the game."""
-    body = create(client, [HUMAN, bot("greedy"), bot("random")], options={"preset": "family"})
+    body = create(
+        client, [HUMAN, bot("greedy"), bot("random")], options={"preset": "family"}, public=True
+    )
     tid = body["table"]["id"]
     token = client.post(f"/api/tables/{tid}/seats/0/claim", json={}).json()["token"]
     for path in ("record", "replay"):
@@ -358,6 +358,9 @@ def test_serve_command_prints_its_address_and_stops_on_sigterm(tmp_path: Path) -
 class _DeadPool:
     """An executor whose worker processes are gone, as after a crash or an OOM kill."""
 
+    def __init__(self, *_args: Any, **_kwargs: Any) -> None:
+        """Takes what ProcessPoolExecutor takes."""
+
     def submit(self, *_args: Any, **_kwargs: Any) -> Any:
         from concurrent.futures.process import BrokenProcessPool
 
@@ -369,9 +372,9 @@ class _DeadPool:
 
 def test_a_dead_search_worker_does_not_stall_the_table(tmp_path: Path, monkeypatch: Any) -> None:
     """When the ISMCTS worker processes die, the fallback bot plays and the game ends."""
-    from pyramids.server import tables
+    from pyramids.server import search
 
-    monkeypatch.setattr(tables, "_search_pool", _DeadPool)
+    monkeypatch.setattr(search, "ProcessPoolExecutor", _DeadPool)
     settings = make_settings(tmp_path, ismcts_spec="ismcts:5")
     with TestClient(create_app(settings)) as client:
         body = create(client, [bot("ismcts"), bot("greedy")])

@@ -63,16 +63,21 @@ class TableRun:
 
 
 def table_body(seats: list[dict[str, Any]], seed: int, bot_delay: float = 0.0) -> dict[str, Any]:
-    """A create-table request for Flaming Pyramids that never hands a seat to a takeover bot."""
-    return {
+    """A create-table request for Flaming Pyramids that never hands a seat to a takeover bot
+    (public: some seats are taken from the lobby). ``seed`` only where a client may choose
+    it (issue 12: at most one human seat); the others get the server's secret seed."""
+    body: dict[str, Any] = {
         "game": "flaming",
+        "public": True,
         "seats": seats,
         "options": {"preset": "standard"},
-        "seed": seed,
         "bot_delay": bot_delay,
         "absent_after": 0,
         "turn_time": 0,
     }
+    if sum(s["kind"] == "human" for s in seats) <= 1:
+        body["seed"] = seed
+    return body
 
 
 def claim(client: httpx.Client, table: str, seat: int) -> str:

@@ -31,7 +31,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from pyramids.core import GameRecord, State, replay
+from pyramids.core import GameRecord, State, fairness, replay
 from pyramids.flags.state import FlagsState
 from pyramids.flaming.state import FlamingState
 from pyramids.flaming.tiles import NAMES
@@ -137,7 +137,8 @@ def play_all_humans(
 ) -> tuple[dict[Viewer, list[dict[str, Any]]], list[State]]:
     """Play a game whose every seat is a connected human (random legal moves), plus a
     spectator; return every message each connection received and the true states."""
-    body = create(client, [HUMAN] * players, game=game, seed=seed, options=options)
+    body = create(client, [HUMAN] * players, game=game, options=options)
+    assert not body["table"]["seeded"]
     tid = body["table"]["id"]
     tokens = [i["token"] for i in body["invites"]]
     rng = random.Random(seed)
@@ -197,7 +198,30 @@ def play_all_humans(
     states: list[State] = [game_obj.new_initial_state(record["seed"])]
     states += [s.clone() for _, s in replay(game_obj, GameRecord.from_json(record))]
     assert states[-1].is_terminal()
+    check_seed_secret(messages, record, body["table"]["commitment"])
     return messages, states
+
+
+def check_seed_secret(
+    messages: dict[Viewer, list[dict[str, Any]]], record: dict[str, Any], commitment: str
+) -> None:
+    """Every summary and state carries the commitment; no message names the seed or salt.
+
+    The record (shown only after the end) reveals seed and salt, and they hash to the
+    commitment published at the start.
+    """
+    assert commitment == record["commitment"]
+    assert fairness.is_commitment_of(commitment, record["seed"], record["salt"])
+    seed, salt = str(record["seed"]), record["salt"]
+    for viewer, received in messages.items():
+        for msg in received:
+            text = json.dumps(msg)
+            assert not mentions(text, seed), (viewer, msg["type"])
+            assert salt not in text, (viewer, msg["type"])
+            if msg["type"] == "state":
+                assert msg["commitment"] == commitment
+            elif msg["type"] in ("hello", "table"):
+                assert msg["table"]["commitment"] == commitment
 
 
 @pytest.mark.parametrize("seed", [3, 11])

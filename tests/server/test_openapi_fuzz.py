@@ -14,6 +14,7 @@ would only ever meet ``unknown_table``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.python.asgi import get_client, shutdown_lifespans
 
 from pyramids.server import Settings, create_app
-from pyramids.server.config import sqlite_url
+from pyramids.server.config import LimitSettings, sqlite_url
 
 MAX_EXAMPLES = 50
 FUZZ_SETTINGS = settings(
@@ -68,7 +69,12 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The app on a fresh SQLite file; bots that would think hard play randomly instead."""
     tmp: Path = tmp_path_factory.mktemp("fuzz")
     # Fuzzed tables may seat ISMCTS bots: what they play does not matter here, only the API.
-    settings = Settings(db_url=sqlite_url(tmp / "fuzz.sqlite3"), data_dir=tmp, ismcts_spec="random")
+    settings = Settings(
+        db_url=sqlite_url(tmp / "fuzz.sqlite3"),
+        data_dir=tmp,
+        ismcts_spec="random",
+        limits=LimitSettings(exempt="testclient"),  # the fuzzer is faster than any person
+    )
     APP.app = create_app(settings)
     try:
         yield APP
@@ -83,7 +89,8 @@ def real_table(fuzz_app: Any) -> dict[str, Any]:
     """A running two-human table (seat 0 to move): both seats claimed from the lobby."""
     with get_client(fuzz_app) as client:
         human = {"kind": "human"}
-        body = {"game": "flaming", "seats": [human, human], "seed": 5}
+        # two humans: the server's seed; public, so its seats can be claimed
+        body = {"game": "flaming", "seats": [human, human], "public": True}
         r = client.post("/api/tables", json=body)
         assert r.status_code == 201, r.text
         table = r.json()["table"]["id"]
@@ -92,6 +99,12 @@ def real_table(fuzz_app: Any) -> dict[str, Any]:
             claim = client.post(f"/api/tables/{table}/seats/{seat}/claim", json={"name": "x"})
             assert claim.status_code == 200, claim.text
             tokens.append(claim.json()["token"])
+        for _ in range(500):  # the seed is the server's: wait out any chance draw
+            to_move = client.get(f"/api/tables/{table}/state").json()["to_move"]
+            if to_move != -1:
+                break
+            time.sleep(0.01)
+        tokens = [tokens[to_move], tokens[1 - to_move]]  # the seat to move first
         state = client.get(f"/api/tables/{table}/state", params={"token": tokens[0]}).json()
         assert state["status"] == "running" and state["legal"], state
     return {"id": table, "tokens": tokens}

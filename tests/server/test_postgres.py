@@ -17,6 +17,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+from pyramids.core import GameRecord, fairness
+from pyramids.games import make_game
 from tests.live import LiveServer, live_server
 from tests.server.test_durability import (
     TableRun,
@@ -26,6 +28,7 @@ from tests.server.test_durability import (
     run_durability_scenario,
     table_body,
 )
+from tests.server.test_seat_binding import RACE_ENV, RACE_TRIALS, race_seat
 
 
 def _create(server: LiveServer, seats: list[dict[str, Any]], seed: int) -> dict[str, Any]:
@@ -84,6 +87,12 @@ def test_postgres_api_and_websocket_play_a_whole_game(postgres_url: str) -> None
             assert [step["seq"] for step in steps][-1] == summary["seq"]
             record = client.get(f"/api/tables/{table}/record").json()
             assert len(record["actions"]) == summary["seq"]
+        # issue 12: the commitment and seeded mark survive the database; the record verifies
+        assert summary["commitment"] == created["table"]["commitment"]
+        assert summary["seeded"] is True and record["seeded"] is True
+        rec = GameRecord.from_json(record)
+        verdict = fairness.verify_record(make_game(rec.game, rec.players, rec.options), rec)
+        assert verdict.is_verified, verdict.failure
 
 
 def test_postgres_sigkill_in_mid_game_loses_no_acknowledged_action(postgres_url: str) -> None:
@@ -160,3 +169,19 @@ def test_postgres_two_servers_same_decision_exactly_one_applied(postgres_url: st
         run = TableRun(0, table, "http", tokens, acked=dict(winners), seq=max(winners))
         asyncio.run(asyncio.wait_for(drive(one, run), 120))
         check_records(one, [run])
+
+
+def test_postgres_two_servers_invite_against_claim_exactly_one_holds_the_seat(
+    postgres_url: str,
+) -> None:
+    """Issue 12: "A seat is bound to one token at a time, atomically: the first of an invite
+    connection and a claim wins, the other is refused", with the invite on one server
+    process and the claim on another (alternating), both on one PostgreSQL database: only
+    the conditional update in the database can order them. 40 trials."""
+    with (
+        live_server(postgres_url, env=RACE_ENV) as one,
+        live_server(postgres_url, env=RACE_ENV) as two,
+    ):
+        wins = asyncio.run(asyncio.wait_for(race_seat([one, two]), 300))
+    assert sum(wins.values()) == RACE_TRIALS
+    print(f"seat races on PostgreSQL, two servers: {dict(wins)}")

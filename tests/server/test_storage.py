@@ -159,7 +159,7 @@ def test_a_snapshot_that_disagrees_with_the_replay_stops_the_start(tmp_path: Pat
 def test_open_table_and_claims_survive_a_restart(settings: Settings) -> None:
     """An open table stays open with its used invites after a restart."""
     with TestClient(create_app(settings)) as client:
-        body = create(client, [HUMAN, HUMAN])
+        body = create(client, [HUMAN, HUMAN], public=True)
         tid = body["table"]["id"]
         claim = client.post(f"/api/tables/{tid}/seats/0/claim", json={"name": "Zoé"}).json()
     with TestClient(create_app(settings)) as client:
@@ -185,9 +185,44 @@ def test_migrations_reach_head_and_are_idempotent(tmp_path: Path) -> None:
         sync = conn.execute(text("PRAGMA synchronous")).scalar_one()
         fks = conn.execute(text("PRAGMA foreign_keys")).scalar_one()
     engine.dispose()
-    assert version == "0001"
+    assert version == "0002"
     assert {"tables", "seats", "actions", "snapshots"} <= names
     assert (journal, sync, fks) == ("wal", 2, 1)
+
+
+def test_migration_0002_keeps_old_tables_with_fair_defaults(tmp_path: Path) -> None:
+    """A table stored at revision 0001 upgrades to 0002: no salt or commitment, private, unseeded."""
+    from alembic import command
+    from alembic.config import Config
+
+    from pyramids.server.db import MIGRATIONS_DIR
+    from pyramids.server.store import load_table
+
+    engine = make_engine(sqlite_url(tmp_path / "old.sqlite3"), writer=True)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+        conn.execute(
+            text(
+                "INSERT INTO tables (id, game, players, options, seed, rules_version, status,"
+                " settings, created, updated, seq) VALUES ('old', 'flaming', 2, '{}', 7,"
+                " 'v', 'open', '{}', '2026-01-01 00:00:00', '2026-01-01 00:00:00', 0)"
+            )
+        )
+    migrate(engine)
+    with engine.connect() as conn:
+        table = load_table(conn, "old")
+    engine.dispose()
+    assert table is not None
+    assert (table.salt, table.commitment, table.seeded, table.public, table.created_by) == (
+        None,
+        None,
+        False,
+        False,
+        None,
+    )
 
 
 def test_writer_group_failure_only_fails_the_culprit(tmp_path: Path) -> None:

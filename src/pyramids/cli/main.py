@@ -12,6 +12,7 @@ from pyramids.cli import (
     serve_cmd,
     sim_cmd,
     tournament_cmd,
+    verify_cmd,
 )
 from pyramids.games import descriptors
 
@@ -32,6 +33,7 @@ app.command("bench")(bench_cmd.bench)
 app.command("hint")(hint_cmd.hint)
 app.command("tournament")(tournament_cmd.tournament)
 app.command("serve")(serve_cmd.serve)
+app.command("verify")(verify_cmd.verify)
 
 
 def main() -> None:

@@ -29,6 +29,7 @@ SERVER_LIBRARIES = frozenset(
         "alembic",
         "psycopg",
         "platformdirs",
+        "limits",
     }
 )
 """The top-level modules of the optional extra ``server`` (pyproject.toml)."""
@@ -37,6 +38,22 @@ NO_SERVER_EXTRA = (
     "Install it with: pip install 'pyramids[server]'  (in a checkout: pip install -e '.[server]',"
     " or ./run serve, which installs everything)"
 )
+
+
+WS_MAX_FRAME_BYTES = 64 * 1024
+"""WebSocket messages over this are refused by the protocol (close 1009); up to it, the
+application answers ``too_large`` past ``Settings.max_message_bytes``."""
+
+
+def parse_limits(items: list[str]) -> dict[str, str]:
+    """``--limit NAME=VALUE`` options as a mapping; ValueError for one without ``=``."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--limit takes NAME=VALUE, not {item!r}")
+        out[name.strip()] = value.strip()
+    return out
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -100,6 +117,24 @@ def serve(
     data_dir: Annotated[
         Path | None, typer.Option(help="Where the default SQLite database lives.")
     ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=VALUE",
+            help="Set a limit (repeatable), e.g. --limit rate_create=5/minute --limit "
+            "max_spectators=50; also env PYRAMIDS_<NAME>. The names and defaults are in "
+            "docs/SECURITY.md (LimitSettings in pyramids.server.config).",
+        ),
+    ] = None,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="ORIGIN",
+            help="Let pages of this origin (https://play.example.org; * for any) open table "
+            "WebSockets besides the server's own (repeatable). Clients sending no Origin "
+            "(scripts, bots) are always let in.",
+        ),
+    ] = None,
 ) -> None:
     """Run the server: play in the browser at the printed address."""
     try:
@@ -107,6 +142,8 @@ def serve(
 
         from pyramids.server.app import create_app
         from pyramids.server.config import resolve_settings
+        from pyramids.server.fanout import FramesProtocol
+        from pyramids.server.slow_clients import guarded_protocol
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] not in SERVER_LIBRARIES:
             raise
@@ -117,7 +154,14 @@ def serve(
     # The event loop shares the GIL with the database writer thread: hand it over more
     # often than the default 5 ms so that acknowledgements are not held up behind it.
     sys.setswitchinterval(0.0005)
-    settings = resolve_settings(db, data_dir)
+    try:
+        settings = resolve_settings(
+            db, data_dir, allowed_origins=allowed_origin or [], limits=parse_limits(limit or [])
+        )
+    except ValueError as exc:
+        typer.echo(f"pyramids: {exc}", err=True)
+        raise typer.Exit(2) from None
+    limits = settings.limits
     try:
         sock = bind_socket(host, port)
     except OSError as exc:
@@ -138,13 +182,25 @@ def serve(
                 gc.callbacks.append(_GenerationalFreeze())
                 print(line, flush=True)
 
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         log_level="warning",
         lifespan="on",
-        ws_max_size=1 << 20,
+        # the guard against slow clients: head and body timeouts, head size, connections
+        # per address (uvicorn itself has only the keep-alive timeout)
+        http=guarded_protocol(limits, app.state.client_limits),
+        timeout_keep_alive=max(1, round(limits.keep_alive_timeout)),
+        h11_max_incomplete_event_size=limits.max_header_bytes or None,
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=limits.trusted_proxies or None,
+        ws_max_size=WS_MAX_FRAME_BYTES,
+        # states are framed once per view and written as they are (server/fanout.py)
+        ws=FramesProtocol,
         ws_per_message_deflate=False,
-        timeout_graceful_shutdown=5,
+        # SIGTERM: connections still open after this are closed (a clean stop in under 2 s,
+        # searches abandoned: TableManager.stop)
+        timeout_graceful_shutdown=settings.shutdown_grace,
     )
     server = Server(config)
     # uvicorn handles SIGTERM (graceful shutdown) and then raises it again once done;

@@ -29,10 +29,16 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
     rules_version: str = ""
     seats: list[str] = field(default_factory=list)
+    salt: str | None = None
+    """A server table's salt (revealed with the seed once the game is over)."""
+    commitment: str | None = None
+    """A server table's commitment to its seed (``pyramids.core.fairness.commitment``)."""
+    seeded: bool = False
+    """The seed was chosen by a client, not drawn by the server."""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {
+        """JSON-ready data (``salt``, ``commitment`` and ``seeded`` only for a committed seed)."""
+        data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "rules_version": self.rules_version,
@@ -42,6 +48,11 @@ class GameRecord:
             "seats": list(self.seats),
             "actions": list(self.actions),
         }
+        if self.commitment is not None:
+            data["salt"] = self.salt
+            data["commitment"] = self.commitment
+            data["seeded"] = self.seeded
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
@@ -65,6 +76,13 @@ class GameRecord:
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise PositionError("record field 'actions' must be a list of strings")
         seats = data.get("seats", [])
+        salt, commit, seeded = data.get("salt"), data.get("commitment"), data.get("seeded", False)
+        if salt is not None and not isinstance(salt, str):
+            raise PositionError("record field 'salt' must be a string")
+        if commit is not None and not isinstance(commit, str):
+            raise PositionError("record field 'commitment' must be a string")
+        if not isinstance(seeded, bool):
+            raise PositionError("record field 'seeded' must be a boolean")
         return cls(
             game=game,
             options=dict(options),
@@ -73,6 +91,9 @@ class GameRecord:
             actions=list(actions),
             rules_version=str(data.get("rules_version", "")),
             seats=[str(s) for s in seats] if isinstance(seats, list) else [],
+            salt=salt,
+            commitment=commit,
+            seeded=seeded,
         )
 
 

@@ -27,6 +27,9 @@ from pyramids import texts
 from pyramids.games import descriptors
 from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
+from pyramids.server.fanout import FRAMES_EXTENSION
+from pyramids.server.hardening import WS_CLOSE_BAD_ORIGIN, SecurityHeaders, is_origin_allowed
+from pyramids.server.limits import WS_CLOSE_POLICY, RateLimitedError, client_key, is_too_deep
 from pyramids.server.live import Client, LiveTable, ProtocolError, SeatSpec, TableSettings, dumps
 from pyramids.server.schemas import (
     ActionIn,
@@ -53,6 +56,7 @@ log = logging.getLogger("pyramids.server")
 STATIC_DIR = FilePath(__file__).resolve().parent / "static"
 WS_CLOSE_UNKNOWN_TABLE = 4404
 WS_CLOSE_BAD_TOKEN = 4403
+WS_CLOSE_SEAT_TAKEN = 4409
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -75,11 +79,13 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI response entries for error statuses."""
     descriptions = {
         400: "the body is not JSON",
-        403: "bad_token",
+        403: "bad_token (or private_table: claims are for public tables only)",
         404: "unknown_table (or unknown_seat)",
         409: "refused by the game or the table's state",
+        410: "expired: the table expired before it started",
         413: "too_large: the body is over the limit",
         422: "malformed (breaks the schema) or bad_options",
+        429: "rate_limited (with Retry-After, in seconds) or too_many_tables",
         503: "unavailable: the database did not answer",
     }
     return {s: {"model": ErrorOut, "description": descriptions[s]} for s in statuses}
@@ -137,7 +143,9 @@ class BodyLimit:
             if msg["type"] == "http.request":
                 received += len(msg.get("body", b""))
                 if received > self.limit:
-                    raise _BodyTooLargeError
+                    # an HTTPException, which FastAPI's body reading lets through (any
+                    # other error there becomes a 400)
+                    raise _BodyTooLargeError(413, message)
             return msg
 
         async def tracking_send(msg: Message) -> None:
@@ -153,8 +161,8 @@ class BodyLimit:
                 await error_response(413, "too_large", message)(scope, receive, send)
 
 
-class _BodyTooLargeError(Exception):
-    pass
+class _BodyTooLargeError(StarletteHTTPException):
+    """A body (chunked: no Content-Length to check first) grew over the limit."""
 
 
 class NoCacheStatic(StaticFiles):
@@ -210,11 +218,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.manager = manager
     app.state.settings = settings
+    limits = manager.limits
+    app.state.client_limits = limits
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, errors included
 
     @app.exception_handler(ProtocolError)
     async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message)
+        response = error_response(exc.status, exc.code, exc.message)
+        if isinstance(exc, RateLimitedError):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -244,10 +258,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response_model=CreateTableOut,
         status_code=201,
         tags=["lobby"],
-        responses=errors(*COMMON, 503),
+        responses=errors(*COMMON, 429, 503),
     )
-    async def create_table(body: CreateTableIn) -> dict[str, Any]:
-        """Create a table; one invite per human seat (shown once)."""
+    async def create_table(request: Request, body: CreateTableIn) -> dict[str, Any]:
+        """Create a table; one invite per human seat (shown once). 429 rate_limited (with
+        Retry-After) or too_many_tables past the creator's address's limits."""
+        key = address_of(request)
+        limits.check("create", key)
         table_settings = TableSettings(
             bot_delay=settings.bot_delay if body.bot_delay is None else body.bot_delay,
             absent_after=settings.absent_after if body.absent_after is None else body.absent_after,
@@ -256,7 +273,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         seats = [SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in body.seats]
         table, invites = await manager.create_table(
-            body.game, seats, body.options, body.seed, table_settings
+            body.game,
+            seats,
+            body.options,
+            body.seed,
+            table_settings,
+            public=body.public,
+            created_by=key,
         )
         return {
             "table": table.summary(),
@@ -269,7 +292,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def list_tables(
         status: Status | None = None, limit: Annotated[int, Query(ge=1, le=200)] = 50
     ) -> dict[str, Any]:
-        """Tables, newest first, optionally of one status."""
+        """Public tables, newest first, optionally of one status (private ones are not listed)."""
         return {"tables": await manager.list_tables(status, limit)}
 
     @app.get(
@@ -286,10 +309,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/api/tables/{table_id}/seats/{seat}/claim",
         response_model=ClaimOut,
         tags=["lobby"],
-        responses=errors(*COMMON, 404, 409),
+        responses=errors(*COMMON, 403, 404, 409, 410, 429),
     )
-    async def claim(table_id: TableId, seat: SeatNumber, body: ClaimIn) -> ClaimOut:
-        """Take a free human seat: 409 seat_taken once its invite has been used."""
+    async def claim(
+        request: Request, table_id: TableId, seat: SeatNumber, body: ClaimIn
+    ) -> ClaimOut:
+        """Take a free human seat of a public table: 403 private_table for an invite-only
+        table, 409 seat_taken once the seat is bound (its invite used, or claimed)."""
+        limits.check("claim", address_of(request))
         table = await manager.get(table_id)
         invite = await manager.claim(table, seat, clean_name(body.name))
         return ClaimOut(seat=invite.seat, token=invite.token, url=invite.url)
@@ -298,7 +325,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/api/tables/{table_id}/state",
         response_model=StateOut,
         tags=["play"],
-        responses=errors(*COMMON, 403, 404),
+        responses=errors(*COMMON, 403, 404, 409, 503),
     )
     async def get_state(
         table_id: TableId,
@@ -306,17 +333,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """The ``state`` message the WebSocket sends that seat (no token: the spectator's)."""
         table = await manager.get(table_id)
-        seat = table.seat_for_token(token) if token else None
+        seat = await manager.seat_of(table, token) if token else None
         return table.state_message(seat)
 
     @app.post(
         "/api/tables/{table_id}/actions",
         response_model=ActionOut,
         tags=["play"],
-        responses=errors(*COMMON, 403, 404, 409, 503),
+        responses=errors(*COMMON, 403, 404, 409, 410, 429, 503),
     )
-    async def post_action(table_id: TableId, body: ActionIn) -> ActionOut:
+    async def post_action(request: Request, table_id: TableId, body: ActionIn) -> ActionOut:
         """Play an action without a WebSocket; answers once it is committed."""
+        limits.check("action", address_of(request))
         table = await manager.get(table_id)
         seq = await manager.act_with_token(table, body.token, body.seq, body.action)
         return ActionOut(seq=seq)
@@ -385,29 +413,61 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         """A connection to a table: hello, states, and the client's actions."""
         await websocket.accept()
+        if not is_origin_allowed(websocket.scope["headers"], settings.allowed_origins):
+            origin = websocket.headers.get("origin", "")
+            refused = ProtocolError(
+                "bad_origin", f"pages from {origin!r} may not open this server's tables", 403
+            )
+            await _refuse(websocket, refused, WS_CLOSE_BAD_ORIGIN)
+            return
+        key = address_of(websocket)
+        try:
+            limits.check("connect", key)
+            limits.open_socket(key)
+        except ProtocolError as exc:
+            await _refuse(websocket, exc, WS_CLOSE_POLICY)
+            return
+        try:
+            await _connected(websocket, table_id, key)
+        finally:
+            limits.close_socket(key)
+
+    async def _connected(websocket: WebSocket, table_id: str, key: str) -> None:
+        """An accepted table socket within its address's limits: attach it, read messages."""
         token = websocket.query_params.get("token") or None
         try:
             table = await manager.get(table_id)
         except ProtocolError as exc:
             await _refuse(websocket, exc, WS_CLOSE_UNKNOWN_TABLE)
             return
-        client = Client(None, settings.send_queue_limit)
+        client = Client(None, settings.send_queue_limit, settings.spectator_linger)
+        frames = websocket.scope.get("extensions", {}).get(FRAMES_EXTENSION) or {}
+        client.write_now = frames.get("write")
         try:
+            if token is None:
+                limits.check_spectators(sum(1 for c in table.clients if c.seat is None))
             await manager.connect(table, token, client)
         except ProtocolError as exc:
-            code = WS_CLOSE_BAD_TOKEN if exc.code == "bad_token" else 1011
+            codes = {"bad_token": WS_CLOSE_BAD_TOKEN, "seat_taken": WS_CLOSE_SEAT_TAKEN}
+            code = codes.get(exc.code, WS_CLOSE_POLICY if exc.status in (410, 429) else 1011)
             await _refuse(websocket, exc, code)
             return
+        socket_id = f"{key}/{id(client)}"
         sender = asyncio.create_task(_send_loop(websocket, client))
         try:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                if limits.is_flooding(key, socket_id):
+                    flood = "too many messages on this connection"
+                    client.send(_error(None, "rate_limited", flood))
+                    client.close(WS_CLOSE_POLICY, f"rate_limited: {flood}")
+                    break
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                await _handle(raw, client, table)
+                await _handle(raw, client, table, key)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -416,7 +476,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await sender
 
-    async def _handle(raw: str | bytes, client: Client, table: LiveTable) -> None:
+    async def _handle(raw: str | bytes, client: Client, table: LiveTable, key: str) -> None:
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > settings.max_message_bytes:
             client.send(
@@ -425,10 +485,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             )
             return
+        depth = settings.limits.max_json_depth
+        if depth and is_too_deep(raw, depth):
+            client.send(_error(None, "malformed", f"messages nest at most {depth} deep"))
+            return
         try:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             client.send(_error(None, "malformed", f"the message is not JSON: {exc}"))
+            return
+        except RecursionError:
+            client.send(_error(None, "malformed", "the message nests too deep"))
             return
         if not isinstance(data, dict):
             client.send(_error(None, "malformed", "a message is a JSON object with a 'type'"))
@@ -459,7 +526,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
                 return
             try:
+                limits.check("action", key)
                 new_seq = await manager.act(table, client.seat, seq, text)
+            except RateLimitedError as exc:
+                client.send(
+                    dumps(
+                        {
+                            "type": "error",
+                            "id": msg_id,
+                            "code": exc.code,
+                            "message": exc.message,
+                            "retry_after": exc.retry_after,
+                        }
+                    )
+                )
+                return
             except ProtocolError as exc:
                 client.send(_error(msg_id, exc.code, exc.message))
                 return
@@ -476,6 +557,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def address_of(connection: Request | WebSocket) -> str:
+    """The key a client's limits are counted under (its address; see ``limits.client_key``)."""
+    client = connection.client
+    return client_key(client.host if client is not None else None)
+
+
 def _error(msg_id: Any, code: str, message: str) -> str:
     return dumps({"type": "error", "id": msg_id, "code": code, "message": message})
 
@@ -487,15 +574,26 @@ async def _refuse(websocket: WebSocket, exc: ProtocolError, close_code: int) -> 
 
 
 async def _send_loop(websocket: WebSocket, client: Client) -> None:
-    """Write the client's queued messages; close the socket when asked to."""
+    """Write the client's queued messages; close the socket when asked to.
+
+    Under ``pyramids serve`` every message queued since the last write goes out in one
+    write of the frames made once per view (``fanout.FRAMES_EXTENSION``); elsewhere one
+    ``websocket.send`` per message.
+    """
+    extension = websocket.scope.get("extensions", {}).get(FRAMES_EXTENSION) or {}
+    write_frames = extension.get("send")
     try:
         while True:
-            text = await client.queue.get()
-            if text is None:
+            batch = await client.take()
+            if not batch:
                 break
-            await websocket.send_text(text)
+            if write_frames is not None:
+                await write_frames(b"".join(out.frame for out in batch))
+            else:
+                for out in batch:
+                    await websocket.send_text(out.text)
     except Exception:
         return
     if websocket.application_state == WebSocketState.CONNECTED:
         with contextlib.suppress(Exception):
-            await websocket.close(code=client.close_code)
+            await websocket.close(code=client.close_code, reason=client.close_reason or None)

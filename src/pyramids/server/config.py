@@ -7,8 +7,10 @@ an SQLite file in the user data directory (``platformdirs.user_data_dir("pyramid
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -34,6 +36,88 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+LIMITS_ENV_PREFIX = "PYRAMIDS_"
+"""Each limit below can be set by the environment variable ``PYRAMIDS_<NAME>`` (upper case)."""
+
+
+@dataclass
+class LimitSettings:
+    """What one client may do, and how long the server waits for slow ones (docs/SECURITY.md).
+
+    A client is its address (an IPv6 address counts by its /64 network). Rates are in the
+    notation of the ``limits`` library, several joined by ``;`` (``"20/minute;200/hour"``);
+    an empty rate turns that limit off. A cap or timeout of 0 turns it off. Every field can
+    be set with ``pyramids serve --limit NAME=VALUE`` or the variable ``PYRAMIDS_<NAME>``.
+    """
+
+    rate_create: str = "20/minute;200/hour"
+    """Tables one address may create (``POST /api/tables``); over it: 429 ``rate_limited``."""
+    rate_claim: str = "30/minute"
+    """Seats one address may claim from the lobby."""
+    rate_action: str = "20/second;1200/minute"
+    """Actions one address may send, over HTTP and WebSockets together."""
+    rate_connect: str = "60/minute"
+    """Table WebSockets one address may open."""
+    ws_flood: str = "100/10seconds"
+    """Messages of any type one WebSocket may send; past it the socket is closed (1008)."""
+    exempt: str = ""
+    """Addresses or networks (comma-separated, ``127.0.0.1,10.0.0.0/8``) that no per-address
+    rate or cap applies to (a load test on loopback, a trusted front end)."""
+    max_tables_per_address: int = 20
+    """Unfinished (open or running) tables one address may have created at once."""
+    max_spectators: int = 200
+    """Spectator connections on one table."""
+    max_connections_per_address: int = 64
+    """Table WebSockets one address may hold open at once."""
+    max_http_connections_per_address: int = 128
+    """HTTP connections (before any WebSocket upgrade) one address may hold open at once."""
+    max_turns: int = 10_000
+    """The largest ``max_turns`` rules option a table may ask for."""
+    min_all_bot_delay: float = 0.5
+    """The least ``bot_delay`` (seconds) of a table where every seat is a bot."""
+    open_table_ttl: float = 86_400.0
+    """Seconds an invited table may wait for its players; then it is marked ``expired``."""
+    header_timeout: float = 10.0
+    """Seconds a client has to send a request's head (line and headers) once it connected or
+    began the request; then the server answers 408 and closes the connection."""
+    body_timeout: float = 30.0
+    """Seconds a client has to send a request's body once its head arrived."""
+    keep_alive_timeout: float = 5.0
+    """Seconds an idle keep-alive connection stays open (uvicorn's ``timeout_keep_alive``)."""
+    max_header_bytes: int = 16 * 1024
+    """The largest request head; over it: 431 and the connection is closed."""
+    max_json_depth: int = 32
+    """The deepest nesting of arrays and objects in a WebSocket message (deeper: malformed)."""
+    trusted_proxies: str = ""
+    """Addresses of reverse proxies whose ``X-Forwarded-For`` names the client (uvicorn's
+    ``forwarded_allow_ips``); empty: the peer address is the client, whatever it sends."""
+
+    def with_values(self, values: Mapping[str, str]) -> LimitSettings:
+        """A copy with fields set from text (``{"max_spectators": "50"}``); ValueError names
+        an unknown field or a value of the wrong type."""
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for name, text in values.items():
+            key = name.strip().lower().replace("-", "_")
+            if key not in known:
+                raise ValueError(f"unknown limit {name!r}; the limits are {', '.join(known)}")
+            default = getattr(self, key)
+            try:
+                changes[key] = type(default)(text.strip()) if not isinstance(default, str) else text
+            except ValueError:
+                raise ValueError(
+                    f"limit {key}: {text!r} is not a {type(default).__name__}"
+                ) from None
+        return replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> LimitSettings:
+        """The defaults, changed by every ``PYRAMIDS_<NAME>`` variable set."""
+        names = [f.name for f in fields(cls)]
+        found = {n: environ[k] for n in names if (k := LIMITS_ENV_PREFIX + n.upper()) in environ}
+        return cls().with_values(found)
+
+
 @dataclass
 class Settings:
     """Everything the server needs to know at start; tables take their own copies of the defaults."""
@@ -48,8 +132,22 @@ class Settings:
     turn_time: float = 0.0
     takeover_bot: str = "greedy"
     ismcts_spec: str = "ismcts:normal"
+    search_workers: int = 2
+    """Worker processes for the search bots of all tables (``search.SearchPool``)."""
+    search_reserved: int = 1
+    """Of those, how many only tables with a human seat use (all-bot tables never)."""
     finished_cache: int = 256
     send_queue_limit: int = 2000
+    spectator_linger: float = 0.2
+    """Seconds a spectator's message waits for the next ones to go out in the same write
+    (at most five writes a second per spectator however fast the game; 0: at once)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open table WebSockets (``*``: any);
+    ``pyramids serve --allowed-origin``. A handshake without ``Origin`` is always allowed."""
+    shutdown_grace: int = 1
+    """Seconds uvicorn waits for open connections at shutdown before closing them."""
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    """Per-address rates and caps, expiry of unstarted tables, slow-client timeouts."""
 
     def __post_init__(self) -> None:
         if not self.db_url:
@@ -62,7 +160,19 @@ class Settings:
         return PLAYER_BOT_SPECS[name]
 
 
-def resolve_settings(db: str | None = None, data_dir: Path | None = None) -> Settings:
-    """Settings from the command line: ``--db`` beats ``PYRAMIDS_DB`` beats the data dir's file."""
+def resolve_settings(
+    db: str | None = None,
+    data_dir: Path | None = None,
+    allowed_origins: Sequence[str] = (),
+    limits: Mapping[str, str] | None = None,
+) -> Settings:
+    """Settings from the command line: ``--db`` beats ``PYRAMIDS_DB`` beats the data dir's file;
+    ``--limit NAME=VALUE`` (``limits``) beats ``PYRAMIDS_<NAME>`` beats the default."""
     base = data_dir if data_dir is not None else default_data_dir()
-    return Settings(db_url=db or "", data_dir=base)
+    limit_settings = LimitSettings.from_env(os.environ).with_values(limits or {})
+    return Settings(
+        db_url=db or "",
+        data_dir=base,
+        allowed_origins=tuple(allowed_origins),
+        limits=limit_settings,
+    )

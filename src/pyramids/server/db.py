@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.engine import Connection, make_url
@@ -58,6 +59,11 @@ class TableRow(Base):
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     ranking: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    salt: Mapped[str | None] = mapped_column(Text, nullable=True)
+    commitment: Mapped[str | None] = mapped_column(Text, nullable=True)
+    seeded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_by: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (Index("ix_tables_status_created", "status", "created"),)
 
@@ -90,6 +96,8 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    played_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """Why a bot chose this human seat's action (``timeout``, ``absent``); NULL otherwise."""
 
 
 class SnapshotRow(Base):

@@ -11,6 +11,7 @@ to bring a table back after a restart. Hidden information leaves only through
 from __future__ import annotations
 
 import asyncio
+import collections
 import datetime as dt
 import hashlib
 import hmac
@@ -21,7 +22,7 @@ import secrets
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
@@ -39,6 +40,10 @@ TOKEN_BYTES = 24
 """32 URL-safe characters."""
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
+EXPIRED = "expired"
+"""An open table nobody started within ``LimitSettings.open_table_ttl`` (kept, not resumed)."""
+TIMEOUT, ABSENT = "timeout", "absent"
+"""Why a bot chose a human seat's action: its turn time ran out, or its player is away."""
 
 
 class ProtocolError(Exception):
@@ -95,6 +100,26 @@ def event_json(event: Event) -> dict[str, Any]:
         "text_en": describe(event, "en"),
         "text_fr": describe(event, "fr"),
     }
+
+
+@dataclass(frozen=True)
+class StandIn(Event):
+    """A server notice, not a rules event: a bot chose this action for a human seat because
+    the turn time ran out (``reason`` ``timeout``) or its player is away (``absent``).
+    Told by the catalogue entry ``server.stand_in``: "time ran out: a bot played for Alice"."""
+
+    kind: ClassVar[str] = "stand_in"
+    game: ClassVar[str] = "server"
+    seat: int
+    name: str
+    reason: str
+
+
+def stand_in_event(reason: str | None, seat: int, seats: Sequence[SeatRecord]) -> Event | None:
+    """The notice of an action a bot chose for seat ``seat`` (None: its own player did)."""
+    if reason is None or not 0 <= seat < len(seats):
+        return None
+    return StandIn(seat=seat, name=seats[seat].name, reason=reason)
 
 
 def dumps(data: Any) -> str:
@@ -212,31 +237,99 @@ class Seat(SeatRecord):
         return data
 
 
-class Client:
-    """One WebSocket connection's outbox: messages queue here and a sender task writes them."""
+def text_frame(data: bytes) -> bytes:
+    """``data`` as one unmasked WebSocket text frame (RFC 6455 5.2: what a server sends)."""
+    n = len(data)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 1 << 16:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return head + data
 
-    def __init__(self, seat: int | None, limit: int = 2000) -> None:
+
+class Outgoing:
+    """A message as it leaves the server: its JSON text and, built on first use, its
+    WebSocket frame. One object goes to every connection of a viewer, so a state is
+    serialised and framed once per view, not once per socket."""
+
+    __slots__ = ("_frame", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._frame: bytes | None = None
+
+    @property
+    def frame(self) -> bytes:
+        """The text frame carrying ``text`` (the same bytes for every socket)."""
+        if self._frame is None:
+            self._frame = text_frame(self.text.encode("utf-8", "surrogatepass"))
+        return self._frame
+
+
+class Client:
+    """One WebSocket connection's outbox: messages queue here and a sender task writes
+    them, every message queued since its last write at once (:meth:`take`)."""
+
+    def __init__(self, seat: int | None, limit: int = 2000, linger: float = 0.0) -> None:
         self.seat = seat
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.linger = linger
+        """Seconds a spectator's messages wait for the next ones, to go out together in
+        one write (0: at once; players' connections never wait): LiveTable.flush_public."""
+        self.write_now: Callable[[bytes], bool] | None = None
+        """Writes ready frames to the socket at once if it can (``fanout``), else False."""
+        self.busy = False
+        """Whether the sender task holds taken messages it has not finished writing."""
+        self.outbox: collections.deque[Outgoing] = collections.deque()
         self.limit = limit
         self.closed = False
         self.close_code = 1000
+        self.close_reason = ""
+        self._waiter: asyncio.Future[None] | None = None
 
-    def send(self, text: str) -> None:
+    def send(self, message: str | Outgoing) -> None:
         """Queue a message; a client this far behind is dropped (it resyncs on reconnect)."""
         if self.closed:
             return
-        if self.queue.qsize() >= self.limit:
+        if len(self.outbox) >= self.limit:
             self.close(1013)
             return
-        self.queue.put_nowait(text)
+        self.outbox.append(message if isinstance(message, Outgoing) else Outgoing(message))
+        self._wake()
 
-    def close(self, code: int = 1000) -> None:
-        """Ask the sender to close the connection (WebSocket ``code``) after what is queued."""
+    async def take(self) -> list[Outgoing]:
+        """Wait for messages and take all that are queued; empty once closed and sent."""
+        self.busy = False
+        while not self.outbox and not self.closed:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiter = waiter
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        batch = list(self.outbox)
+        self.outbox.clear()
+        self.busy = bool(batch)
+        return batch
+
+    def can_write_now(self) -> bool:
+        """Whether a write straight to the socket keeps the order (nothing queued before)."""
+        return self.write_now is not None and not self.outbox and not self.busy and not self.closed
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Ask the sender to close the connection (WebSocket ``code`` and ``reason``) after
+        what is queued."""
         if not self.closed:
             self.closed = True
             self.close_code = code
-            self.queue.put_nowait(None)
+            self.close_reason = reason
+            self._wake()
 
 
 @dataclass
@@ -249,20 +342,26 @@ class Rebuilt:
     logs: list[list[dict[str, Any]]]
 
 
-def log_entries(state: State, seq: int, seat: int, texts: Sequence[str]) -> list[dict[str, Any]]:
+def log_entries(
+    state: State, seq: int, seat: int, texts: Sequence[str], notice: Event | None = None
+) -> list[dict[str, Any]]:
     """The log entry of the action just applied to ``state``, for each viewer in order.
 
     Games that show every event to everyone (no ``events_for`` override) share one
-    events list between the viewers' entries.
+    events list between the viewers' entries. A ``notice`` (:class:`StandIn`) comes
+    first in every viewer's events.
     """
     who = viewers(state.num_players)
+    first = [] if notice is None else [notice]
     if type(state).events_for is State.events_for:
-        shared = [event_json(e) for e in state.events()]
+        shared = [event_json(e) for e in [*first, *state.events()]]
         return [
             {"seq": seq, "seat": seat, "action": texts[i], "events": shared}
             for i in range(len(who))
         ]
-    return [log_entry(seq, seat, texts[i], state.events_for(v)) for i, v in enumerate(who)]
+    return [
+        log_entry(seq, seat, texts[i], [*first, *state.events_for(v)]) for i, v in enumerate(who)
+    ]
 
 
 def log_entry(seq: int, seat: int, text: str, events: Sequence[Event]) -> dict[str, Any]:
@@ -313,7 +412,8 @@ def rebuild(record: TableRecord) -> Rebuilt:
         texts = [state.action_text_for(action, v) for v in who]
         state.apply(action)
         actions.append((seat, text))
-        for i, entry in enumerate(log_entries(state, seq, seat, texts)):
+        notice = stand_in_event(record.stand_ins.get(seq), seat, record.seats)
+        for i, entry in enumerate(log_entries(state, seq, seat, texts, notice)):
             logs[i].append(entry)
         snapshot = record.snapshots.get(seq)
         if snapshot is not None and json.loads(json.dumps(state.to_json())) != snapshot:
@@ -337,6 +437,11 @@ class LiveTable:
         self.players = record.players
         self.options = dict(record.options)
         self.seed = record.seed
+        self.salt = record.salt
+        self.commitment = record.commitment
+        self.seeded = record.seeded
+        self.public = record.public
+        self.created_by = record.created_by
         self.rules_version = record.rules_version
         self.created = record.created
         self.finished = record.finished
@@ -344,6 +449,8 @@ class LiveTable:
         self.state = rebuilt.state
         self.seq = len(rebuilt.actions)
         self.actions = rebuilt.actions
+        self.stand_ins = dict(record.stand_ins)
+        """The seqs whose action a bot chose for a human seat, and why (TIMEOUT, ABSENT)."""
         self.logs = rebuilt.logs
         self.seats = [Seat(**vars(s)) for s in record.seats]
         self.status = record.status
@@ -360,7 +467,9 @@ class LiveTable:
         self.absent: dict[int, asyncio.TimerHandle] = {}
         self.turn_timer: asyncio.TimerHandle | None = None
         self.scheduled_seq = -1
-        self._messages: dict[int, str] = {}
+        self._messages: dict[int, Outgoing] = {}
+        self._public: list[Outgoing] = []
+        self._public_flush: asyncio.TimerHandle | None = None
         self._views: dict[int, tuple[dict[str, Any], Any]] = {}
         self._hints = hints_of(self.game)
         self._legal: list[str] | None = None
@@ -405,6 +514,9 @@ class LiveTable:
                 "ranking": self.ranking,
                 "seats": self.seat_summaries(),
                 "settings": self.settings.to_json(),
+                "public": self.public,
+                "commitment": self.commitment,
+                "seeded": self.seeded,
             }
         return self._summary
 
@@ -455,16 +567,22 @@ class LiveTable:
             "last": log_[-1] if log_ else None,
             "ranking": self.ranking,
             "seats": self.seat_summaries(),
+            "commitment": self.commitment,
         }
 
     def state_text(self, viewer: int | None) -> str:
         """The ``state`` message for ``viewer`` as JSON text, serialised once per change."""
+        return self.state_out(viewer).text
+
+    def state_out(self, viewer: int | None) -> Outgoing:
+        """The ``state`` message for ``viewer``, serialised (and framed) once per change and
+        shared by all of that viewer's connections: each seat's, and the spectators' one."""
         i = self.index(viewer)
-        text = self._messages.get(i)
-        if text is None:
-            text = dumps(self.state_message(viewer))
-            self._messages[i] = text
-        return text
+        out = self._messages.get(i)
+        if out is None:
+            out = Outgoing(dumps(self.state_message(viewer)))
+            self._messages[i] = out
+        return out
 
     def hello(self, viewer: int | None) -> dict[str, Any]:
         """The ``hello`` message: the summary, the seat, and the log as ``viewer`` sees it."""
@@ -476,15 +594,61 @@ class LiveTable:
         }
 
     def broadcast_state(self) -> None:
-        """Send every connection the new state, each its own seat's view."""
+        """Send every connection the new state, each its own seat's view (the players'
+        connections first, then the spectators')."""
         for client in list(self.clients):
-            client.send(self.state_text(client.seat))
+            if client.seat is not None:
+                client.send(self.state_out(client.seat))
+        if any(c.seat is None for c in self.clients):
+            self._to_spectators(self.state_out(None))
 
     def broadcast_table(self) -> None:
         """Send every connection the table summary (a seat came, left or was taken over)."""
-        text = dumps({"type": "table", "table": self.summary()})
+        out = Outgoing(dumps({"type": "table", "table": self.summary()}))
         for client in list(self.clients):
-            client.send(text)
+            if client.seat is not None:
+                client.send(out)
+        self._to_spectators(out)
+
+    def attach(self, client: Client) -> None:
+        """Add a connection; what the spectators have pending goes out first, so that a new
+        one starts with the current state and never gets an older one after it."""
+        self.flush_public()
+        self.clients.add(client)
+
+    def _to_spectators(self, out: Outgoing) -> None:
+        """Send a message to every spectator: at once, or with the others of the next
+        ``linger`` seconds in one write per socket (flush_public)."""
+        spectators = [c for c in self.clients if c.seat is None]
+        if not spectators:
+            return
+        linger = max(c.linger for c in spectators)
+        if linger <= 0:
+            for c in spectators:
+                c.send(out)
+            return
+        self._public.append(out)
+        if self._public_flush is None:
+            loop = asyncio.get_running_loop()
+            self._public_flush = loop.call_later(linger, self.flush_public)
+
+    def flush_public(self) -> None:
+        """Write the spectators' pending messages: the same bytes, one write per socket,
+        straight from here when its socket can take them, else through its outbox."""
+        if self._public_flush is not None:
+            self._public_flush.cancel()
+            self._public_flush = None
+        batch, self._public = self._public, []
+        if not batch:
+            return
+        data: bytes | None = None
+        for client in [c for c in self.clients if c.seat is None]:
+            if client.can_write_now() and client.write_now is not None:
+                data = data if data is not None else b"".join(out.frame for out in batch)
+                if client.write_now(data):
+                    continue
+            for out in batch:
+                client.send(out)
 
     def seat_for_token(self, token: str) -> int:
         """The seat whose token this is; ProtocolError(bad_token) otherwise."""
@@ -504,6 +668,9 @@ class LiveTable:
             actions=[text for _, text in self.actions],
             rules_version=self.rules_version,
             seats=[s.name for s in self.seats],
+            salt=self.salt,
+            commitment=self.commitment,
+            seeded=self.seeded,
         )
 
 
@@ -535,12 +702,13 @@ def replay_steps(table: LiveTable) -> list[dict[str, Any]]:
     ]
     for seq, (seat, text) in enumerate(table.actions, start=1):
         state.apply(state.parse_action(text))
+        notice = stand_in_event(table.stand_ins.get(seq), seat, table.seats)
         steps.append(
             {
                 "seq": seq,
                 "seat": seat,
                 "action": text,
-                "events": [event_json(e) for e in state.events()],
+                "events": [event_json(e) for e in [*([notice] if notice else []), *state.events()]],
                 "state": state.to_json(),
             }
         )
@@ -566,4 +734,7 @@ def stored_summary(record: TableRecord) -> dict[str, Any]:
         "ranking": record.ranking,
         "seats": seats,
         "settings": record.settings,
+        "public": record.public,
+        "commitment": record.commitment,
+        "seeded": record.seeded,
     }

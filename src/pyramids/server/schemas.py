@@ -13,6 +13,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StringConstraints,
     model_validator,
@@ -46,7 +47,7 @@ GameName = Annotated[
     Field(json_schema_extra=lambda schema: schema.update(enum=list(names()))),
 ]
 """A registered game's short name, checked against the registry when a request arrives."""
-Status = Literal["open", "running", "finished"]
+Status = Literal["open", "running", "finished", "expired"]
 Name = Annotated[str, StringConstraints(max_length=40)]
 Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 MAX_SEED = 2**63 - 1
@@ -170,10 +171,15 @@ class CreateTableIn(Request):
     seats: list[SeatIn] = Field(min_length=2, max_length=6)
     options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=16)
     seed: Annotated[StrictInt, Field(ge=0, le=MAX_SEED)] | None = None
+    """Only when every other seat is a bot (422 ``seed_not_allowed`` otherwise): a "seeded"
+    table, for puzzles, analysis and bug reports. Absent: drawn by the server, secret."""
     bot_delay: float | None = Field(default=None, ge=0, le=10, allow_inf_nan=False)
     absent_after: float | None = Field(default=None, ge=0, le=86400, allow_inf_nan=False)
     turn_time: float | None = Field(default=None, ge=0, le=86400, allow_inf_nan=False)
     takeover_bot: BotName | None = None
+    public: StrictBool = False
+    """Listed in the lobby, where anyone may take a free seat; otherwise (the default) the
+    table is invite-only: its seats are reached only through their invite links."""
 
 
 class SeatOut(Response):
@@ -212,6 +218,14 @@ class TableOut(Response):
     ranking: list[int] | None
     seats: list[SeatOut]
     settings: TableSettingsOut
+    public: bool
+    """Listed in the lobby and claimable from it (false: invite-only)."""
+    commitment: str | None = None
+    """SHA-256 (hex) of the UTF-8 text ``"{seed}:{salt}"``, published at the start; seed and
+    salt are revealed by the record once the game is over (null: a table stored before
+    commitments existed)."""
+    seeded: bool = False
+    """The creator chose the seed (allowed only when every other seat is a bot)."""
 
 
 class InviteOut(Response):
@@ -288,6 +302,8 @@ class StateOut(Response):
     last: LogEntryOut | None
     ranking: list[int] | None
     seats: list[SeatOut]
+    commitment: str | None = None
+    """The table's commitment to its seed (as in the summary)."""
 
 
 class ActionIn(Request):
@@ -315,6 +331,12 @@ class RecordOut(Response):
     seed: int
     seats: list[str]
     actions: list[str]
+    salt: str | None = None
+    """Revealed with the seed: ``commitment`` is SHA-256 of ``"{seed}:{salt}"``."""
+    commitment: str | None = None
+    """The commitment published at the start (``pyramids verify`` checks it)."""
+    seeded: bool | None = None
+    """The creator chose the seed."""
 
 
 class ReplayStepOut(Response):

@@ -19,7 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 
 from pyramids.server.db import ActionRow, Base, SeatRow, SnapshotRow, TableRow
 
@@ -77,9 +87,21 @@ class TableRecord:
     finished: dt.datetime | None
     seq: int
     ranking: list[int] | None
+    salt: str | None = None
+    """Random text hashed with the seed into the commitment (None for pre-0002 tables)."""
+    commitment: str | None = None
+    """SHA-256 hex of seed and salt (:func:`pyramids.core.fairness.commitment`)."""
+    seeded: bool = False
+    """A client chose the seed (allowed only when every other seat is a bot)."""
+    public: bool = False
+    """Listed in the lobby and claimable from it; otherwise invite-only."""
+    created_by: str | None = None
+    """The creator's client address, for the per-address caps."""
     seats: list[SeatRecord] = field(default_factory=list)
     actions: list[tuple[int, int, str]] = field(default_factory=list)
     """(seq, seat, action text) in seq order."""
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    """The seqs whose action a bot chose for a human seat, and why (``timeout``, ``absent``)."""
     snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -96,6 +118,8 @@ class ActionWrite:
     ranking: list[int] | None
     finished: dt.datetime | None
     snapshot: dict[str, Any] | None
+    played_by: str | None = None
+    """Why a bot chose a human seat's action (``timeout``, ``absent``); None otherwise."""
 
 
 # --- writes ----------------------------------------------------------------------------------
@@ -119,6 +143,11 @@ def insert_table(conn: Connection, table: TableRecord) -> None:
             "finished": table.finished,
             "seq": table.seq,
             "ranking": table.ranking,
+            "salt": table.salt,
+            "commitment": table.commitment,
+            "seeded": table.seeded,
+            "public": table.public,
+            "created_by": table.created_by,
         },
     )
     conn.execute(
@@ -168,6 +197,7 @@ def write_actions(conn: Connection, writes: Sequence[ActionWrite]) -> None:
                 "seat": w.seat,
                 "action": w.action,
                 "created": w.created,
+                "played_by": w.played_by,
             }
             for w in writes
         ],
@@ -207,26 +237,57 @@ def claim_seat(
     *,
     token_hash: str | None,
     name: str | None,
-    status: str | None,
-) -> bool:
-    """Mark an unclaimed seat claimed (new token hash and name if given); False if taken."""
+    invite_hash: str | None = None,
+) -> tuple[bool, bool]:
+    """Bind an unclaimed seat to one token: (bound, whether that started the table).
+
+    One conditional UPDATE, so of two binders of one seat (an invite's first use and a
+    lobby claim, in one process or two sharing the database) exactly one is bound and the
+    other gets (False, False). ``token_hash`` (a lobby claim) replaces the invite's token;
+    ``invite_hash`` (an invite's first use) binds only while the seat still carries that
+    invite. The table's row is locked first (PostgreSQL; SQLite writers are serialised
+    anyway), so the binding of its last free seat, whichever process makes it, starts it.
+    """
+    conn.execute(select(TABLES.c.id).where(TABLES.c.id == table_id).with_for_update())
     values: dict[str, Any] = {"claimed": True}
     if token_hash is not None:
         values["token_hash"] = token_hash
     if name is not None:
         values["name"] = name
-    result = conn.execute(
-        update(SEATS)
-        .where(SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False))
-        .values(**values)
+    query = update(SEATS).where(
+        SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)
     )
+    if invite_hash is not None:
+        query = query.where(SEATS.c.token_hash == invite_hash)
+    result = conn.execute(query.values(**values))
     if result.rowcount != 1:
-        return False
-    if status is not None:
-        conn.execute(
-            update(TABLES).where(TABLES.c.id == table_id).values(status=status, updated=utcnow())
-        )
-    return True
+        return False, False
+    free = conn.execute(
+        select(func.count())
+        .select_from(SEATS)
+        .where(SEATS.c.table_id == table_id, SEATS.c.kind == "human", SEATS.c.claimed.is_(False))
+    ).scalar_one()
+    if free:
+        return True, False
+    started = conn.execute(
+        update(TABLES)
+        .where(TABLES.c.id == table_id, TABLES.c.status == "open")
+        .values(status="running", updated=utcnow())
+    )
+    return True, started.rowcount == 1
+
+
+def load_seat(conn: Connection, table_id: str, seat: int) -> tuple[SeatRecord, str] | None:
+    """A seat as stored now, and its table's status; None if unknown."""
+    row = conn.execute(
+        select(SEATS, TABLES.c.status)
+        .join(TABLES, TABLES.c.id == SEATS.c.table_id)
+        .where(SEATS.c.table_id == table_id, SEATS.c.seat == seat)
+    ).first()
+    if row is None:
+        return None
+    record = SeatRecord(row.seat, row.kind, row.bot, row.name, row.token_hash, bool(row.claimed))
+    return record, row.status
 
 
 def delete_table(conn: Connection, table_id: str) -> None:
@@ -254,6 +315,11 @@ def _record(row: Any) -> TableRecord:
         finished=as_utc(row.finished),
         seq=row.seq,
         ranking=list(row.ranking) if row.ranking is not None else None,
+        salt=row.salt,
+        commitment=row.commitment,
+        seeded=bool(row.seeded),
+        public=bool(row.public),
+        created_by=row.created_by,
     )
 
 
@@ -280,6 +346,7 @@ def load_table(conn: Connection, table_id: str, *, full: bool = True) -> TableRe
     table.seats = _seats(conn, [table_id])[table_id]
     if full:
         table.actions = actions_after(conn, table_id, 0)
+        table.stand_ins = stand_ins(conn, table_id)
         for s in conn.execute(
             select(SNAPSHOTS.c.seq, SNAPSHOTS.c.position)
             .where(SNAPSHOTS.c.table_id == table_id)
@@ -299,19 +366,54 @@ def actions_after(conn: Connection, table_id: str, seq: int) -> list[tuple[int, 
     return [(r.seq, r.seat, r.action) for r in rows]
 
 
-def unfinished_ids(conn: Connection) -> list[str]:
-    """The ids of every open or running table, oldest first."""
+def stand_ins(conn: Connection, table_id: str) -> dict[int, str]:
+    """The seqs of a table whose action a bot chose for a human seat, and why."""
     rows = conn.execute(
-        select(TABLES.c.id).where(TABLES.c.status != "finished").order_by(TABLES.c.created)
+        select(ACTIONS.c.seq, ACTIONS.c.played_by).where(
+            ACTIONS.c.table_id == table_id, ACTIONS.c.played_by.is_not(None)
+        )
+    )
+    return {r.seq: r.played_by for r in rows}
+
+
+def unfinished_ids(conn: Connection) -> list[str]:
+    """The ids of every open or running table, oldest first (not finished, not expired)."""
+    rows = conn.execute(
+        select(TABLES.c.id)
+        .where(TABLES.c.status.in_(("open", "running")))
+        .order_by(TABLES.c.created)
     )
     return [r.id for r in rows]
 
 
-def list_tables(conn: Connection, status: str | None, limit: int) -> list[TableRecord]:
-    """Tables (with seats, without actions), newest first, optionally of one status."""
+def expire_open_tables(
+    conn: Connection, before: dt.datetime, table_id: str | None = None
+) -> list[str]:
+    """Mark ``expired`` every table still ``open`` (never started) created before ``before``
+    (only ``table_id`` if given); nothing is deleted. The ids marked."""
+    where = [TABLES.c.status == "open", TABLES.c.created < before]
+    if table_id is not None:
+        where.append(TABLES.c.id == table_id)
+    ids = [r.id for r in conn.execute(select(TABLES.c.id).where(*where))]
+    if ids:
+        conn.execute(
+            update(TABLES)
+            .where(TABLES.c.id.in_(ids), TABLES.c.status == "open")
+            .values(status="expired", updated=utcnow())
+        )
+    return ids
+
+
+def list_tables(
+    conn: Connection, status: str | None, limit: int, *, public_only: bool = False
+) -> list[TableRecord]:
+    """Tables (with seats, without actions), newest first, optionally of one status
+    (``public_only``: only the tables listed in the lobby)."""
     query = select(TABLES).order_by(TABLES.c.created.desc(), TABLES.c.id).limit(limit)
     if status is not None:
         query = query.where(TABLES.c.status == status)
+    if public_only:
+        query = query.where(TABLES.c.public.is_(True))
     tables = [_record(r) for r in conn.execute(query)]
     seats = _seats(conn, [t.id for t in tables])
     for t in tables:

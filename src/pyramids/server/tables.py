@@ -14,13 +14,12 @@ from __future__ import annotations
 import asyncio
 import copyreg
 import datetime as dt
+import hmac
 import logging
-import multiprocessing
 import random
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from types import MappingProxyType
@@ -31,14 +30,19 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from pyramids.core import CHANCE, State
 from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
-from pyramids.games import make_game
+from pyramids.core.fairness import chance_rng, commitment
+from pyramids.games import descriptor, make_game
 from pyramids.server import store
 from pyramids.server.config import Settings
 from pyramids.server.db import make_engine, migrate
+from pyramids.server.limits import ClientLimits
 from pyramids.server.live import (
+    ABSENT,
+    EXPIRED,
     FINISHED,
     OPEN,
     RUNNING,
+    TIMEOUT,
     Client,
     Invite,
     LiveTable,
@@ -57,10 +61,12 @@ from pyramids.server.live import (
     new_token,
     rebuild,
     replay_steps,
+    stand_in_event,
     stored_summary,
     think,
     viewers,
 )
+from pyramids.server.search import SearchPool
 from pyramids.server.store import ActionWrite, SeatRecord, TableRecord, Writer, utcnow
 
 log = logging.getLogger("pyramids.server")
@@ -68,12 +74,18 @@ log = logging.getLogger("pyramids.server")
 T = TypeVar("T")
 
 INLINE_BOTS = frozenset({"random", "greedy"})
-"""Bot specs cheap enough to decide on the event loop; search bots use worker processes."""
-SEARCH_PROCESSES = 2
-"""Worker processes for search bots (ISMCTS) across all tables: a search holds the CPU for
-a second, which in this process would hold the interpreter lock against every table."""
+"""Bot specs cheap enough to decide on the event loop; search bots use worker processes
+(``search.SearchPool``: tables with a human seat first)."""
+SALT_BYTES = 16
+"""Random bytes of a table's salt (32 hex digits), hashed with the seed into its commitment."""
+PLAYED_BY = {"timeout": TIMEOUT, "takeover": ABSENT}
+"""The stand-in modes of ``_bot`` that play a human seat, and what its log entry says."""
 FALLBACK_BOT = "greedy"
 """Plays a search bot's move when its worker process died, so the table never stalls."""
+RETRY_FIRST = 0.1
+"""Seconds before a server-made move (bot, chance, stand-in, timeout) whose write failed is
+tried again; the wait doubles after each failure up to ``RETRY_MAX``."""
+RETRY_MAX = 5.0
 
 
 def _mapping_proxy(data: dict[str, Any]) -> MappingProxyType[str, Any]:
@@ -84,16 +96,13 @@ def _mapping_proxy(data: dict[str, Any]) -> MappingProxyType[str, Any]:
 copyreg.pickle(MappingProxyType, lambda m: (_mapping_proxy, (dict(m),)))
 
 
-def _search_pool() -> ProcessPoolExecutor:
-    """The worker processes of the search bots (started on first use)."""
-    return ProcessPoolExecutor(SEARCH_PROCESSES, mp_context=multiprocessing.get_context("spawn"))
-
-
 class TableManager:
     """Every live table, the database behind them, and the tasks that play for absent seats."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.limits = ClientLimits(settings.limits)
+        self._creating: Counter[str] = Counter()
         self._started = False
         self._reset()
 
@@ -107,7 +116,8 @@ class TableManager:
         self._reader: Engine | None = None
         self._writer: Writer | None = None
         self._stopping = False
-        self._bot_pool = _search_pool()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.searches = SearchPool(self.settings.search_workers, self.settings.search_reserved)
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -122,6 +132,9 @@ class TableManager:
         await asyncio.to_thread(migrate, self._engine)
         self._writer = Writer(self._engine)
         self._writer.start()
+        expired = await self._write(partial(store.expire_open_tables, before=self._expiry_cutoff()))
+        if expired:
+            log.info("%d open tables expired (never started)", len(expired))
         loaded = await asyncio.to_thread(self._load_unfinished)
         for record, rebuilt in loaded:
             table = self._make_live(record, rebuilt)
@@ -131,6 +144,8 @@ class TableManager:
         for table in list(self.tables.values()):
             self._resume(table)
         log.info("resumed %d tables", len(loaded))
+        if self.settings.limits.open_table_ttl > 0:
+            self._sweeper = asyncio.create_task(self._expire_loop())
 
     async def stop(self) -> None:
         """Stop bots and timers, finish the writes in flight, close the database."""
@@ -138,6 +153,9 @@ class TableManager:
             return
         self._started = False
         self._stopping = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
         for table in self.tables.values():
             self._cancel_timers(table)
             for task in list(table.tasks):
@@ -149,7 +167,7 @@ class TableManager:
             await asyncio.gather(*tasks, return_exceptions=True)
         if self._inflight:
             await asyncio.gather(*list(self._inflight), return_exceptions=True)
-        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.searches.shutdown()
         if self._writer is not None:
             writer, self._writer = self._writer, None
             await asyncio.to_thread(writer.stop)
@@ -190,6 +208,48 @@ class TableManager:
                 table.seq,
             )
         return table
+
+    def _expiry_cutoff(self) -> dt.datetime:
+        """Open tables created before this are expired (``open_table_ttl``; 0: none)."""
+        ttl = self.settings.limits.open_table_ttl
+        if ttl <= 0:
+            return dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+        return utcnow() - dt.timedelta(seconds=ttl)
+
+    async def _expire_loop(self) -> None:
+        """Expire the open tables that waited too long, every so often, until stopped."""
+        every = min(60.0, max(0.05, self.settings.limits.open_table_ttl / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.expire_due()
+            except Exception:
+                log.exception("cannot expire the open tables that waited too long")
+
+    async def expire_due(self) -> list[str]:
+        """Mark ``expired`` every live table still open after ``open_table_ttl``; their ids."""
+        cutoff = self._expiry_cutoff()
+        due = [t for t in self.tables.values() if t.status == OPEN and t.created < cutoff]
+        done: list[str] = []
+        for table in due:
+            async with table.lock:
+                if table.status != OPEN:
+                    continue
+                ids = await self._write(
+                    partial(store.expire_open_tables, before=cutoff, table_id=table.id)
+                )
+                if not ids:
+                    continue  # started elsewhere meanwhile
+                table.status = EXPIRED
+                self._cancel_timers(table)
+                table.changed(state=True)
+                table.broadcast_table()
+                table.broadcast_state()
+                done.append(table.id)
+                self._remember_finished(table.id)
+        if done:
+            log.info("%d open tables expired (never started)", len(done))
+        return done
 
     async def _read(self, job: Callable[[Connection], T]) -> T:
         """Run a read in a worker thread on its own connection."""
@@ -285,8 +345,11 @@ class TableManager:
                 return
 
     async def list_tables(self, status: str | None, limit: int) -> list[dict[str, Any]]:
-        """Table summaries, newest first (live ones as they are in memory)."""
-        records = await self._read(partial(store.list_tables, status=status, limit=limit))
+        """The lobby's list: public tables' summaries, newest first (live ones as they are
+        in memory). A private table is reached only by its id and its invite links."""
+        records = await self._read(
+            partial(store.list_tables, status=status, limit=limit, public_only=True)
+        )
         out: list[dict[str, Any]] = []
         for record in records:
             table = self.tables.get(record.id)
@@ -302,14 +365,43 @@ class TableManager:
         options: Mapping[str, Any],
         seed: int | None,
         settings: TableSettings,
+        *,
+        public: bool = False,
+        created_by: str | None = None,
     ) -> tuple[LiveTable, list[Invite]]:
-        """Create and store a table; one invite per human seat. ProtocolError(bad_options) if refused."""
+        """Create and store a table; one invite per human seat. ProtocolError(bad_options) if
+        refused. A ``public`` table is listed in the lobby, where anyone may take a free seat.
+
+        The seed is drawn with ``secrets`` and committed to (:mod:`pyramids.core.fairness`);
+        a client's ``seed`` makes a "seeded" table, allowed only when every seat but at most
+        one is a bot (ProtocolError(seed_not_allowed) otherwise): whoever knows the seed
+        knows every hidden thing. ``created_by`` is the creator's client address."""
         try:
             game = make_game(game_name, len(seats), options)
         except PyramidsError as exc:
             raise ProtocolError("bad_options", str(exc), 422) from None
+        self._check_option_caps(game_name, game.options)
+        if not any(spec.kind == "human" for spec in seats):
+            # all-bot tables would otherwise take the search pool and the loop at full speed
+            settings.bot_delay = max(settings.bot_delay, self.settings.limits.min_all_bot_delay)
+        if created_by is not None:
+            unfinished = sum(
+                1
+                for t in self.tables.values()
+                if t.created_by == created_by and t.status in (OPEN, RUNNING)
+            )
+            self.limits.check_tables(created_by, unfinished + self._creating[created_by])
+        seeded = seed is not None
         if seed is None:
             seed = secrets.randbits(62)
+        elif sum(spec.kind == "human" for spec in seats) > 1:
+            raise ProtocolError(
+                "seed_not_allowed",
+                "a seed may be chosen only for a table where every other seat is a bot: "
+                "whoever knows the seed knows every hidden tile and draw",
+                422,
+            )
+        salt = secrets.token_hex(SALT_BYTES)
         seat_records: list[SeatRecord] = []
         tokens: dict[int, str] = {}
         for i, spec in enumerate(seats):
@@ -336,24 +428,22 @@ class TableManager:
             finished=None,
             seq=0,
             ranking=None,
+            salt=salt,
+            commitment=commitment(seed, salt),
+            seeded=seeded,
+            public=public,
+            created_by=created_by,
             seats=seat_records,
         )
-        for _attempt in range(5):
-            record.id = new_table_id()
-            if record.id in self.tables:
-                continue
-            try:
-                await self._write(partial(store.insert_table, table=record))
-                break
-            except IntegrityError:
-                continue
-            except SQLAlchemyError as exc:
-                log.error("cannot store a new table: %s", exc)
-                raise ProtocolError(
-                    "unavailable", "the table could not be stored; try again", 503
-                ) from None
-        else:
-            raise ProtocolError("unavailable", "could not find a free table id; try again", 503)
+        if created_by is not None:
+            self._creating[created_by] += 1  # counted by check_tables while being stored
+        try:
+            await self._insert(record)
+        finally:
+            if created_by is not None:
+                self._creating[created_by] -= 1
+                if self._creating[created_by] <= 0:
+                    del self._creating[created_by]
         state = game.new_initial_state(seed)
         rebuilt = Rebuilt(game, state, [], [[] for _ in viewers(len(seats))])
         table = LiveTable(record, rebuilt, settings)
@@ -365,8 +455,49 @@ class TableManager:
         self._resume(table)
         return table, invites
 
+    def _check_option_caps(self, game_name: str, options: Mapping[str, Any]) -> None:
+        """Refuse (bad_options) an int option over its descriptor's ``maximum``, or a
+        ``max_turns`` over the server's cap (``LimitSettings.max_turns``)."""
+        for spec in descriptor(game_name).options:
+            value = options.get(spec.name)
+            if spec.kind != "int" or not isinstance(value, int):
+                continue
+            cap = spec.maximum
+            if spec.name == "max_turns" and self.settings.limits.max_turns > 0:
+                cap = min(cap or self.settings.limits.max_turns, self.settings.limits.max_turns)
+            if cap is not None and value > cap:
+                raise ProtocolError(
+                    "bad_options", f"{spec.name} is at most {cap} on this server, not {value}", 422
+                )
+
+    async def _insert(self, record: TableRecord) -> None:
+        """Store a new table under a fresh id (set in ``record``)."""
+        for _attempt in range(5):
+            record.id = new_table_id()
+            if record.id in self.tables:
+                continue
+            try:
+                await self._write(partial(store.insert_table, table=record))
+                return
+            except IntegrityError:
+                continue
+            except SQLAlchemyError as exc:
+                log.error("cannot store a new table: %s", exc)
+                raise ProtocolError(
+                    "unavailable", "the table could not be stored; try again", 503
+                ) from None
+        raise ProtocolError("unavailable", "could not find a free table id; try again", 503)
+
     async def claim(self, table: LiveTable, seat: int, name: str | None) -> Invite:
-        """Take a free human seat from the lobby: a new token replaces the unused invite."""
+        """Take a free human seat of a public table from the lobby: a new token replaces the
+        unused invite. ProtocolError(private_table) for an invite-only table; (seat_taken)
+        once the seat is bound, by its invite or an earlier claim."""
+        if not table.public:
+            raise ProtocolError(
+                "private_table",
+                f"table {table.id} is invite-only: its seats are taken through their invite links",
+                403,
+            )
         if not 0 <= seat < table.players:
             raise ProtocolError(
                 "unknown_seat", f"table {table.id} has seats 0 to {table.players - 1}", 404
@@ -381,24 +512,38 @@ class TableManager:
         return Invite(seat, s.name, token, f"/t/{table.id}?token={token}")
 
     async def _mark_claimed(
-        self, table: LiveTable, seat: int, token_hash: str | None, name: str | None
+        self,
+        table: LiveTable,
+        seat: int,
+        token_hash: str | None,
+        name: str | None,
+        *,
+        invite_hash: str | None = None,
     ) -> bool:
-        """Record that a seat's invite was used; start the table once every invite was."""
+        """Bind a seat to one token, atomically; start the table once every seat is bound.
+
+        ``token_hash`` (a lobby claim) replaces the invite; ``invite_hash`` (an invite's
+        first use) keeps it. False when the seat was bound first: here (the table's lock
+        orders the two) or by another process (the conditional update in the database),
+        whose binding is then read back so that this process refuses the loser too.
+        """
         async with table.lock:
+            if table.status == EXPIRED:
+                raise ProtocolError(
+                    "expired", "this table expired before every seat was taken", 410
+                )
             s = table.seats[seat]
             if s.claimed:
                 return False
-            others = all(o.claimed for o in table.seats if o.is_human and o.seat != seat)
-            status = RUNNING if table.status == OPEN and others else None
             try:
-                ok = await self._write(
+                ok, started = await self._write(
                     partial(
                         store.claim_seat,
                         table_id=table.id,
                         seat=seat,
                         token_hash=token_hash,
                         name=name,
-                        status=status,
+                        invite_hash=invite_hash,
                     )
                 )
             except SQLAlchemyError as exc:
@@ -407,38 +552,84 @@ class TableManager:
                     "unavailable", "the claim could not be stored; try again", 503
                 ) from None
             if not ok:
-                s.claimed = True  # another process claimed it
-                table.changed()
+                stored = await self._reload_seat(table, seat)
+                self._bound(table, started=stored == RUNNING and table.status == OPEN)
                 return False
             s.claimed = True
             if token_hash is not None:
                 s.token_hash = token_hash
             if name is not None:
                 s.name = name
-            if status is not None:
-                table.status = status
             table.changed()
-            table.broadcast_table()
-            if status is not None:
-                table.broadcast_state()
-                self._resume(table)
+            if started:
+                for other in table.seats:
+                    if other.is_human and not other.claimed:  # bound by another process
+                        await self._reload_seat(table, other.seat)
+            self._bound(table, started=started)
             return True
+
+    def _bound(self, table: LiveTable, *, started: bool) -> None:
+        """Tell a seat's binding; when it bound the last free seat, the open table runs."""
+        if started:
+            table.status = RUNNING
+        table.changed()
+        table.broadcast_table()
+        if started:
+            table.broadcast_state()
+            self._resume(table)
+
+    async def _reload_seat(self, table: LiveTable, seat: int) -> str | None:
+        """Take a seat's binding (token, name) as another process stored it; the table's
+        stored status (None if the seat is unknown)."""
+        try:
+            found = await self._read(partial(store.load_seat, table_id=table.id, seat=seat))
+        except SQLAlchemyError as exc:
+            log.error("table %s: cannot read seat %d back: %s", table.id, seat, exc)
+            raise ProtocolError(
+                "unavailable", "the seat could not be read; try again", 503
+            ) from None
+        if found is None:
+            return None
+        stored, status = found
+        s = table.seats[seat]
+        s.claimed = stored.claimed
+        s.token_hash = stored.token_hash
+        s.name = stored.name
+        table.changed()
+        return status
+
+    async def seat_of(self, table: LiveTable, token: str) -> int:
+        """The seat a token holds, binding the seat to it on an invite's first use.
+
+        ProtocolError(bad_token) if the token is no seat's; (seat_taken) if it is an
+        invite whose seat was taken from the lobby first: a seat has one token at a time.
+        """
+        seat = table.seat_for_token(token)
+        if not table.seats[seat].claimed:
+            digest = hash_token(token)
+            await self._critical(self._mark_claimed(table, seat, None, None, invite_hash=digest))
+            bound = table.seats[seat].token_hash
+            if bound is None or not hmac.compare_digest(bound, digest):
+                raise ProtocolError(
+                    "seat_taken",
+                    f"seat {seat} was taken from the lobby before this invite was used",
+                    409,
+                )
+        return seat
 
     # --- connections -----------------------------------------------------------------------
 
     async def connect(self, table: LiveTable, token: str | None, client: Client) -> None:
         """Attach a connection (its seat from the token), then send it hello and state."""
-        seat = table.seat_for_token(token) if token else None
+        seat = await self.seat_of(table, token) if token else None
         client.seat = seat
-        if seat is not None and not table.seats[seat].claimed:
-            await self._critical(self._mark_claimed(table, seat, None, None))
         if seat is not None:
             s = table.seats[seat]
             s.connections += 1
             self._present(table, seat)
             table.changed()
             table.broadcast_table()
-        table.clients.add(client)
+        table.attach(client)
         client.send(dumps(table.hello(seat)))
         client.send(table.state_text(seat))
 
@@ -510,9 +701,7 @@ class TableManager:
 
     async def act_with_token(self, table: LiveTable, token: str, seq: int, text: str) -> int:
         """An action sent over HTTP: the token names the seat (and uses its invite)."""
-        seat = table.seat_for_token(token)
-        if not table.seats[seat].claimed:
-            await self._critical(self._mark_claimed(table, seat, None, None))
+        seat = await self.seat_of(table, token)
         s = table.seats[seat]
         if s.connections == 0 and table.status == RUNNING:
             self._present(table, seat)
@@ -532,6 +721,7 @@ class TableManager:
         text: str | None = None,
         action: int | None = None,
         still_valid: Callable[[], bool] | None = None,
+        played_by: str | None = None,
     ) -> int:
         async with table.lock:
             if still_valid is not None and not still_valid():
@@ -554,6 +744,8 @@ class TableManager:
                 raise ProtocolError(
                     "stale", f"the action was for seq {seq} but the game is at seq {table.seq}"
                 )
+            if table.status == EXPIRED:
+                raise ProtocolError("expired", "this table expired before it started", 410)
             if table.status == OPEN:
                 raise ProtocolError(
                     "out_of_turn",
@@ -571,10 +763,14 @@ class TableManager:
                     raise ProtocolError("malformed", str(exc), 422) from None
                 except IllegalActionError as exc:
                     raise ProtocolError("illegal", str(exc), 409) from None
-            return await self._apply(table, seat, action)
+            return await self._apply(table, seat, action, played_by=played_by)
 
-    async def _apply(self, table: LiveTable, actor: int, action: int) -> int:
-        """Apply, commit, then publish one action; the caller holds the table's lock."""
+    async def _apply(
+        self, table: LiveTable, actor: int, action: int, *, played_by: str | None = None
+    ) -> int:
+        """Apply, commit, then publish one action; the caller holds the table's lock.
+        ``played_by`` (TIMEOUT, ABSENT): a bot chose it for a human seat, which the log,
+        the replay and the stored action say."""
         state = table.state
         who = viewers(table.players)
         plain = state.action_to_string(action)
@@ -600,6 +796,7 @@ class TableManager:
             ranking=ranking,
             finished=now if terminal else None,
             snapshot=snapshot,
+            played_by=played_by,
         )
         try:
             await self._store_action(write)
@@ -620,6 +817,7 @@ class TableManager:
             plain=plain,
             texts=texts,
             finished=now if terminal else None,
+            played_by=played_by,
         )
         return seq
 
@@ -632,6 +830,7 @@ class TableManager:
         plain: str,
         texts: Sequence[str],
         finished: dt.datetime | None,
+        played_by: str | None = None,
     ) -> None:
         """Make a committed action live: state, logs, broadcast, next move."""
         if table.turn_timer is not None:
@@ -640,7 +839,10 @@ class TableManager:
         table.state = new
         table.seq += 1
         table.actions.append((actor, plain))
-        for i, entry in enumerate(log_entries(new, table.seq, actor, texts)):
+        if played_by is not None:
+            table.stand_ins[table.seq] = played_by
+        notice = stand_in_event(played_by, actor, table.seats)
+        for i, entry in enumerate(log_entries(new, table.seq, actor, texts, notice)):
             table.logs[i].append(entry)
         if new.is_terminal():
             table.status = FINISHED
@@ -726,20 +928,65 @@ class TableManager:
         self._spawn(table, self._bot(table, seq, seat, spec=spec, delay=0.0, mode="timeout"))
 
     async def _chance(self, table: LiveTable, seq: int) -> None:
-        """Draw and apply the chance outcome of seq with ``Random(f"{seed}/chance/{seq}")``."""
+        """Draw and apply the chance outcome of seq with ``fairness.chance_rng(seed, seq)``."""
         try:
-            await self._critical(self._chance_locked(table, seq))
-        except ProtocolError as exc:
-            log.debug("table %s: chance at seq %d dropped: %s", table.id, seq, exc.message)
+            await self._until_stored(table, seq, "chance", partial(self._chance_locked, table, seq))
         except Exception:
             log.exception("table %s: the chance draw at seq %d failed", table.id, seq)
+
+    async def _until_stored(
+        self,
+        table: LiveTable,
+        seq: int,
+        what: str,
+        attempt: Callable[[], Coroutine[Any, Any, Any]],
+    ) -> None:
+        """Apply a move the server makes (``attempt``); while its write fails because the
+        storage is unavailable, try again after RETRY_FIRST seconds, doubling up to RETRY_MAX,
+        as long as the table still waits at ``seq``. Nothing else would: ``scheduled_seq``
+        already names this seq. A refusal of another kind (stale, finished) drops the move;
+        a retry after a write that did commit is refused by the (table, seq) key and
+        catches up from the database instead, so nothing is stored twice."""
+        wait = RETRY_FIRST
+        failures = 0
+        while True:
+            try:
+                await self._critical(attempt())
+            except ProtocolError as exc:
+                if exc.code != "unavailable" or self._stopping or table.seq != seq:
+                    log.debug(
+                        "table %s: %s move at seq %d dropped: %s", table.id, what, seq, exc.message
+                    )
+                    return
+                failures += 1
+                log.warning(
+                    "table %s: the %s move at seq %d was not stored (%d failures); "
+                    "trying again in %.1f s",
+                    table.id,
+                    what,
+                    seq,
+                    failures,
+                    wait,
+                )
+            else:
+                if failures:
+                    log.warning(
+                        "table %s: the %s move at seq %d was stored after %d failures",
+                        table.id,
+                        what,
+                        seq,
+                        failures,
+                    )
+                return
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, RETRY_MAX)
 
     async def _chance_locked(self, table: LiveTable, seq: int) -> None:
         async with table.lock:
             state = table.state
             if table.seq != seq or table.status != RUNNING or state.current_player() != CHANCE:
                 return
-            action = state.sample_chance(random.Random(f"{table.seed}/chance/{seq}"))
+            action = state.sample_chance(chance_rng(table.seed, seq))
             await self._apply(table, CHANCE, action)
 
     async def _bot(
@@ -757,10 +1004,9 @@ class TableManager:
             if spec in INLINE_BOTS:
                 action = think(spec, view, legal, rng)  # well under a millisecond
             else:
+                human = any(s.is_human for s in table.seats)
                 try:
-                    action = await loop.run_in_executor(
-                        self._bot_pool, think, spec, view, legal, rng
-                    )
+                    action = await self.searches.run(table.id, human, think, spec, view, legal, rng)
                 except BrokenProcessPool:
                     log.error(
                         "table %s: the %s bot's worker process died at seq %d; %s plays",
@@ -769,8 +1015,6 @@ class TableManager:
                         seq,
                         FALLBACK_BOT,
                     )
-                    self._bot_pool.shutdown(wait=False, cancel_futures=True)
-                    self._bot_pool = _search_pool()
                     action = think(FALLBACK_BOT, view, legal, rng)
             wait = delay - (loop.time() - started)
             if wait > 0:
@@ -784,11 +1028,16 @@ class TableManager:
                     return not s.taken_over
                 return True
 
-            await self._critical(
-                self._act(table, seat, seq, action=action, still_valid=still_valid)
+            move = partial(
+                self._act,
+                table,
+                seat,
+                seq,
+                action=action,
+                still_valid=still_valid,
+                played_by=PLAYED_BY.get(mode),
             )
-        except ProtocolError as exc:
-            log.debug("table %s: bot move at seq %d dropped: %s", table.id, seq, exc.message)
+            await self._until_stored(table, seq, mode, move)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -1,6 +1,6 @@
-// The lobby (/): create a table from GET /api/games, show the invites, list open,
-// running and finished tables (refreshed every few seconds), take a free seat, watch,
-// replay.
+// The lobby (/): create a table from GET /api/games (private unless "public" is ticked),
+// show the invites, list the public open, running and finished tables (refreshed every
+// few seconds), take a free seat, watch, replay; and the tables this browser holds seats at.
 
 import { has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import {
@@ -36,6 +36,7 @@ const submit = form.querySelector("[data-testid=create-submit]");
 let catalog = null; // GET /api/games
 let seatState = []; // [{kind, name}] kept across re-renders
 let lists = { open: [], running: [], finished: [] };
+let mine = new Map(); // table id -> summary of a table this browser holds a seat at
 let joining = null; // {table, seat} whose join form is open
 
 function gameInfo() {
@@ -323,6 +324,7 @@ async function create(ev) {
     absent_after: numberField("absent_after"),
     turn_time: numberField("turn_time"),
     takeover_bot: form.elements.namedItem("takeover_bot").value,
+    public: form.elements.namedItem("public").checked,
   };
   const seed = numberField("seed");
   if (seed !== undefined) body.seed = Math.trunc(seed);
@@ -438,7 +440,15 @@ function tableRow(table) {
     h(
       "div",
       { class: "table-main" },
-      h("div", { class: "table-game" }, gameTitle(table.game), h("span", { class: "muted" }, ` · ${table.id}`)),
+      h(
+        "div",
+        { class: "table-game" },
+        gameTitle(table.game),
+        h("span", { class: "muted" }, ` · ${table.id}`),
+        table.seeded
+          ? h("span", { class: "badge seeded", "data-testid": "seeded", title: t("seeded_hint") }, t("seeded"))
+          : null,
+      ),
       h("div", { class: "table-meta" }, meta.filter(Boolean).join(" · ")),
       h("div", { class: "table-seats" }, table.seats.map(seatPill)),
     ),
@@ -537,7 +547,7 @@ function renderMine() {
   const held = heldSeats();
   const panel = document.getElementById("mine-panel");
   const ul = document.getElementById("mine");
-  const known = new Map();
+  const known = new Map(mine);
   for (const status of ["open", "running", "finished"]) {
     for (const table of lists[status] || []) known.set(table.id, table);
   }
@@ -582,6 +592,20 @@ function renderMine() {
   fill(ul, rows);
 }
 
+const MAX_HELD = 20;
+
+/** The summaries of the tables this browser holds seats at that the lists lack (the
+ * lobby lists only public tables; a private one is asked for by its id). */
+async function heldTables() {
+  const listed = new Set(Object.values(lists).flatMap((tables) => tables.map((table) => table.id)));
+  const held = heldSeats().map((e) => e.table).filter((id) => !listed.has(id));
+  const ids = [...new Set(held)].slice(0, MAX_HELD);
+  const found = await Promise.all(
+    ids.map((id) => api(`/api/tables/${encodeURIComponent(id)}`).catch(() => null)),
+  );
+  return new Map(found.filter(Boolean).map((table) => [table.id, table]));
+}
+
 let refreshing = false;
 
 async function refresh() {
@@ -594,6 +618,7 @@ async function refresh() {
       ),
     );
     lists = Object.fromEntries(results);
+    mine = await heldTables();
     renderLists();
   } catch (err) {
     // the lists stay as they were; the next refresh tries again

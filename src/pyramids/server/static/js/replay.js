@@ -3,6 +3,9 @@
 // Data: GET /api/tables/{id}/replay -> [{seq, seat, action, events, state}], seq 0 the deal.
 // The position is drawn by the game's table module (its `createReplay`), loaded from the
 // `browser_module` GET /api/games names for the game: this page names no game.
+// The fairness panel reads GET /api/tables/{id}/record: the seed and salt it reveals must
+// hash (SHA-256 of the UTF-8 text "{seed}:{salt}", crypto.subtle) to the commitment the
+// table published at its start; `pyramids verify RECORD` also checks every chance draw.
 
 import { eventText, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { api, capitalise, errorText, fill, h, seatNames, tableIdFromPath, toast, withNames } from "./util.js";
@@ -23,6 +26,61 @@ let steps = [];
 let index = 0;
 let names = [];
 let drawer = null; // the game module's replay drawer: {render(state, names)}
+let fairness = null; // {commitment, seed (exact digits), salt, seeded, computed, verdict}
+
+/** SHA-256 of `text` (UTF-8) as lowercase hex; null where the browser offers no
+ * crypto.subtle (a page served over plain HTTP to another machine). */
+async function sha256Hex(text) {
+  if (!globalThis.crypto || !crypto.subtle) return null;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The record's seed as its exact digits: seeds reach 2^62, past what a JS number holds. */
+function seedDigits(raw, record) {
+  const match = /"seed"\s*:\s*(\d+)/.exec(raw);
+  if (match && Number(match[1]) === record.seed) return match[1];
+  return String(record.seed);
+}
+
+/** Check the revealed seed and salt against the commitment (see pyramids.core.fairness). */
+async function checkFairness() {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record`, { cache: "no-store" });
+  if (!response.ok) return null;
+  const raw = await response.text();
+  const record = JSON.parse(raw);
+  const found = {
+    commitment: record.commitment ?? null,
+    seed: seedDigits(raw, record),
+    salt: record.salt ?? null,
+    seeded: Boolean(record.seeded),
+    computed: null,
+    verdict: "none",
+  };
+  if (found.commitment && found.salt !== null) {
+    found.computed = await sha256Hex(`${found.seed}:${found.salt}`);
+    if (found.computed === null) found.verdict = "unchecked";
+    else found.verdict = found.computed === found.commitment.toLowerCase() ? "verified" : "mismatch";
+  }
+  return found;
+}
+
+function renderFairness() {
+  const panel = document.getElementById("fairness");
+  if (!fairness) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  document.getElementById("fair-seeded").hidden = !fairness.seeded;
+  document.getElementById("fair-commitment").textContent = fairness.commitment || "—";
+  document.getElementById("fair-seed").textContent = fairness.seed;
+  document.getElementById("fair-salt").textContent = fairness.salt ?? "—";
+  const verdict = document.getElementById("fair-verdict");
+  verdict.className = `fair-verdict ${fairness.verdict === "verified" ? "ok" : fairness.verdict === "mismatch" ? "bad" : ""}`;
+  verdict.dataset.verdict = fairness.verdict;
+  verdict.textContent = t(`fair_${fairness.verdict}`, { hash: fairness.computed || "" });
+}
 
 function render() {
   if (!steps.length) return;
@@ -61,6 +119,7 @@ async function init() {
   onLangChange(() => {
     names = seatNames(summary ? summary.seats : [], summary ? summary.players : 0);
     render();
+    renderFairness();
   });
   document.getElementById("prev").addEventListener("click", () => go(index - 1));
   document.getElementById("next").addEventListener("click", () => go(index + 1));
@@ -94,6 +153,10 @@ async function init() {
     drawer = await module.createReplay({ area: dom.area, hands: dom.hands });
     const data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay`);
     steps = Array.isArray(data) ? data : data.steps || [];
+    fairness = await checkFairness().catch((err) => {
+      console.warn("the record could not be checked", err);
+      return null;
+    });
   } catch (err) {
     dom.step.textContent = "";
     toast(errorText(err.code, err.message), "error");
@@ -101,6 +164,7 @@ async function init() {
     return;
   }
   go(0);
+  renderFairness();
 }
 
 init();

@@ -1,4 +1,4 @@
-// The table page (/t/{id}?token=…): connection, state queue, and everything every game
+// The table page (/t/{id}, an invite: /t/{id}?token=…): connection, state queue, and everything every game
 // shares: whose turn, seq, seats, log, the current event's reason, the final ranking and
 // the generic "all legal actions" list. The drawing and the game's own controls come
 // from the game's table module, the `browser_module` GET /api/games names for the game.
@@ -23,11 +23,48 @@ const SPEED_KEY = "pyramids.speed";
 const SPEEDS = { normal: 1, fast: 0.4, off: 0 };
 
 const tableId = tableIdFromPath();
-const params = new URLSearchParams(location.search);
-const token = params.get("token") || "";
+const TOKEN_KEY = `pyramids.token.${tableId}`;
+const token = takeToken();
+
+/**
+ * The seat token of this tab: an invite link's `?token=` is kept in session storage (per
+ * table, per tab) and taken out of the address bar and the history at once, so it is not
+ * shown, bookmarked, shared in a screenshot or sent as a referrer; a reload keeps the seat.
+ */
+function takeToken() {
+  const params = new URLSearchParams(location.search);
+  const fromLink = params.get("token");
+  if (fromLink === null) {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY) || "";
+    } catch {
+      return "";
+    }
+  }
+  try {
+    sessionStorage.setItem(TOKEN_KEY, fromLink);
+  } catch {
+    // not kept: a reload shows the table as a spectator; the invite link still works
+  }
+  params.delete("token");
+  const rest = params.toString();
+  history.replaceState(history.state, "", `${location.pathname}${rest ? `?${rest}` : ""}${location.hash}`);
+  return fromLink;
+}
+
+/** Forget this tab's token (the server refused it): the page then watches. */
+function dropToken() {
+  try {
+    sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // nothing kept
+  }
+}
 
 const dom = {
   title: document.getElementById("table-title"),
+  seeded: document.getElementById("table-seeded"),
+  commitment: document.getElementById("table-commitment"),
   conn: document.getElementById("conn"),
   turn: document.getElementById("turn"),
   turnNo: document.getElementById("turn-no"),
@@ -259,6 +296,13 @@ function renderTurn() {
     const gameName = gameTitle(summary.game);
     dom.title.textContent = `${gameName} · ${summary.id}`;
     document.title = `${gameName} · ${t("app_name")}`;
+    dom.seeded.hidden = !summary.seeded;
+    // the seed's commitment, published at the start; the record reveals seed and salt at the end
+    dom.commitment.hidden = !summary.commitment;
+    if (summary.commitment) {
+      dom.commitment.textContent = t("commitment_short", { hash: summary.commitment.slice(0, 12) });
+      dom.commitment.title = t("commitment_hint", { hash: summary.commitment });
+    }
   }
   dom.you.textContent =
     ctx.seat === null || ctx.seat === undefined
@@ -549,6 +593,7 @@ function onRefused(code, reason) {
   // the server sent an error message (already shown) and closed for good
   const errCode = reason || (code === 4404 ? "unknown_table" : "bad_token");
   const message = lastError && lastError.code === errCode ? lastError.message : "";
+  if (errCode === "bad_token") dropToken(); // "watch instead" then watches
   connStatus = ["refused", {}];
   dom.conn.textContent = t("conn_refused");
   dom.conn.dataset.status = "offline";

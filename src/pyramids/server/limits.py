@@ -1,0 +1,225 @@
+"""What one client may do: per-address rates, caps on connections, and message nesting.
+
+Rates use the ``limits`` library (its sliding-window counter: two counters per address and
+rule, no burst at a window's edge) on its in-memory storage: the server is one process,
+the counts are short-lived and may be forgotten at a restart, and memory needs no other
+service (a Redis would only pay off with several server processes behind one address).
+A refused request is :class:`RateLimitedError` (HTTP 429 with ``Retry-After``); the caps
+are plain counters here. The settings are :class:`~pyramids.server.config.LimitSettings`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections import Counter
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
+
+from pyramids.server.config import LimitSettings
+from pyramids.server.live import ProtocolError
+
+WS_CLOSE_POLICY = 1008
+"""The WebSocket close code of a socket closed for breaking a limit (RFC 6455: policy)."""
+RATE_KINDS = ("create", "claim", "action", "connect")
+"""The per-address rates, each ``LimitSettings.rate_<kind>``."""
+IPV6_PREFIX = 64
+"""An IPv6 client counts by its network: one host usually holds a whole /64."""
+
+
+class RateLimitedError(ProtocolError):
+    """Too many requests of one kind from one address: 429 ``rate_limited``, retry later."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("rate_limited", message, 429)
+        self.retry_after = retry_after
+
+
+def client_key(host: str | None) -> str:
+    """The key an address is counted under: IPv4 as it is, IPv6 by its /64 network."""
+    if not host:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
+    return str(address)
+
+
+def parse_rate(text: str) -> list[RateLimitItem]:
+    """The rules of a rate setting (``"20/minute;200/hour"``); empty: none."""
+    text = text.strip()
+    if not text or text.lower() in ("0", "off", "none"):
+        return []
+    return list(parse_many(text))
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_exempt(text: str) -> tuple[list[Network], set[str]]:
+    """The ``exempt`` setting (comma-separated): its networks, and the other names as they
+    are (a client without an IP address, such as the test client's ``testclient``)."""
+    networks: list[Network] = []
+    names: set[str] = set()
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            names.add(part)
+    return networks, names
+
+
+def is_too_deep(text: str | bytes, limit: int) -> bool:
+    """Whether JSON ``text`` nests arrays and objects more than ``limit`` deep.
+
+    Checked before ``json.loads``, whose recursion would otherwise fail (RecursionError)
+    on a small message; brackets inside strings do not count.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
+EXEMPT_CACHE_SIZE = 4096
+"""Most addresses whose exemption is remembered (the cache starts again past it)."""
+
+
+class ClientLimits:
+    """The per-address rates and caps of one server process."""
+
+    def __init__(self, settings: LimitSettings) -> None:
+        self.settings = settings
+        self._storage = MemoryStorage()
+        self._limiter = SlidingWindowCounterRateLimiter(self._storage)
+        self._rates = {kind: parse_rate(getattr(settings, f"rate_{kind}")) for kind in RATE_KINDS}
+        self._flood = parse_rate(settings.ws_flood)
+        self._exempt, self._exempt_names = parse_exempt(settings.exempt)
+        self._exempt_cache: dict[str, bool] = {}
+        self._sockets: Counter[str] = Counter()
+
+    def is_exempt(self, key: str) -> bool:
+        """Whether no per-address limit applies to the address counted as ``key`` (the answer
+        is remembered per key: it is asked for every message)."""
+        known = self._exempt_cache.get(key)
+        if known is None:
+            known = self._compute_exempt(key)
+            if len(self._exempt_cache) >= EXEMPT_CACHE_SIZE:
+                self._exempt_cache.clear()
+            self._exempt_cache[key] = known
+        return known
+
+    def _compute_exempt(self, key: str) -> bool:
+        if key in self._exempt_names:
+            return True
+        if not self._exempt:
+            return False
+        try:
+            network = ipaddress.ip_network(key, strict=False)
+        except ValueError:
+            return False
+        return any(
+            network.version == e.version and network.subnet_of(e)  # type: ignore[arg-type]
+            for e in self._exempt
+        )
+
+    def _hit(self, rules: list[RateLimitItem], *identifiers: str) -> int:
+        """Count one hit against every rule; 0 if all allow it, else seconds to wait."""
+        if not all(self._limiter.test(rule, *identifiers) for rule in rules):
+            waits = [
+                self._limiter.get_window_stats(rule, *identifiers).reset_time - time.time()
+                for rule in rules
+                if not self._limiter.test(rule, *identifiers)
+            ]
+            return max(1, math.ceil(max(waits, default=1.0)))
+        for rule in rules:
+            self._limiter.hit(rule, *identifiers)
+        return 0
+
+    def check(self, kind: str, key: str) -> None:
+        """Count a ``kind`` request from ``key``; RateLimitedError when it is one too many."""
+        rules = self._rates[kind]
+        if not rules or self.is_exempt(key):
+            return
+        wait = self._hit(rules, kind, key)
+        if wait:
+            allowed = ", ".join(str(r) for r in rules)
+            raise RateLimitedError(
+                f"too many requests ({kind}) from your address: at most {allowed}; "
+                f"try again in {wait} s",
+                wait,
+            )
+
+    def is_flooding(self, key: str, socket_id: str) -> bool:
+        """Count one message on a WebSocket of ``key``; True once it is over ``ws_flood``."""
+        if not self._flood or self.is_exempt(key):
+            return False
+        return self._hit(self._flood, "flood", socket_id) > 0
+
+    def check_tables(self, key: str, unfinished: int) -> None:
+        """Refuse a new table to an address that already has its cap of unfinished ones."""
+        cap = self.settings.max_tables_per_address
+        if cap and unfinished >= cap and not self.is_exempt(key):
+            raise ProtocolError(
+                "too_many_tables",
+                f"your address already has {unfinished} unfinished tables (at most {cap}); "
+                "finish or wait for one before creating another",
+                429,
+            )
+
+    def open_socket(self, key: str) -> None:
+        """Count one more WebSocket of the address; too_many_connections past its cap."""
+        cap = self.settings.max_connections_per_address
+        if cap and self._sockets[key] >= cap and not self.is_exempt(key):
+            raise ProtocolError(
+                "too_many_connections",
+                f"your address already has {self._sockets[key]} table connections open "
+                f"(at most {cap})",
+                429,
+            )
+        self._sockets[key] += 1
+
+    def close_socket(self, key: str) -> None:
+        """Count one WebSocket of the address fewer."""
+        self._sockets[key] -= 1
+        if self._sockets[key] <= 0:
+            del self._sockets[key]
+
+    def check_spectators(self, spectators: int) -> None:
+        """Refuse a spectator to a table that already has its cap of them."""
+        cap = self.settings.max_spectators
+        if cap and spectators >= cap:
+            raise ProtocolError(
+                "too_many_spectators",
+                f"this table already has {spectators} spectators (at most {cap})",
+                429,
+            )

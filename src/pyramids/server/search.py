@@ -1,0 +1,226 @@
+"""The search bots' worker processes, and the order in which tables get them.
+
+A search bot (ISMCTS) holds a CPU for about a second per decision, so it runs in a worker
+process (:data:`SEARCH_WORKERS` of them across all tables). :class:`SearchPool` keeps the
+waiting searches in its own queues instead of the executor's one first-come queue, and
+hands a worker to:
+
+1. a search of a table with a human seat (including stand-in and timeout bots), first
+   come first served, whenever a worker is free;
+2. else a search of an all-bot table, round robin over those tables, but only while
+   fewer than ``workers - reserved`` all-bot searches run (at least one), and never two at
+   once for one table.
+
+So at least ``reserved`` workers are kept for tables with people: a human table's bot
+waits for no all-bot search, however many all-bot tables are busy, and the all-bot
+tables together take at most ``workers - reserved`` cores (with two workers and one
+reserved, one core), each of them an equal turn of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+log = logging.getLogger("pyramids.server")
+
+SEARCH_WORKERS = 2
+"""Worker processes for search bots across all tables: a search holds the CPU for a
+second, which in the server's process would hold the interpreter lock against every table."""
+SEARCH_RESERVED = 1
+"""Workers kept for tables with a human seat (all-bot tables never use them)."""
+HISTORY = 2048
+"""Dispatch events remembered (for tests and debugging)."""
+
+
+class Dispatch(NamedTuple):
+    """One event of the pool: a search ``queued``, ``started`` or ``done``."""
+
+    event: str
+    job: int
+    table_id: str
+    human: bool
+    at: float
+
+
+@dataclass(eq=False)
+class _Job:
+    number: int
+    table_id: str
+    human: bool
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+    started: bool = False
+
+
+@dataclass
+class _Queues:
+    human: deque[_Job] = field(default_factory=deque)
+    bots: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
+    """Per all-bot table, in round-robin order (the table served last goes to the end)."""
+
+
+class SearchPool:
+    """Worker processes for search bots, dispatched with tables with humans first."""
+
+    def __init__(self, workers: int = SEARCH_WORKERS, reserved: int = SEARCH_RESERVED) -> None:
+        self.workers = max(1, workers)
+        self.bot_share = max(1, self.workers - max(0, reserved))
+        """How many all-bot searches may run at once."""
+        self._executor: ProcessPoolExecutor | None = None
+        self._queues = _Queues()
+        self._running = 0
+        self._running_bots = 0
+        self._busy_tables: set[str] = set()
+        self._closed = False
+        self._jobs = 0
+        self.history: deque[Dispatch] = deque(maxlen=HISTORY)
+
+    @property
+    def waiting(self) -> int:
+        """Searches queued and not yet started."""
+        q = self._queues
+        return len(q.human) + sum(len(d) for d in q.bots.values())
+
+    async def run(self, table_id: str, human: bool, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker once it is this search's turn (BrokenProcessPool if the
+        worker died: the pool is replaced for the next searches)."""
+        if self._closed:
+            raise BrokenProcessPool("the search pool is shut down")
+        loop = asyncio.get_running_loop()
+        self._jobs += 1
+        job = _Job(self._jobs, table_id, human, fn, args, loop.create_future())
+        if human:
+            self._queues.human.append(job)
+        else:
+            self._queues.bots.setdefault(table_id, deque()).append(job)
+        self._note("queued", job)
+        self._dispatch()
+        try:
+            return await job.future
+        except asyncio.CancelledError:
+            if not job.started:
+                self._forget(job)
+            raise
+
+    def shutdown(self) -> None:
+        """Stop the workers and drop every waiting search."""
+        self._closed = True
+        q = self._queues
+        for job in [*q.human, *(j for d in q.bots.values() for j in d)]:
+            if not job.future.done():
+                job.future.cancel()
+        q.human.clear()
+        q.bots.clear()
+        if self._executor is not None:
+            executor, self._executor = self._executor, None
+            # A running search is not waited for (a shutdown under load must take well
+            # under 2 s, and the interpreter's exit would join the executor, which waits
+            # for its workers): stop them. Python 3.11 has no public terminate_workers().
+            workers = list((getattr(executor, "_processes", None) or {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                with contextlib.suppress(Exception):
+                    process.terminate()
+
+    # --- dispatching -----------------------------------------------------------------------
+
+    def _note(self, event: str, job: _Job) -> None:
+        self.history.append(Dispatch(event, job.number, job.table_id, job.human, time.monotonic()))
+
+    def _forget(self, job: _Job) -> None:
+        q = self._queues
+        if job.human:
+            if job in q.human:
+                q.human.remove(job)
+            return
+        waiting = q.bots.get(job.table_id)
+        if waiting is not None and job in waiting:
+            waiting.remove(job)
+            if not waiting:
+                del q.bots[job.table_id]
+
+    def _next(self) -> _Job | None:
+        """The search to start now, by the rules of the module docstring (None: wait)."""
+        q = self._queues
+        while q.human:
+            job = q.human.popleft()
+            if not job.future.done():
+                return job
+        if self._running_bots >= self.bot_share:
+            return None
+        for table_id in list(q.bots):
+            if table_id in self._busy_tables:
+                continue
+            waiting = q.bots.pop(table_id)  # served: to the end of the round
+            job = waiting.popleft()
+            if waiting:
+                q.bots[table_id] = waiting
+            if not job.future.done():
+                return job
+        return None
+
+    def _dispatch(self) -> None:
+        while not self._closed and self._running < self.workers:
+            job = self._next()
+            if job is None:
+                return
+            self._start(job)
+
+    def _start(self, job: _Job) -> None:
+        if self._executor is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx)
+        executor = self._executor
+        job.started = True
+        self._running += 1
+        if not job.human:
+            self._running_bots += 1
+            self._busy_tables.add(job.table_id)
+        self._note("started", job)
+        loop = job.future.get_loop()
+        try:
+            cf = executor.submit(job.fn, *job.args)
+        except (BrokenProcessPool, RuntimeError) as exc:
+            self._done(job, executor, None, exc)
+            return
+
+        def finished(f: Future[Any]) -> None:
+            exc = f.exception() if not f.cancelled() else BrokenProcessPool("cancelled")
+            result = None if exc is not None else f.result()
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(self._done, job, executor, result, exc)
+
+        cf.add_done_callback(finished)
+
+    def _done(
+        self,
+        job: _Job,
+        executor: ProcessPoolExecutor,
+        result: Any,
+        exc: BaseException | None,
+    ) -> None:
+        self._running -= 1
+        if not job.human:
+            self._running_bots -= 1
+            self._busy_tables.discard(job.table_id)
+        self._note("done", job)
+        if isinstance(exc, BrokenProcessPool) and executor is self._executor:
+            executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None  # the next search starts new workers
+        if not job.future.done():
+            if exc is not None:
+                job.future.set_exception(exc)
+            else:
+                job.future.set_result(result)
+        self._dispatch()

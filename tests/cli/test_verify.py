@@ -1,0 +1,182 @@
+"""`pyramids verify RECORD`: a finished server table's record proves its own fairness.
+
+Issue 12: "when the game ends the record reveals seed and salt, and `pyramids verify
+RECORD` [...] recompute[s] the commitment, the deal and every chance draw." The records
+here come from a real server (the app on an SQLite file, bots playing a whole game with
+the server's own secret seed); each tampering must fail with exit 2 and its reason.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner, Result
+
+from pyramids.cli.main import app
+from pyramids.core import CHANCE, GameRecord, fairness
+from pyramids.games import make_game
+from pyramids.server import create_app
+from pyramids.server.config import LimitSettings
+from tests.server.conftest import make_settings
+
+WAIT = 60.0
+
+
+def run(*args: str) -> Result:
+    """Invoke the CLI with ``args``."""
+    return CliRunner().invoke(app, list(args))
+
+
+def finished_record(client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
+    """Create a table of bots, wait for its end, and return its record."""
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    tid = r.json()["table"]["id"]
+    deadline = time.monotonic() + WAIT
+    while client.get(f"/api/tables/{tid}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the table of bots did not finish"
+        time.sleep(0.01)
+    return dict(client.get(f"/api/tables/{tid}/record").json())
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[str, Any]]]:
+    """Two finished server records: Flaming with the fire die (chance draws), and Flags."""
+    tmp = tmp_path_factory.mktemp("verify")
+    settings = make_settings(tmp, limits=LimitSettings(min_all_bot_delay=0.0))
+    bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+    with TestClient(create_app(settings)) as client:
+        flaming = {"game": "flaming", "seats": [*bots, bots[1]], "options": {"fire_die": True}}
+        found = {"flaming": finished_record(client, flaming)}
+        # a seed with chance draws from the first move on, and a seeded table
+        three = [bots[1]] * 3
+        found["flags"] = finished_record(client, {"game": "flags", "seats": three, "seed": 0})
+    yield found
+
+
+def write(tmp_path: Path, data: Any, name: str = "record.json") -> Path:
+    """Write ``data`` as JSON and return the path."""
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def chance_indices(record: dict[str, Any]) -> list[int]:
+    """The 0-based indices of the record's chance outcomes that had an alternative."""
+    rec = GameRecord.from_json(record)
+    state = make_game(rec.game, rec.players, rec.options).new_initial_state(rec.seed)
+    found = []
+    for index, text in enumerate(rec.actions):
+        if state.current_player() == CHANCE and len(state.chance_outcomes()) > 1:
+            found.append(index)
+        state.apply(state.parse_action(text))
+    return found
+
+
+@pytest.mark.parametrize("game", ["flaming", "flags"])
+def test_a_real_finished_server_record_verifies(
+    records: dict[str, dict[str, Any]], tmp_path: Path, game: str
+) -> None:
+    """The server's record: commitment, deal, every chance draw and action check out."""
+    record = records[game]
+    assert chance_indices(record), "the game had no chance draw to check"
+    result = run("verify", str(write(tmp_path, record)))
+    assert result.exit_code == 0, result.output
+    assert "verified" in result.output
+    assert record["commitment"] in result.output
+    assert ("seeded" in result.output) == record["seeded"]
+
+
+def test_the_server_record_is_what_pyramids_replay_reads(
+    records: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The same file replays with ``pyramids replay`` (the new fields are read, not refused)."""
+    result = run("replay", str(write(tmp_path, records["flaming"])), "--json")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("field", ["seed", "salt"])
+def test_a_changed_seed_or_salt_fails_on_the_commitment(
+    records: dict[str, dict[str, Any]], tmp_path: Path, field: str
+) -> None:
+    """A revealed seed or salt other than the committed one: exit 2, wrong commitment."""
+    record = dict(records["flaming"])
+    record[field] = record[field] + 1 if field == "seed" else record[field] + "0"
+    result = run("verify", str(write(tmp_path, record)))
+    assert result.exit_code == 2, result.output
+    assert "NOT VERIFIED" in result.output
+    assert "commitment" in result.output
+    assert "not the one committed" in result.output
+
+
+@pytest.mark.parametrize("game", ["flaming", "flags"])
+def test_a_changed_chance_outcome_fails_at_its_seq(
+    records: dict[str, dict[str, Any]], tmp_path: Path, game: str
+) -> None:
+    """A chance outcome that is not the server's draw from the seed: exit 2 naming its seq."""
+    record = dict(records[game])
+    index = chance_indices(record)[-1]
+    rec = GameRecord.from_json(record)
+    state = make_game(rec.game, rec.players, rec.options).new_initial_state(rec.seed)
+    for text in rec.actions[:index]:
+        state.apply(state.parse_action(text))
+    other = next(
+        state.action_to_string(a)
+        for a, _ in state.chance_outcomes()
+        if state.action_to_string(a) != rec.actions[index]
+    )
+    record["actions"] = [*rec.actions[:index], other, *rec.actions[index + 1 :]]
+    result = run("verify", str(write(tmp_path, record)))
+    assert result.exit_code == 2, result.output
+    assert f"chance outcome at seq {index + 1} is {other!r}" in result.output
+    assert f"{rec.seed}/chance/{index}" in result.output
+
+
+def test_an_illegal_action_fails_naming_it(
+    records: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """A player's action that is not legal where it stands: exit 2 naming it."""
+    record = dict(records["flaming"])
+    chance = set(chance_indices(record))
+    index = next(i for i in range(len(record["actions"])) if i not in chance)
+    actions = list(record["actions"])
+    actions[index] = "nonsense"
+    record["actions"] = actions
+    result = run("verify", str(write(tmp_path, record)))
+    assert result.exit_code == 2, result.output
+    assert f"action {index + 1} ('nonsense') is not legal" in result.output
+
+
+def test_a_forged_record_with_its_own_commitment_fails_on_the_draws(
+    records: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """Another seed with a matching commitment: the deal and draws no longer follow."""
+    record = dict(records["flaming"])
+    record["seed"] += 1
+    record["commitment"] = fairness.commitment(record["seed"], record["salt"])
+    result = run("verify", str(write(tmp_path, record)))
+    assert result.exit_code == 2, result.output
+    assert "NOT VERIFIED" in result.output
+
+
+def test_bad_files_get_a_clear_error(records: dict[str, dict[str, Any]], tmp_path: Path) -> None:
+    """Not JSON, no such file, not a record, no commitment: exit 2 and what is wrong."""
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    result = run("verify", str(bad))
+    assert result.exit_code == 2 and "invalid JSON" in result.output
+    result = run("verify", str(tmp_path / "missing.json"))
+    assert result.exit_code == 2 and "no such file" in result.output
+    result = run("verify", str(write(tmp_path, {"game": "flaming"})))
+    assert result.exit_code == 2 and "not a valid game record" in result.output
+    plain = {k: v for k, v in records["flags"].items() if k not in ("salt", "commitment")}
+    result = run("verify", str(write(tmp_path, plain)))
+    assert result.exit_code == 2 and "no commitment" in result.output
+    result = run("verify", str(write(tmp_path, {**records["flags"], "game": "chess"})))
+    assert result.exit_code == 2 and "chess" in result.output
