@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from pyramids.core.game import Event
-from pyramids.games import descriptors
+from pyramids.games import descriptors, names
 from pyramids.texts.format import Lookup, MessageError, format_message, parse
 
 __all__ = [
@@ -50,6 +50,8 @@ LANGS = ("en", "fr")
 """The catalogue's languages; English is the fallback."""
 
 _ADDED: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
+_VERSION = [0]
+"""Bumped by ``add_messages`` so the merged catalogue (and cached sentences) are built again."""
 
 
 @cache
@@ -70,11 +72,22 @@ def _game_messages(lang: str) -> dict[str, str]:
     return entries
 
 
+@cache
+def _merged(lang: str, games: tuple[str, ...], version: int) -> dict[str, str]:
+    """The catalogue of ``lang`` for these registered games and this ``add_messages`` state
+    (built once: every event of every message the server sends is described through it)."""
+    return {**_files(lang), **_game_messages(lang), **_ADDED[lang]}
+
+
+def _entries(lang: str) -> dict[str, str]:
+    lang = lang if lang in LANGS else "en"
+    return _merged(lang, names(), _VERSION[0])
+
+
 def catalogue(lang: str) -> dict[str, str]:
     """Every entry in ``lang`` (the files, registered games' own, ``add_messages``), as sent
     to the browser."""
-    lang = lang if lang in LANGS else "en"
-    return {**_files(lang), **_game_messages(lang), **_ADDED[lang]}
+    return dict(_entries(lang))
 
 
 def add_messages(lang: str, entries: Mapping[str, str]) -> None:
@@ -84,11 +97,12 @@ def add_messages(lang: str, entries: Mapping[str, str]) -> None:
     for text in entries.values():
         parse(text)
     _ADDED[lang].update(entries)
+    _VERSION[0] += 1
 
 
 def _lookup(lang: str) -> Lookup:
-    entries = catalogue(lang)
-    fallback = catalogue("en")
+    entries = _entries(lang)
+    fallback = _entries("en")
 
     def lookup(key: str) -> str | None:
         return entries.get(key, fallback.get(key))
@@ -103,7 +117,7 @@ def event_key(event: Event) -> str:
 
 def has_message(event: type[Event] | Event, lang: str) -> bool:
     """Whether ``lang`` itself (no fallback) has the sentence of this event kind."""
-    return f"{event.game}.{event.kind}" in catalogue(lang)
+    return f"{event.game}.{event.kind}" in _entries(lang)
 
 
 def message(key: str, lang: str = "en", **facts: Any) -> str:
@@ -116,11 +130,25 @@ def message(key: str, lang: str = "en", **facts: Any) -> str:
 
 
 def describe(event: Event, lang: str = "en") -> str:
-    """What ``event`` says in ``lang`` ("en" or "fr"), e.g. "seat 0 plays R40 at 1,1".
+    """What ``event`` says in ``lang`` ("en" or "fr"), e.g. "seat 0 plays R40 at 0,0".
 
     An event kind the catalogue lacks (a game that added no messages) reads as its key
-    and data rather than failing the host.
+    and data rather than failing the host. Sentences are cached by event value (events
+    are frozen): the server describes each event for every viewer and both languages.
     """
+    try:
+        return _describe_cached(event, lang, names(), _VERSION[0])
+    except TypeError:  # an event holding an unhashable fact: describe it afresh
+        return _describe(event, lang)
+
+
+@lru_cache(maxsize=8192)
+def _describe_cached(event: Event, lang: str, games: tuple[str, ...], version: int) -> str:
+    return _describe(event, lang)
+
+
+def _describe(event: Event, lang: str) -> str:
+    """``describe`` without the cache."""
     lookup = _lookup(lang)
     key = event_key(event)
     text = lookup(key)
