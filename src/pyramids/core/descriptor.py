@@ -12,7 +12,7 @@ and ``load`` imports them when a host asks: the rules package never imports a ho
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,8 +125,3 @@ def load_path(path: str) -> Any:
     for name in attr.split(".") if attr else ():
         obj = getattr(obj, name)
     return obj
-
-
-def option_defaults(options: Sequence[OptionSpec]) -> dict[str, Any]:
-    """The default of every option, by name."""
-    return {o.name: o.default for o in options}

@@ -140,6 +140,21 @@ def _plain(value: Any) -> Any:
     return value
 
 
+History = tuple[int, "History"] | None
+"""A game's actions so far as immutable links, newest first: ``(action, earlier)``, None
+for none. Applying an action is one tuple; a clone shares the links (``history_list``)."""
+
+
+def history_list(history: History) -> list[Action]:
+    """The actions of linked ``history``, oldest first (``State.history``)."""
+    actions: list[Action] = []
+    while history is not None:
+        action, history = history
+        actions.append(action)
+    actions.reverse()
+    return actions
+
+
 def view_key(view: View) -> str:
     """A canonical string of ``view``: equal exactly when the two views are equal as data."""
     return json.dumps(view.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -16,7 +16,19 @@ from typing import Any, Self
 
 from pyramids.core.bits import bits_of
 from pyramids.core.errors import IllegalActionError, PositionError
-from pyramids.core.game import CHANCE, TERMINAL, Action, Event, Game, GameInfo, Outcome, State, View
+from pyramids.core.game import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Event,
+    Game,
+    GameInfo,
+    History,
+    Outcome,
+    State,
+    View,
+    history_list,
+)
 from pyramids.flags.actions import (
     DEAL_BASE,
     DONE,
@@ -79,9 +91,6 @@ INFO = GameInfo(
     rules_version=RULES_VERSION,
     default_options=FlagsOptions().to_record(),
 )
-
-_History = tuple[Action, "_History"] | None
-"""The actions applied so far, newest first, as shared immutable links (clones share them)."""
 
 
 class FlagsGame(Game):
@@ -187,7 +196,7 @@ class FlagsState(State):
         self.game = game
         self.position = position
         self._events: list[tuple[Any, ...]] = []
-        self._history: _History = None
+        self._history: History = None
 
     # --- the protocol -------------------------------------------------------------------
 
@@ -371,13 +380,7 @@ class FlagsState(State):
 
     def history(self) -> list[Action]:
         """Every action and chance outcome applied since this state was dealt or loaded."""
-        out = []
-        link = self._history
-        while link is not None:
-            action, link = link
-            out.append(action)
-        out.reverse()
-        return out
+        return history_list(self._history)
 
     def clone(self) -> Self:
         """An independent copy (the position's fields copied as they declare; history shared,

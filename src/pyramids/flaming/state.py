@@ -14,7 +14,7 @@ from typing import Any, Self
 
 from pyramids.core.copying import make_clone
 from pyramids.core.errors import IllegalActionError
-from pyramids.core.game import Action, Event, Game, Outcome, State
+from pyramids.core.game import Action, Event, Game, History, Outcome, State, history_list
 from pyramids.flaming.actions import (
     DIE_BASE,
     LEFT,
@@ -78,9 +78,9 @@ class FlamingState(State):
     game: Game
     options: FlamingOptions = field(compare=False)
     position: FlamingPosition
-    trail: tuple[Any, ...] = field(default=(), compare=False)
-    """The actions applied since dealt or loaded, newest first as nested pairs
-    ``(earlier trail, action)``: immutable, so a clone shares it (see ``history``)."""
+    trail: History = field(default=None, compare=False)
+    """The actions applied since dealt or loaded, as linked ``(action, earlier)`` pairs
+    (``pyramids.core.game.History``): immutable, so a clone shares it."""
     last_events: list[RawEvent] = field(
         default_factory=list, compare=False, metadata={"copy": "share"}
     )
@@ -116,7 +116,7 @@ class FlamingState(State):
     def apply(self, action: Action) -> None:
         """Apply a placement, fall side or die face, then run the mayhem that follows."""
         self.last_events = apply_action(self.position, self.options, action)
-        self.trail = (self.trail, action)
+        self.trail = (action, self.trail)
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal here, or None when it is legal."""
@@ -128,13 +128,7 @@ class FlamingState(State):
 
     def history(self) -> list[Action]:
         """Every action and chance outcome applied since dealt or loaded, oldest first."""
-        actions: list[Action] = []
-        node = self.trail
-        while node:
-            node, action = node
-            actions.append(action)
-        actions.reverse()
-        return actions
+        return history_list(self.trail)
 
     def clone(self) -> Self:
         """An independent copy, field by field: the position cloned, lists copied."""
