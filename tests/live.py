@@ -24,9 +24,10 @@ from typing import IO
 SERVING_RE = re.compile(r"^pyramids: serving on (http://\S+?)/?\s*$")
 START_TIMEOUT = 60.0  # seconds; generous: migrations and a cold import on a busy CI machine
 STOP_TIMEOUT = 15.0
-TEST_LIMITS = {"PYRAMIDS_EXEMPT": "127.0.0.1,::1"}
-"""Tests play faster than people: no per-address limit on loopback unless a test's ``env``
-says otherwise (tests/server/test_limits.py sets ``PYRAMIDS_EXEMPT`` to "")."""
+TEST_LIMITS = {"PYRAMIDS_EXEMPT": "127.0.0.1,::1", "PYRAMIDS_MIN_ALL_BOT_DELAY": "0"}
+"""Tests play faster than people: no per-address limit on loopback, and all-bot tables at
+the bot delay they ask for, unless a test's ``env`` says otherwise
+(tests/server/test_limits.py sets ``PYRAMIDS_EXEMPT`` to "")."""
 
 
 class LiveServerError(RuntimeError):

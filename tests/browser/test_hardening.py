@@ -57,6 +57,7 @@ def test_every_page_works_under_the_csp(
         server,
         [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
         seed=3,
+        bot_delay=0,
     )
     tid = done["table"]["id"]
     deadline = time.monotonic() + 60
@@ -121,8 +122,8 @@ def test_the_log_and_the_replay_say_a_bot_played_for_alice(
     pg.goto(f"{server.url}/t/{tid}/replay")
     pg.locator("[data-testid=replay-step]").wait_for()
     pg.wait_for_function("() => document.getElementById('step').textContent.trim() !== ''")
-    if pg.locator("[data-testid=replay-first]").is_enabled():
-        pg.locator("[data-testid=replay-first]").click()
+    # the replay opens at its first step, where "first" is disabled
+    pg.wait_for_function("() => document.getElementById('first').disabled")
     for _ in range(first):
         pg.locator("[data-testid=replay-next]").click()
     assert TIMED_OUT in pg.locator("[data-testid=replay-events]").inner_text()

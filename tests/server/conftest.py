@@ -34,6 +34,9 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         # tests play faster than people: no per-address limit on the test client, and
         # all-bot tables at once too (tests/server/test_limits.py tests the limits)
         "limits": LimitSettings(min_all_bot_delay=0.0, exempt="testclient"),
+        # spectators get each message at once, not with the others of the next 0.2 s
+        # (the real server of tests/server/test_fanout.py keeps it)
+        "spectator_linger": 0.0,
     }
     base.update(overrides)
     return Settings(**base)

@@ -126,11 +126,27 @@ class Event:
 
 def _fields_of(obj: Any) -> dict[str, Any]:
     """A dataclass instance's fields as JSON-ready data (``from_`` named ``from``)."""
-    return {f.name.removesuffix("_"): _plain(getattr(obj, f.name)) for f in fields(obj)}
+    return {key: _plain(getattr(obj, name)) for name, key in _names_of(type(obj))}
+
+
+_NAMES: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _names_of(cls: type) -> tuple[tuple[str, str], ...]:
+    """A dataclass's field names and their JSON keys (``from_`` as ``from``), found once."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple((f.name, f.name.removesuffix("_")) for f in fields(cls))
+    return names
+
+
+_SCALARS = (str, int, float, bool, type(None))
 
 
 def _plain(value: Any) -> Any:
     """Tuples as lists and dataclasses as dicts, recursively (JSON-ready event data)."""
+    if type(value) in _SCALARS:
+        return value
     if is_dataclass(value) and not isinstance(value, type):
         return _fields_of(value)
     if isinstance(value, tuple | list):

@@ -22,7 +22,10 @@ import secrets
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
+
+import orjson
 
 from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
@@ -84,6 +87,12 @@ def iso(value: dt.datetime | None) -> str | None:
     """A timestamp as ``2026-11-29T20:41:03Z``."""
     if value is None:
         return None
+    return _iso(value)
+
+
+@lru_cache(maxsize=4096)
+def _iso(value: dt.datetime) -> str:
+    # a table's summary is rebuilt after every change; its times rarely change
     return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -122,9 +131,18 @@ def stand_in_event(reason: str | None, seat: int, seats: Sequence[SeatRecord]) -
     return StandIn(seat=seat, name=seats[seat].name, reason=reason)
 
 
+def encode(data: Any) -> bytes:
+    """Compact JSON as UTF-8 (orjson; the standard library's for what orjson refuses, such
+    as an integer over 64 bits): what every message leaving the server is made of."""
+    try:
+        return orjson.dumps(data)
+    except orjson.JSONEncodeError:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def dumps(data: Any) -> str:
-    """Compact JSON."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text."""
+    return encode(data).decode()
 
 
 def final_order(state: State) -> list[int] | None:
@@ -254,17 +272,26 @@ class Outgoing:
     WebSocket frame. One object goes to every connection of a viewer, so a state is
     serialised and framed once per view, not once per socket."""
 
-    __slots__ = ("_frame", "text")
+    __slots__ = ("_frame", "_text", "data")
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, text: str | bytes) -> None:
+        self.data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+        """The message's JSON as UTF-8."""
+        self._text = text if isinstance(text, str) else None
         self._frame: bytes | None = None
 
     @property
+    def text(self) -> str:
+        """The message's JSON text."""
+        if self._text is None:
+            self._text = self.data.decode("utf-8", "surrogatepass")
+        return self._text
+
+    @property
     def frame(self) -> bytes:
-        """The text frame carrying ``text`` (the same bytes for every socket)."""
+        """The text frame carrying the message (the same bytes for every socket)."""
         if self._frame is None:
-            self._frame = text_frame(self.text.encode("utf-8", "surrogatepass"))
+            self._frame = text_frame(self.data)
         return self._frame
 
 
@@ -287,15 +314,37 @@ class Client:
         self.close_code = 1000
         self.close_reason = ""
         self._waiter: asyncio.Future[None] | None = None
+        self._flush_soon = False
 
     def send(self, message: str | Outgoing) -> None:
-        """Queue a message; a client this far behind is dropped (it resyncs on reconnect)."""
+        """Send a message: the messages of one turn of the event loop go to the socket in
+        one write at its end (``_flush``), else through the sender task; a client too far
+        behind is dropped (it resyncs on reconnect)."""
         if self.closed:
             return
         if len(self.outbox) >= self.limit:
             self.close(1013)
             return
         self.outbox.append(message if isinstance(message, Outgoing) else Outgoing(message))
+        if self.write_now is not None and not self.busy:
+            if not self._flush_soon:
+                self._flush_soon = True
+                asyncio.get_running_loop().call_soon(self._flush)
+            return
+        self._wake()
+
+    def _flush(self) -> None:
+        """Write what was sent during this turn of the event loop in one write, straight
+        to the socket (a state and its ack go out together); when the socket cannot take
+        it now, the sender task writes it once it can."""
+        self._flush_soon = False
+        if not self.outbox or self.busy or self.closed:
+            self._wake()
+            return
+        write = self.write_now
+        if write is not None and write(b"".join(out.frame for out in self.outbox)):
+            self.outbox.clear()
+            return
         self._wake()
 
     async def take(self) -> list[Outgoing]:
@@ -359,8 +408,26 @@ def log_entries(
             {"seq": seq, "seat": seat, "action": texts[i], "events": shared}
             for i in range(len(who))
         ]
+    # Most events read the same for every viewer: each distinct one is put into words once.
+    made: dict[Event, dict[str, Any]] = {}
+
+    def entry_of(event: Event) -> dict[str, Any]:
+        try:
+            found = made.get(event)
+        except TypeError:  # an event holding an unhashable fact
+            return event_json(event)
+        if found is None:
+            found = made[event] = event_json(event)
+        return found
+
     return [
-        log_entry(seq, seat, texts[i], [*first, *state.events_for(v)]) for i, v in enumerate(who)
+        {
+            "seq": seq,
+            "seat": seat,
+            "action": texts[i],
+            "events": [entry_of(e) for e in [*first, *state.events_for(v)]],
+        }
+        for i, v in enumerate(who)
     ]
 
 
@@ -566,7 +633,7 @@ class LiveTable:
             "legal": list(self.legal_texts()) if mine else [],
             "last": log_[-1] if log_ else None,
             "ranking": self.ranking,
-            "seats": self.seat_summaries(),
+            "seats": self.summary()["seats"],
             "commitment": self.commitment,
         }
 
@@ -580,7 +647,7 @@ class LiveTable:
         i = self.index(viewer)
         out = self._messages.get(i)
         if out is None:
-            out = Outgoing(dumps(self.state_message(viewer)))
+            out = Outgoing(encode(self.state_message(viewer)))
             self._messages[i] = out
         return out
 
@@ -604,7 +671,7 @@ class LiveTable:
 
     def broadcast_table(self) -> None:
         """Send every connection the table summary (a seat came, left or was taken over)."""
-        out = Outgoing(dumps({"type": "table", "table": self.summary()}))
+        out = Outgoing(encode({"type": "table", "table": self.summary()}))
         for client in list(self.clients):
             if client.seat is not None:
                 client.send(out)

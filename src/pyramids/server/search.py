@@ -126,7 +126,14 @@ class SearchPool:
             executor, self._executor = self._executor, None
             # A running search is not waited for (a shutdown under load must take well
             # under 2 s, and the interpreter's exit would join the executor, which waits
-            # for its workers): stop them. Python 3.11 has no public terminate_workers().
+            # for its workers): stop them, with terminate_workers() where Python has it
+            # (3.14), else through the executor's table of processes (an internal, read
+            # defensively: without it the workers finish their current search and exit).
+            terminate = getattr(executor, "terminate_workers", None)
+            if callable(terminate):
+                with contextlib.suppress(Exception):
+                    terminate()
+                return
             workers = list((getattr(executor, "_processes", None) or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
             for process in workers:

@@ -11,11 +11,12 @@ own transaction so only the culprit gets the error.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -457,6 +458,9 @@ class Writer:
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="pyramids-db-writer", daemon=True)
         self._started = False
+        self._conn: Connection | None = None
+        """The writer thread's own connection, kept between commits (opened again after a
+        failed one)."""
 
     def start(self) -> None:
         """Start the thread."""
@@ -502,10 +506,29 @@ class Writer:
                     break
                 group.append(item)
             self._commit(group)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A transaction on the thread's connection, committed at the end; after an error
+        the connection is closed, and the next write opens a new one."""
+        conn = self._conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._conn = self._engine.connect()
+        try:
+            with conn.begin():
+                yield conn
+        except BaseException:
+            self._conn = None
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
 
     def _commit(self, group: list[_Pending]) -> None:
         try:
-            with self._engine.begin() as conn:
+            with self._transaction() as conn:
                 results = [None if isinstance(p.job, ActionWrite) else p.job(conn) for p in group]
                 write_actions(conn, [p.job for p in group if isinstance(p.job, ActionWrite)])
         except Exception as exc:
@@ -520,7 +543,7 @@ class Writer:
 
     def _commit_alone(self, p: _Pending) -> None:
         try:
-            with self._engine.begin() as conn:
+            with self._transaction() as conn:
                 result = p.run(conn)
         except Exception as exc:
             _answer(p, None, exc)
