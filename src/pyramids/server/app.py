@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path as FilePath
 from typing import Annotated, Any
 
+import orjson
 from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -334,7 +335,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The ``state`` message the WebSocket sends that seat (no token: the spectator's)."""
         table = await manager.get(table_id)
         seat = await manager.seat_of(table, token) if token else None
-        return table.state_message(seat)
+        message: dict[str, Any] = orjson.loads(table.state_out(seat).data)
+        return message  # the very message the seat's socket gets
 
     @app.post(
         "/api/tables/{table_id}/actions",

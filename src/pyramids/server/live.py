@@ -133,11 +133,28 @@ def stand_in_event(reason: str | None, seat: int, seats: Sequence[SeatRecord]) -
 
 def encode(data: Any) -> bytes:
     """Compact JSON as UTF-8 (orjson; the standard library's for what orjson refuses, such
-    as an integer over 64 bits): what every message leaving the server is made of."""
+    as an integer over 64 bits): what every message leaving the server is made of. Parts
+    already encoded (a log, :func:`raw`) go in as they are."""
     try:
         return orjson.dumps(data)
     except orjson.JSONEncodeError:
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+        # (a message with a raw part holds no such integer: logs hold seats, tiles, cards)
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=_raw_text)
+        return text.encode()
+
+
+def raw(data: bytes) -> Any:
+    """JSON already encoded, to be put in a message as it is (``orjson.Fragment``)."""
+    return orjson.Fragment(data)
+
+
+def _raw_text(value: Any) -> Any:
+    raise TypeError(f"cannot encode {type(value).__name__} with the standard library")
+
+
+def log_array(entries: Sequence[bytes]) -> Any:
+    """A viewer's log (encoded entries) as one JSON array for a message."""
+    return raw(b"[" + b",".join(entries) + b"]")
 
 
 def dumps(data: Any) -> str:
@@ -388,7 +405,9 @@ class Rebuilt:
     game: Game
     state: State
     actions: list[tuple[int, str]]
-    logs: list[list[dict[str, Any]]]
+    logs: list[list[bytes]]
+    """Each viewer's log entries, encoded (JSON as UTF-8): a table's log is kept for its
+    whole game, and as bytes it costs the garbage collector nothing."""
 
 
 def log_entries(
@@ -462,7 +481,7 @@ def rebuild(record: TableRecord) -> Rebuilt:
         )
     state = game.new_initial_state(record.seed)
     who = viewers(record.players)
-    logs: list[list[dict[str, Any]]] = [[] for _ in who]
+    logs: list[list[bytes]] = [[] for _ in who]
     actions: list[tuple[int, str]] = []
     for seq, seat, text in record.actions:
         if seq != len(actions) + 1:
@@ -481,7 +500,7 @@ def rebuild(record: TableRecord) -> Rebuilt:
         actions.append((seat, text))
         notice = stand_in_event(record.stand_ins.get(seq), seat, record.seats)
         for i, entry in enumerate(log_entries(state, seq, seat, texts, notice)):
-            logs[i].append(entry)
+            logs[i].append(encode(entry))
         snapshot = record.snapshots.get(seq)
         if snapshot is not None and json.loads(json.dumps(state.to_json())) != snapshot:
             raise StartupError(
@@ -631,7 +650,7 @@ class LiveTable:
             "hints": self.hints_json(viewer),
             "to_move": to_move,
             "legal": list(self.legal_texts()) if mine else [],
-            "last": log_[-1] if log_ else None,
+            "last": raw(log_[-1]) if log_ else None,
             "ranking": self.ranking,
             "seats": self.summary()["seats"],
             "commitment": self.commitment,
@@ -657,7 +676,7 @@ class LiveTable:
             "type": "hello",
             "table": self.summary(),
             "seat": viewer,
-            "log": self.logs[self.index(viewer)],
+            "log": log_array(self.logs[self.index(viewer)]),
         }
 
     def broadcast_state(self) -> None:

@@ -52,6 +52,7 @@ from pyramids.server.live import (
     StartupError,
     TableSettings,
     dumps,
+    encode,
     final_order,
     hash_token,
     is_older_rules,
@@ -843,7 +844,7 @@ class TableManager:
             table.stand_ins[table.seq] = played_by
         notice = stand_in_event(played_by, actor, table.seats)
         for i, entry in enumerate(log_entries(new, table.seq, actor, texts, notice)):
-            table.logs[i].append(entry)
+            table.logs[i].append(encode(entry))
         if new.is_terminal():
             table.status = FINISHED
             table.ranking = final_order(new)
