@@ -7,6 +7,7 @@ application has started. SIGTERM and Ctrl-C stop it cleanly (uvicorn's handlers)
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import signal
@@ -80,6 +81,27 @@ def url_host(host: str) -> str:
 
 GC_YOUNG = 5000
 """Allocations (less deallocations) of tracked objects between two young collections."""
+GC_NEVER = 1 << 30
+"""A count of middle-generation passes never reached: the collector makes no full pass."""
+GC_OLD_EVERY = 1.0
+"""Seconds between two full collections; the server makes them on this clock."""
+
+
+def collect_old_regularly(loop: asyncio.AbstractEventLoop, every: float = GC_OLD_EVERY) -> None:
+    """Make the full collections on a clock instead of the collector's counts.
+
+    With what survived earlier passes frozen (:class:`_GenerationalFreeze`), a full pass
+    only looks at the objects that survived since the previous one: on a clock it stays
+    short (with 1,000 spectators, a second's worth is a few thousand objects), where the
+    collector's own rule lets them pile up for seconds and then pauses for 150-370 ms
+    (bench/README.md).
+    """
+
+    def tick() -> None:
+        gc.collect(2)
+        loop.call_later(every, tick)
+
+    loop.call_later(every, tick)
 
 
 class _GenerationalFreeze:
@@ -185,10 +207,10 @@ def serve(
                 gc.freeze()
                 gc.callbacks.append(_GenerationalFreeze())
                 # A young generation of 5,000 objects, not 700: a fraction of the passes,
-                # and the objects of a message die before one looks at them (with 1,000
-                # spectators the collector's time in a bench run fell from 1.3-1.7 s to
-                # 0.7 s, bench/README.md).
-                gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
+                # and the objects of a message die before one looks at them; full passes
+                # on a clock only (bench/README.md).
+                gc.set_threshold(GC_YOUNG, gc.get_threshold()[1], GC_NEVER)
+                collect_old_regularly(asyncio.get_running_loop())
                 print(line, flush=True)
 
     app = create_app(settings)
