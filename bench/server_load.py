@@ -238,7 +238,9 @@ async def _play_seat(
             if msg["status"] == "finished":
                 return True
             if window.is_over(time.time()):
-                return False
+                if not sent:
+                    return False
+                continue  # no new action; wait for the acks of those sent in the window
             seq = msg["seq"]
             if msg["legal"] and seq not in acted:
                 acted.add(seq)
@@ -258,6 +260,8 @@ async def _play_seat(
                 result.acks_total += 1
                 if window.contains(t0):
                     result.latencies_ms.append((now - t0) * 1000.0)
+            if not sent and window.is_over(now):
+                return False
         elif kind == "error":
             result.errors.append(f"{msg.get('code')}: {msg.get('message')}")
             return False
@@ -330,9 +334,14 @@ async def _games(
                 ]
                 done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
                 finished = any(t.result() for t in done)
-                if finished and pending:
-                    # The other seats see the same final state a moment later.
-                    _, pending = await asyncio.wait(pending, timeout=10)
+                if pending:
+                    # After the end of the game the other seats see the same final state a
+                    # moment later; after the end of the window each seat stops once the
+                    # actions it sent inside the window are acknowledged.
+                    more, pending = await asyncio.wait(pending, timeout=10)
+                    finished = finished or any(
+                        t.result() for t in more if not t.cancelled() and t.exception() is None
+                    )
                 for task in pending:  # the window is over (or an error): stop this table
                     task.cancel()
                 await asyncio.gather(*pending, return_exceptions=True)

@@ -1,14 +1,17 @@
-"""The collector policy of ``pyramids serve``: freeze survivors of full collections, and
-unfreeze now and then so that old cycles are still freed (bench/README.md, Server load)."""
+"""The collector policy of ``pyramids serve``: full collections on the server's clock,
+freeze survivors of full collections, and unfreeze now and then so that old cycles are
+still freed (bench/README.md, Server load)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import time
 from collections.abc import Iterator
 
 import pytest
 
-from pyramids.cli.serve_cmd import _GenerationalFreeze
+from pyramids.cli.serve_cmd import _GenerationalFreeze, collect_old_regularly
 
 
 @pytest.fixture
@@ -42,3 +45,24 @@ def test_the_policy_unfreezes_once_its_period_is_over(thawed: None) -> None:
     policy = _GenerationalFreeze(unfreeze_every=0.0)
     policy("stop", {"generation": 2, "collected": 0, "uncollectable": 0})
     assert gc.get_freeze_count() == 0
+
+
+def test_full_collections_come_on_the_servers_clock() -> None:
+    """``collect_old_regularly`` makes a full collection every ``every`` seconds on the
+    event loop, whatever the collector's own counts say."""
+    full: list[float] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info.get("generation") == 2:
+            full.append(time.monotonic())
+
+    async def run() -> None:
+        collect_old_regularly(asyncio.get_running_loop(), every=0.05)
+        await asyncio.sleep(0.5)
+
+    gc.callbacks.append(count)
+    try:
+        asyncio.run(run())
+    finally:
+        gc.callbacks.remove(count)
+    assert len(full) >= 3, full
