@@ -26,28 +26,23 @@ import asyncio
 import contextlib
 import json
 import multiprocessing as mp
-import os
 import random
 import re
-import signal
 import statistics
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-SERVING_RE = re.compile(r"^pyramids: serving on (http://\S+?)/?\s*$")
+from pyramids.cli.serve_process import ServeProcess
+
 HOST = "127.0.0.1"
-START_TIMEOUT = 60.0
 BOT = {"kind": "bot", "bot": "greedy"}
 ISMCTS = {"kind": "bot", "bot": "ismcts"}
 
@@ -60,76 +55,15 @@ def human(name: str | None = None) -> dict[str, Any]:
 # ---------------------------------------------------------------- servers
 
 
-class Server:
+class Server(ServeProcess):
     """A `pyramids serve` subprocess on a free loopback port, with extra command-line args."""
 
     def __init__(self, data_dir: Path, name: str, args: list[str] | None = None) -> None:
         self.data_dir = data_dir / name
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.db_url = f"sqlite:///{self.data_dir / 'pyramids.db'}"
-        self.args = list(args or [])
-        self.url = ""
-        self.ws_url = ""
-        self.port = 0
-        self.proc: subprocess.Popen[str] | None = None
-        self._stderr: IO[str] | None = None
-
-    def start(self) -> None:
-        """Start and wait for the ``serving on`` line."""
-        self._stderr = (self.data_dir / "server.stderr").open("w")
-        cmd = [sys.executable, "-m", "pyramids.cli.main", "serve", "--host", HOST, "--port", "0"]
-        cmd += ["--db", self.db_url, "--data-dir", str(self.data_dir), *self.args]
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            start_new_session=True,
-        )
-        found: list[str] = []
-        ready = threading.Event()
-
-        def pump(stream: IO[str]) -> None:
-            for line in stream:
-                match = SERVING_RE.match(line)
-                if match and not found:
-                    found.append(match.group(1))
-                    ready.set()
-            ready.set()
-
-        assert self.proc.stdout is not None
-        threading.Thread(target=pump, args=(self.proc.stdout,), daemon=True).start()
-        if not ready.wait(START_TIMEOUT) or not found:
-            self.kill()
-            stderr = (self.data_dir / "server.stderr").read_text()
-            raise RuntimeError(f"the server did not start:\n{stderr}")
-        self.url = found[0].rstrip("/")
-        self.ws_url = "ws" + self.url.removeprefix("http")
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def terminate(self, timeout: float = 15.0) -> float:
-        """SIGTERM; the seconds until the process exited."""
-        assert self.proc is not None
-        started = time.monotonic()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        return time.monotonic() - started
-
-    def kill(self) -> None:
-        """SIGKILL the process group (workers too)."""
-        if self.proc is not None and self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(15)
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        cmd = ["--host", HOST, "--db", self.db_url, "--data-dir", str(self.data_dir)]
+        super().__init__([*cmd, *(args or [])], self.data_dir / "server.stderr")
 
 
 def http(server: Server, source: str = HOST, timeout: float = 30.0) -> httpx.AsyncClient:
@@ -308,7 +242,7 @@ async def attack_expiry(_server: Server, args: argparse.Namespace) -> str:
         except Exception as exc:  # refused at the handshake
             joined = f"refused ({exc})"
     finally:
-        server.terminate()
+        server.stop()
     return (
         f"open table never started (ttl 2 s): status after 3.5 s {status!r}; its invite: {joined}"
     )
@@ -481,7 +415,7 @@ async def attack_spectators(server: Server, args: argparse.Namespace) -> str:
         if watcher.is_alive():
             watcher.kill()
     finally:
-        lifted.terminate()
+        lifted.stop()
     lines.append(
         f"{accepted:,} spectators on the players' table (limits lifted): ack p50/p99 "
         f"{pct(loaded, 50):.1f}/{pct(loaded, 99):.1f} ms over {len(loaded)} actions "
@@ -732,7 +666,7 @@ async def attack_shutdown(_server: Server, args: argparse.Namespace) -> str:
         for i in range(50):
             watchers.append(await ws_connect(server, f"/ws/tables/{ids[i % len(ids)]}"))
         await asyncio.sleep(3)
-        took = await asyncio.to_thread(server.terminate)
+        took = await asyncio.to_thread(server.stop)
         status = server.proc.returncode if server.proc else None
     finally:
         for ws in watchers:
@@ -792,7 +726,7 @@ async def run(args: argparse.Namespace) -> dict[str, str]:
             if not args.json:
                 print(f"{line}  [{time.monotonic() - started:.1f} s]", flush=True)
     finally:
-        server.terminate()
+        server.stop()
     return results
 
 

@@ -36,18 +36,16 @@ import multiprocessing as mp
 import os
 import platform
 import random
-import re
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-SERVING_RE = re.compile(r"^pyramids: serving on (http://\S+?)/?\s*$")
+from pyramids.cli.serve_process import ServeProcess
+
 TARGET_ACTIONS_PER_S = 500.0
 TARGET_P99_MS = 100.0
 FANOUT_SPECTATORS = 1000
@@ -59,68 +57,30 @@ players' p99 acknowledgement under 100 ms at 600 actions/s."""
 # ---------------------------------------------------------------- the server process
 
 
-class Server:
+class Server(ServeProcess):
     """A `pyramids serve` subprocess on --port 0; its stderr goes to a file."""
 
     def __init__(self, db_url: str, data_dir: Path, timeout: float = 60.0) -> None:
-        self.stderr_path = data_dir / "server.stderr"
-        self._stderr = self.stderr_path.open("w")
-        cmd = [sys.executable, "-m", "pyramids.cli.main", "serve", "--port", "0"]
-        cmd += ["--db", db_url, "--data-dir", str(data_dir)]
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            text=True,
-            # The load comes from loopback: no per-address rate or cap applies to it
-            # (docs/SECURITY.md), or the players and spectators would be refused.
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "PYRAMIDS_EXEMPT": "127.0.0.1,::1"},
-            start_new_session=True,
+        # The load comes from loopback: no per-address rate or cap applies to it
+        # (docs/SECURITY.md), or the players and spectators would be refused.
+        super().__init__(
+            ["--db", db_url, "--data-dir", str(data_dir)],
+            data_dir / "server.stderr",
+            {"PYRAMIDS_EXEMPT": "127.0.0.1,::1"},
         )
-        found: list[str] = []
-        ready = threading.Event()
-
-        def pump(stream: IO[str]) -> None:
-            for line in stream:
-                match = SERVING_RE.match(line)
-                if match and not found:
-                    found.append(match.group(1))
-                    ready.set()
-            ready.set()
-
-        if self.proc.stdout is None:  # pragma: no cover - stdout is a pipe above
-            raise RuntimeError("no stdout pipe")
-        threading.Thread(target=pump, args=(self.proc.stdout,), daemon=True).start()
-        if not ready.wait(timeout) or not found:
-            self.stop()
-            raise RuntimeError(f"the server did not start:\n{self.stderr_path.read_text()}")
-        self.url = found[0].rstrip("/")
-        self.ws_url = "ws" + self.url.removeprefix("http")
+        self.start(timeout)
 
     def pin(self, cores: set[int]) -> None:
         """Keep every thread of the server (and those it starts later) on ``cores``."""
-        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
             with contextlib.suppress(OSError):
                 os.sched_setaffinity(int(task.name), cores)
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process so far (Linux /proc)."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         ticks = int(fields[11]) + int(fields[12])  # utime, stime
         return ticks / os.sysconf("SC_CLK_TCK")
-
-    def stop(self) -> None:
-        """SIGTERM, then SIGKILL if it lingers."""
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(15)
-        self._stderr.close()
 
 
 # ---------------------------------------------------------------- the load generator

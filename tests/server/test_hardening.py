@@ -241,7 +241,7 @@ def test_sigterm_under_bot_load_exits_within_two_seconds() -> None:
         assert pid is not None
         started = time.monotonic()
         os.killpg(pid, signal.SIGTERM)
-        proc = server._proc
+        proc = server.proc
         assert proc is not None
         status = proc.wait(15)
         took = time.monotonic() - started
