@@ -512,8 +512,11 @@ def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-async def attack_bot_flood(server: Server, _: argparse.Namespace) -> str:
-    """4. Ten all-bot tables of six ISMCTS bots, bot_delay 0, max_turns 10^30."""
+async def attack_bot_flood(server: Server, args: argparse.Namespace) -> str:
+    """4. Ten all-bot tables of six ISMCTS bots, bot_delay 0, max_turns 10^30: what they
+    do to a table with a person's ISMCTS bot, and to two people's acknowledgements."""
+    tid, tokens = await _players_table(server, "127.0.12.4")
+    acks_alone = await _play(server, tid, tokens, args.actions, "127.0.12.4")
     alone = await _bot_replies(server, "127.0.12.2", 3)
     async with http(server, "127.0.12.1") as c:
         huge = await create(c, [ISMCTS] * 6, bot_delay=0, options={"max_turns": 10**30})
@@ -526,12 +529,17 @@ async def attack_bot_flood(server: Server, _: argparse.Namespace) -> str:
             delays.add(r.json()["table"]["settings"]["bot_delay"])
     await asyncio.sleep(2)
     flooded = await _bot_replies(server, "127.0.12.3", 5)
+    tid, tokens = await _players_table(server, "127.0.12.5")
+    acks_flooded = await _play(server, tid, tokens, args.actions, "127.0.12.5")
     return (
         f"all-bot flood: max_turns 10^30 {huge.status_code} {code_of(huge)}; "
         f"{made} six-ISMCTS tables with bot_delay 0 accepted, bot_delay stored {sorted(delays)}; "
         f"a human table's ISMCTS reply: median {_median(flooded):.2f} s, max "
         f"{max(flooded, default=float('nan')):.2f} s during the flood ({len(flooded)} moves), "
-        f"median {_median(alone):.2f} s before it"
+        f"median {_median(alone):.2f} s before it; two people's ack p50/p95 "
+        f"{pct(acks_flooded, 50):.1f}/{pct(acks_flooded, 95):.1f} ms during it over "
+        f"{len(acks_flooded)} actions ({pct(acks_alone, 50):.1f}/{pct(acks_alone, 95):.1f} ms "
+        "before)"
     )
 
 
