@@ -1,0 +1,64 @@
+"""A short sample of the benchmark scripts, so that they keep working between their long runs.
+
+``bench/server_load.py`` with a few tables, seconds and spectators, and the quick attacks
+of ``bench/attacks.py``, each against the real ``pyramids serve`` processes they start.
+The figures themselves are the scripts' business (bench/README.md); here only that they
+run, measure something and give the expected verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_script(*args: str, timeout: float = 240) -> dict[str, object]:
+    """Run a bench script with ``--json``; its JSON object."""
+    done = subprocess.run(
+        [sys.executable, *args, "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    data: dict[str, object] = json.loads(done.stdout)
+    return data
+
+
+def test_server_load_measures_players_and_spectators() -> None:
+    """Two tables for two seconds, with four spectators: actions acknowledged, every
+    spectator connected, nothing dropped, no error."""
+    fig = run_script(
+        "bench/server_load.py",
+        *("--tables", "2", "--seconds", "2", "--warmup", "1", "--spectators", "4"),
+        *("--rate", "40", "--pin", "off"),
+    )
+    assert isinstance(fig["actions"], int) and fig["actions"] > 0
+    assert fig["error_count"] == 0, fig["errors"]
+    assert isinstance(fig["spectator_connects"], int) and fig["spectator_connects"] >= 4
+    assert fig["spectator_dropped"] == 0
+    assert (
+        isinstance(fig["spectator_messages_per_s"], float) and fig["spectator_messages_per_s"] > 0
+    )
+    assert fig["server_cores"] == [] and fig["target_fanout_met"] is False
+
+
+def test_the_quick_attacks_are_refused() -> None:
+    """The attacks that take no time replay against a real server with today's answers."""
+    results = run_script(
+        "bench/attacks.py", "--only", "seed", "private", "nesting", "chunked", "origin", "headers"
+    )
+    text = json.dumps(results, ensure_ascii=False)
+    assert "seed_not_allowed" in text
+    assert "403 private_table" in text
+    assert "malformed" in text and "socket still open" in text
+    assert "413" in text
+    assert "bad_origin" in text
+    assert "all present" in text and "inline script: no" in text
+    assert "attack failed" not in text
