@@ -11,6 +11,8 @@ ASGI server) get the same messages through ``websocket.send``.
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from uvicorn.protocols.utils import ClientDisconnected
@@ -24,14 +26,17 @@ class FramesProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol with the :data:`FRAMES_EXTENSION` extension."""
 
     def handle_connect(self, event: Any) -> None:
-        """Accept the handshake as uvicorn does, then offer the extension to the app."""
+        """Accept the handshake as uvicorn does, then offer the extension to the app.
+
+        The extension reaches the protocol through a weak reference: the protocol holds
+        the scope, and a bound method in the scope would close a reference cycle, which
+        keeps each closed connection (some 55 objects) for the collector to find; once
+        frozen by a full pass while the connection was open, until the next unfreeze.
+        """
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None and not self.close_sent:
-            scope["extensions"][FRAMES_EXTENSION] = {
-                "send": self.send_frames,
-                "write": self.write_frames,
-            }
+            scope["extensions"][FRAMES_EXTENSION] = _extension(weakref.ref(self))
 
     async def send_frames(self, data: bytes) -> None:
         """Write complete unmasked frames (after the handshake, before any close); waits
@@ -59,3 +64,19 @@ class FramesProtocol(WebSocketsSansIOProtocol):
             return False
         self.transport.write(data)
         return True
+
+
+def _extension(ref: weakref.ref[FramesProtocol]) -> dict[str, Callable[[bytes], Any]]:
+    """The extension's ``send`` and ``write`` for the protocol behind ``ref``."""
+
+    def send(data: bytes) -> Awaitable[None]:
+        protocol = ref()
+        if protocol is None:
+            raise ClientDisconnected
+        return protocol.send_frames(data)
+
+    def write(data: bytes) -> bool:
+        protocol = ref()
+        return protocol is not None and protocol.write_frames(data)
+
+    return {"send": send, "write": write}
