@@ -25,33 +25,26 @@ def thawed() -> Iterator[None]:
 def test_a_full_collection_freezes_what_survived(thawed: None) -> None:
     """After generation 2 stops, the survivors move to the permanent generation."""
     keep = [[i] for i in range(1000)]
-    policy = _GenerationalFreeze(growth=1e9)
+    policy = _GenerationalFreeze(unfreeze_every=3600)
     policy("stop", {"generation": 2, "collected": 0, "uncollectable": 0})
     assert gc.get_freeze_count() >= len(keep)
 
 
 def test_younger_collections_and_starts_change_nothing(thawed: None) -> None:
     """Only the end of a full collection acts."""
-    policy = _GenerationalFreeze(growth=1e9)
+    policy = _GenerationalFreeze(unfreeze_every=3600)
     policy("stop", {"generation": 1, "collected": 0, "uncollectable": 0})
     policy("start", {"generation": 2, "collected": 0, "uncollectable": 0})
     assert gc.get_freeze_count() == 0
 
 
-def test_the_policy_unfreezes_once_the_frozen_set_has_grown(thawed: None) -> None:
-    """Past ``growth`` times the frozen set of the last look at everything, a full
-    collection thaws everything instead; the next one looks at everything and freezes
-    again, and its frozen set is the new baseline."""
-    policy = _GenerationalFreeze(growth=2.0)
-    policy.baseline = 10
+def test_the_policy_unfreezes_once_its_period_is_over(thawed: None) -> None:
+    """Past ``unfreeze_every`` seconds, a full collection thaws everything instead."""
     gc.freeze()
-    assert gc.get_freeze_count() > 20
+    assert gc.get_freeze_count() > 0
+    policy = _GenerationalFreeze(unfreeze_every=0.0)
     policy("stop", {"generation": 2, "collected": 0, "uncollectable": 0})
-    assert gc.get_freeze_count() == 0 and policy.thawed
-    gc.collect()  # the pass that looks at everything (its own callback: the policy's next)
-    policy("stop", {"generation": 2, "collected": 0, "uncollectable": 0})
-    assert not policy.thawed
-    assert policy.baseline > 10  # what was frozen at that pass
+    assert gc.get_freeze_count() == 0
 
 
 def test_full_collections_come_on_the_servers_clock() -> None:

@@ -13,6 +13,7 @@ import logging
 import signal
 import socket
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -105,33 +106,24 @@ def collect_old_regularly(loop: asyncio.AbstractEventLoop, every: float = GC_OLD
 
 class _GenerationalFreeze:
     """A collector policy for a long-running server: after a full collection, freeze what
-    survived, so the next full passes only scan objects made since; once the frozen set
-    has grown to ``growth`` times what it was after the last look at everything, unfreeze,
-    so that the next full pass looks at everything and frees the cycles that died frozen.
+    survived, so the next full passes only scan objects made since; once every
+    ``unfreeze_every`` seconds, unfreeze so that cycles among old objects are freed too.
 
     Full passes over a growing heap of live games otherwise pause the event loop for
-    100 ms and more under load (measured with ``bench/server_load.py``). What dies frozen
-    is little once closed connections leave no reference cycle (``server.fanout``): a
-    look at everything, which costs about a pass over the whole live heap (~0.4 s with
-    1,000 spectators), then comes when the garbage kept equals that heap, not on a clock.
+    100 ms and more under load (measured with ``bench/server_load.py``).
     """
 
-    def __init__(self, growth: float = 2.0) -> None:
-        self.growth = growth
-        self.baseline = gc.get_freeze_count()
-        """The frozen set's size after the last look at everything (or at the start)."""
-        self.thawed = False
+    def __init__(self, unfreeze_every: float = 600.0) -> None:
+        self.unfreeze_every = unfreeze_every
+        self.last_unfreeze = time.monotonic()
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
         """gc callback: act at the end of a generation-2 collection."""
         if phase != "stop" or info.get("generation") != 2:
             return
-        if self.thawed:  # that pass looked at everything
-            self.thawed = False
-            gc.freeze()
-            self.baseline = gc.get_freeze_count()
-        elif gc.get_freeze_count() > self.growth * max(self.baseline, 1):
-            self.thawed = True
+        now = time.monotonic()
+        if now - self.last_unfreeze >= self.unfreeze_every:
+            self.last_unfreeze = now
             gc.unfreeze()  # the next full collection looks at everything again
         else:
             gc.freeze()

@@ -30,8 +30,9 @@ class FramesProtocol(WebSocketsSansIOProtocol):
 
         The extension reaches the protocol through a weak reference: the protocol holds
         the scope, and a bound method in the scope would close a reference cycle, which
-        keeps each closed connection (some 55 objects) for the collector to find; once
-        frozen by a full pass while the connection was open, until the next unfreeze.
+        keeps each closed connection (some 55 objects) for the collector to find: once
+        frozen by a full pass while the connection was open, until the next unfreeze
+        (``cli.serve_cmd._GenerationalFreeze``), whose pass it made several seconds long.
         """
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
