@@ -14,15 +14,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pyramids.cli.serve_process import START_TIMEOUT, ServeError, ServeProcess
+from pyramids.cli.serve_process import START_TIMEOUT, ServeProcess
 
 TEST_LIMITS = {"PYRAMIDS_EXEMPT": "127.0.0.1,::1", "PYRAMIDS_MIN_ALL_BOT_DELAY": "0"}
 """Tests play faster than people: no per-address limit on loopback, and all-bot tables at
 the bot delay they ask for, unless a test's ``env`` says otherwise
 (tests/server/test_limits.py sets ``PYRAMIDS_EXEMPT`` to "")."""
-
-LiveServerError = ServeError
-"""The server process did not start."""
 
 
 class LiveServer(ServeProcess):
@@ -36,18 +33,11 @@ class LiveServer(ServeProcess):
         self.data_dir = data_dir
         self.starts = 0
 
-    def start(self, timeout: float | None = None) -> None:
+    def start(self, timeout: float = START_TIMEOUT) -> None:
         """Start the server (again) on the same database and wait until it accepts connections."""
-        if self.is_running():
-            raise LiveServerError("the server is already running")
         self.starts += 1
         self.stderr_path = self.data_dir / f"server-{self.starts}.stderr"
-        super().start(START_TIMEOUT if timeout is None else timeout)
-
-    @property
-    def pid(self) -> int | None:
-        """The process id of the running server, or None."""
-        return self.proc.pid if self.is_running() and self.proc is not None else None
+        super().start(timeout)
 
 
 @contextmanager

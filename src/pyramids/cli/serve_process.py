@@ -52,7 +52,7 @@ class ServeProcess:
     @property
     def pid(self) -> int | None:
         """The process id of the running server, or None."""
-        return self.proc.pid if self.proc is not None else None
+        return self.proc.pid if self.proc is not None and self.proc.poll() is None else None
 
     def is_running(self) -> bool:
         """Whether the server process is alive."""
@@ -90,7 +90,11 @@ class ServeProcess:
         if proc.stdout is None:  # pragma: no cover - a pipe above
             raise ServeError("no standard output to read")
         threading.Thread(target=pump, args=(proc.stdout,), daemon=True).start()
-        if not ready.wait(timeout) or not found:
+        answered = ready.wait(timeout)
+        if not answered or not found:
+            if answered:  # its output ended without the line: it is exiting
+                with suppress(subprocess.TimeoutExpired):
+                    proc.wait(STOP_TIMEOUT)
             alive = proc.poll() is None
             self.kill()
             why = f"did not print its address within {timeout:.0f} s" if alive else "exited"

@@ -415,19 +415,10 @@ def log_entries(
 ) -> list[dict[str, Any]]:
     """The log entry of the action just applied to ``state``, for each viewer in order.
 
-    Games that show every event to everyone (no ``events_for`` override) share one
-    events list between the viewers' entries. A ``notice`` (:class:`StandIn`) comes
-    first in every viewer's events.
+    Each viewer gets ``state.events_for`` (a ``notice``, :class:`StandIn`, first); an
+    event that several viewers see is put into words once for all of them.
     """
-    who = viewers(state.num_players)
     first = [] if notice is None else [notice]
-    if type(state).events_for is State.events_for:
-        shared = [event_json(e) for e in [*first, *state.events()]]
-        return [
-            {"seq": seq, "seat": seat, "action": texts[i], "events": shared}
-            for i in range(len(who))
-        ]
-    # Most events read the same for every viewer: each distinct one is put into words once.
     made: dict[Event, dict[str, Any]] = {}
 
     def entry_of(event: Event) -> dict[str, Any]:
@@ -446,13 +437,8 @@ def log_entries(
             "action": texts[i],
             "events": [entry_of(e) for e in [*first, *state.events_for(v)]],
         }
-        for i, v in enumerate(who)
+        for i, v in enumerate(viewers(state.num_players))
     ]
-
-
-def log_entry(seq: int, seat: int, text: str, events: Sequence[Event]) -> dict[str, Any]:
-    """One log entry: who acted, the action as the viewer sees it, and its events."""
-    return {"seq": seq, "seat": seat, "action": text, "events": [event_json(e) for e in events]}
 
 
 def is_older_rules(record: TableRecord) -> bool:
