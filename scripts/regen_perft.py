@@ -2,9 +2,10 @@
 
 Perft, as in python-chess's ``examples/perft``: perft(0) = 1 and perft(d) is the sum,
 over the legal actions a of the position, of perft(d - 1) of the position after a.
-Fall sides and die faces are actions like placements (each die face is one branch,
-whatever its probability); a finished game has no legal action, so it contributes 0
-at every depth >= 1.
+Fall sides, die faces and, in call-out mode, check answers (``ok`` and a call of each
+occupied position) are actions like placements (each die face is one branch, whatever
+its probability); a finished game has no legal action, so it contributes 0 at every
+depth >= 1.
 
 Each count is computed by the engine and, independently, by the naive contract
 transcription in ``tests/flaming/reference.py``; the script refuses to write a file
@@ -70,6 +71,9 @@ BASIC = {"preset": "basic", "curse": False, "fire_die": False, "max_turns": 1000
 FAMILY = {"preset": "family", "curse": False, "fire_die": False, "max_turns": 1000}
 STANDARD = {"preset": "standard", "curse": True, "fire_die": False, "max_turns": 1000}
 FAMILY_DIE = {"preset": "family", "curse": False, "fire_die": True, "max_turns": 1000}
+CALLOUT_FAMILY = {**FAMILY, "callout": "family"}
+CALLOUT_FAMILY_DIE = {**FAMILY_DIE, "callout": "family"}
+CALLOUT_COMPETITIVE = {**STANDARD, "callout": "competitive"}
 
 POSITIONS: list[tuple[str, str, str, dict[str, Any]]] = [
     (
@@ -175,6 +179,91 @@ POSITIONS: list[tuple[str, str, str, dict[str, Any]]] = [
 #   G40, G100, Y60, R100 @1,1  heavier than 10: collapse, fall pending -> 4 x 2 = 8
 # depth 2 = 5 + 8 = 13""",
         _initial(6, "family", 25),
+    ),
+    (
+        "callout_check_misfit",
+        "call-out (family): the check of a misfit, every occupied position a call",
+        """\
+# FP-CALL: B100@1,3 was just placed on R20 and B30 (100 > 50); seat 1 checks (pending check).
+# depth 1 = ok + 6 calls (every occupied position, right or wrong) = 7
+# depth 2, seat 1 holds Y2 and R4:
+#   ok                        overlooked; seat 1 places on F = {(2,2), (1,5)}      -> 2 x 2 = 4
+#   call:0,0, 0,6, 1,1        false alarms (Y10, G40, G20 fit), the same as ok     -> 3 x 4 = 12
+#   call:0,2, 0,4, 1,3        right (collapse: B100 and its supports): R20 and B30
+#                             under seat 0's pile, B100's fall pending for seat 0  -> 3 x 2 = 6
+# depth 2 = 4 + 12 + 6 = 22""",
+        _pos(
+            CALLOUT_FAMILY,
+            ["Y10@0,0", "R20@0,2", "B30@0,4", "G40@0,6", "G20@1,1", "B100@1,3"],
+            [["G4"], ["Y2", "R4"]],
+            [["Y4"], ["G2"]],
+            pending={"player": 1, "kind": "check"},
+        ),
+    ),
+    (
+        "callout_overlooked_family",
+        "call-out (family): overlooked mayhem, a placement next to it, then the check",
+        """\
+# FP-CALL: B100@1,1 on G20 and R6 was overlooked (100 > 26, no match). Seat 0 places on
+# F = {(1,3)} (the misfit occupies its spot); both tiles fit there (R2 red, Y4 yellow on Y30).
+# depth 1 = 1 spot x 2 tiles = 2
+# depth 2: a check for seat 1 after each: ok + 5 calls               -> 2 x 6 = 12
+# depth 3, after each placement:
+#   ok, call of Y30 or of the tile just placed (false alarms): the turn ends, seat 1
+#            places G2 on F = {(2,2)}                                  -> 3 x 1 = 3
+#   call of B100, G20 or R6 (right): the family penalty sends G20 and R6 out of the
+#            game; B100's fall is pending for seat 0                   -> 3 x 2 = 6
+# depth 3 = 2 x (3 + 6) = 18""",
+        _pos(
+            CALLOUT_FAMILY,
+            ["G20@0,0", "R6@0,2", "Y30@0,4", "B100@1,1"],
+            [["R2", "Y4"], ["G2"]],
+            [[], ["G4"]],
+            overlooked=True,
+        ),
+    ),
+    (
+        "callout_curse_competitive",
+        "call-out (competitive): a curse found by a call, three players",
+        """\
+# FP-CALL, FP-CURSE. Y6@1,1 on R6 and B6 is a cursed trio, already overlooked; seat 1 checks.
+# depth 1 = ok + 4 calls = 5
+# depth 2, seat 1 holds R2 and B4:
+#   ok, call:0,4 (Y30, false alarm)  seat 1 places on F = {(1,3)}                -> 2 x 2 = 4
+#   call:1,1, 0,0, 0,2   right: Y6 R6 B6 under seat 2's pile (the player to the right,
+#                        competitive: the usual destinations); Y30 alone, base ends
+#                        (0,2), (0,6)                                            -> 3 x 4 = 12
+# depth 2 = 4 + 12 = 16""",
+        _pos(
+            CALLOUT_COMPETITIVE,
+            ["R6@0,0", "B6@0,2", "Y30@0,4", "Y6@1,1"],
+            [["G2"], ["R2", "B4"], ["G6"]],
+            [["Y4"], ["G4"], ["B2"]],
+            pending={"player": 1, "kind": "check"},
+            overlooked=True,
+        ),
+    ),
+    (
+        "callout_fire_die_penalty",
+        "call-out (family): a fire-die roll in the resolution of overlooked mayhem",
+        """\
+# FP-CALL, FP-DIE. The rulebook's straw fire was overlooked and then called: the roll is
+# pending for seat 0 and the family penalty applies (burnt tiles go out of the game).
+# depth 1 = 6 die faces = 6
+# depth 2, seat 1 holds G2 and Y4 (the placements as without call-out):
+#   die:1..3  B2, R6 out, Y1 stays on B100 Y30: base ends (0,0), (0,6) -> 3 x (2 x 2) = 12
+#   die:4     B2, R6, Y1 out: F = {(1,3)}                              -> 1 x 2 = 2
+#   die:5     Y1 explodes alone; B2, B100, Y30 out: ends (0,-2), (0,2)  -> 2 x 2 = 4
+#   die:6     quenched, nothing burns: F = {(2,2)}                     -> 1 x 2 = 2
+# depth 2 = 12 + 2 + 4 + 2 = 20; depth 3 adds the check of each placement.""",
+        _pos(
+            CALLOUT_FAMILY_DIE,
+            ["R6@0,0", "B100@0,2", "Y30@0,4", "B2@1,1", "Y1@1,3"],
+            [["G4", "R40"], ["G2", "Y4"]],
+            [["G6", "Y10"], ["R2"]],
+            pending={"player": 0, "kind": "die"},
+            overlooked=True,
+        ),
     ),
 ]
 

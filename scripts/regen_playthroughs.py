@@ -50,6 +50,23 @@ SPECS = (
         "4p_family_fire_die", 4, FlamingOptions(preset="family", fire_die=True), 4, ("random",) * 4
     ),
     Spec("6p_standard", 6, FlamingOptions(preset="standard"), 11, ("random",) * 6),
+    # Call-out mode (FP-CALL): seeds chosen so the shown steps include ok and false alarms
+    # over standing mayhem, right calls of a collapse and of a fire, and overlooked mayhem
+    # found later (in the family game its tiles go out of the game).
+    Spec(
+        "3p_callout_family",
+        3,
+        FlamingOptions(preset="family", callout="family"),
+        1,
+        ("random",) * 3,
+    ),
+    Spec(
+        "4p_callout_competitive",
+        4,
+        FlamingOptions(preset="standard", callout="competitive"),
+        2,
+        ("random",) * 4,
+    ),
 )
 
 

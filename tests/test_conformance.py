@@ -1,7 +1,7 @@
 """The core conformance suite (``pyramids.core.conformance``) run against Flaming Pyramids.
 
-Every preset, every player count from 2 to 6, fire die on and off: seeded random
-playouts check the protocol after every action (sorted unique legal actions, chance
+Every preset, every player count from 2 to 6, fire die on and off, and call-out mode
+(family and competitive): seeded random playouts check the protocol after every action (sorted unique legal actions, chance
 probabilities, notation and JSON round trips, clones, refused illegal actions, views
 consistent with determinize, returns, game end, replay determinism).
 """
@@ -51,6 +51,31 @@ def test_flaming_conforms_to_the_core_protocol(preset: str, players: int, fire_d
     assert report.hidden_states > 0
     if not fire_die or preset == "basic":
         assert report.chance_actions == 0
+
+
+CALLOUT_CASES = [
+    (callout, players, ("family", "standard")[(players + shift) % 2], players % 3 != 1)
+    for shift, callout in enumerate(("family", "competitive"))
+    for players in range(2, 7)
+]
+"""Both variants, every player count, each with both presets and the fire die on and off."""
+
+
+@pytest.mark.parametrize(("callout", "players", "preset", "fire_die"), CALLOUT_CASES)
+def test_flaming_callout_conforms_to_the_core_protocol(
+    callout: str, players: int, preset: str, fire_die: bool
+) -> None:
+    """FP-CALL / core protocol: call-out games keep the protocol too.
+
+    The check is an ordinary decision of the checker (ok or a call of every occupied
+    position), so seeded random playouts make right calls and false alarms and leave
+    mayhem overlooked; views (which never say whether mayhem stands) still determinize.
+    """
+    options = FlamingOptions(preset=preset, fire_die=fire_die, callout=callout)
+    report = check_game(FlamingGame(players, options), SEEDS[:2], view_every=3, returns_total=1.0)
+    assert report.games == 2
+    assert set(report.decisions_per_seat) == set(range(players))
+    assert report.hidden_states > 0
 
 
 def test_games_cut_by_max_turns_conform() -> None:

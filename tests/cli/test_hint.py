@@ -154,3 +154,25 @@ def test_hint_refuses_bad_options_and_positions(tmp_path: Path) -> None:
     assert "--game chess" in refused(run("hint", position, "--game", "chess"))
     assert "no such file" in refused(run("hint", str(tmp_path / "missing.json")))
     assert "bad position" in refused(run("hint", position, "--game", "flags"))
+
+
+def test_hint_at_a_call_out_check_gives_the_careful_answer() -> None:
+    """FP-CALL-3: the bot answers a check without searching; the hint says that answer:
+    the right call over standing mayhem (B100 does not fit on G20 and R6), else ok."""
+    check = {
+        "rules": {"preset": "standard", "callout": "family"},
+        "players": 2,
+        "pyramid": ["G20@0,0", "R6@0,2", "Y30@0,4", "B100@1,1"],
+        "hands": [["R40", "G4"], ["Y6", "B4"]],
+        "piles": [["Y4", "R2"], ["G2", "B2"]],
+        "pending": {"player": 1, "kind": "check"},
+    }
+    result = run("hint", json.dumps(check))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == (
+        "Seat 1 to decide (turn 1): a check, which the bot answers without searching: call:1,1"
+    )
+    clean = {**check, "pyramid": ["G20@0,0", "R6@0,2", "Y30@0,4", "G6@1,1"]}
+    result = run("hint", json.dumps(clean), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [{"action": "ok", "reflex": True}]

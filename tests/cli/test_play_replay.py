@@ -122,10 +122,11 @@ def test_human_chooses_a_fall_by_number(tmp_path: Path) -> None:
     result = run(
         "play", "--seats", "human,human", "--seed", "3", "--delay", "0", "--max-turns", "3",
         "--record", str(tmp_path / "f.json"),
-        stdin="1\n1\n1\n1\n1\n1\n",
+        stdin="1\n\n1\n1\n\n1\n",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     out = result.stdout
+    assert "Pass the keyboard to seat 1 (human), then press Enter:" in out
     assert "seat 1 (human), it is your turn." in out
     assert "1) left → 0,-2" in out
     assert "seat 1 lets R100 fall left, from 1,-1 to 0,-2" in out

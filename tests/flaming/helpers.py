@@ -30,6 +30,7 @@ def position_json(
     quenched: Mapping[str, Sequence[str]] | None = None,
     winner: int | None = None,
     ranking: Sequence[int] | None = None,
+    overlooked: bool = False,
 ) -> dict[str, Any]:
     """The position as the contract's JSON object (piles default to empty)."""
     n = len(hands) if players is None else players
@@ -51,6 +52,8 @@ def position_json(
         data["winner"] = winner
     if ranking is not None:
         data["ranking"] = list(ranking)
+    if overlooked:
+        data["overlooked"] = True
     return data
 
 
@@ -68,6 +71,7 @@ def position(
     quenched: Mapping[str, Sequence[str]] | None = None,
     winner: int | None = None,
     ranking: Sequence[int] | None = None,
+    overlooked: bool = False,
 ) -> FlamingState:
     """A FlamingState loaded from the JSON notation (see ``position_json``)."""
     return position_from_json(
@@ -84,6 +88,7 @@ def position(
             quenched=quenched,
             winner=winner,
             ranking=ranking,
+            overlooked=overlooked,
         )
     )
 

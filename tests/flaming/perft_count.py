@@ -21,19 +21,15 @@ def perft(state: FlamingState, depth: int) -> int:
 
 
 def reference_perft(ref: Reference, depth: int) -> int:
-    """The same count through the naive contract transcription, actions as text."""
+    """The same count through the naive contract transcription, actions as text.
+
+    The reference lists its own legal actions: placements, fall sides, die faces, and in
+    call-out mode ``ok`` and a call of every occupied position.
+    """
     if depth == 0:
         return 1
-    if ref.winner is not None or ref.ranking is not None:
-        return 0
-    if ref.pending is None:
-        texts = [f"{t}@{r},{c}" for r, c in ref.spots() for t in ref.hands[ref.to_move]]
-    elif ref.pending[0] == "fall":
-        texts = ["left", "right"]
-    else:
-        texts = [f"die:{n}" for n in range(1, 7)]
     total = 0
-    for text in texts:
+    for text in ref.legal():
         child = copy.deepcopy(ref)
         child.apply(text)
         total += reference_perft(child, depth - 1)

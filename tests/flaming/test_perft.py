@@ -2,8 +2,9 @@
 
 Each file in ``perft/`` holds a header (how the depth-1 and depth-2 counts are made up,
 verified by hand), one position JSON line, and ``depth N count C`` lines: the number of
-action sequences of length N from the position (fall sides and die faces count as
-actions; a finished game has none). Regenerate with ``scripts/regen_perft.py``.
+action sequences of length N from the position (fall sides, die faces and, in call-out
+mode, ``ok`` and the calls of a check count as actions; a finished game has none).
+Regenerate with ``scripts/regen_perft.py``.
 """
 
 from __future__ import annotations
@@ -56,6 +57,19 @@ def test_perft_files_cover_depths_one_to_three() -> None:
     assert len(CASES) >= 5
     for case in CASES:
         assert sorted(case.counts) == [1, 2, 3], case.name
+
+
+def test_perft_files_cover_callout_mode() -> None:
+    """FP-CALL: call-out positions of both variants, a pending check, overlooked mayhem and a
+    die roll in the resolution of overlooked mayhem are counted."""
+    callout = [c for c in CASES if c.position["rules"].get("callout", "off") != "off"]
+    assert {c.position["rules"]["callout"] for c in callout} == {"family", "competitive"}
+    assert any(c.position.get("pending", {}).get("kind") == "check" for c in callout)
+    assert any(c.position.get("overlooked") for c in callout)
+    assert any(
+        c.position.get("overlooked") and c.position.get("pending", {}).get("kind") == "die"
+        for c in callout
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -17,6 +17,10 @@ and EVERY message each connection receives is kept. Afterwards the game's record
    check is a plain search of the serialised message, so a leak anywhere fails it.
 
 ``test_the_leak_check_can_fail`` proves the check catches a leaked position.
+
+A call-out game (issue 13) is checked the same way, and more: no message says whether
+mayhem stands before a call finds it, and a check's legal actions depend on the pyramid
+alone (``test_the_call_out_checks_can_fail`` proves those checks can fail).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from starlette.testclient import WebSocketTestSession
 
 from pyramids.core import GameRecord, State, fairness, replay
 from pyramids.flags.state import FlagsState
+from pyramids.flaming.mayhem import standing_mayhem
 from pyramids.flaming.state import FlamingState
 from pyramids.flaming.tiles import NAMES
 from pyramids.games import make_game
@@ -230,6 +235,86 @@ def test_flaming_no_message_reveals_a_hidden_tile(client: TestClient, seed: int)
     messages, states = play_all_humans(client, "flaming", 3, seed, {"preset": "standard"})
     checked = check_messages(messages, states, flaming_secrets)  # type: ignore[arg-type]
     assert checked > 1000  # the check really looked at many secret tiles
+
+
+def overlooked_mentions(payload: Any, inside_call: bool = False) -> list[Any]:
+    """Every place in ``payload`` that says whether mayhem stands overlooked: a key
+    ``overlooked`` anywhere but in the facts of a ``call`` event (which tells it once the
+    mayhem is found, FP-CALL-6)."""
+    found: list[Any] = []
+    if isinstance(payload, dict):
+        is_call = payload.get("kind") == "call" and payload.get("game") == "flaming"
+        for key, value in payload.items():
+            if key == "overlooked" and not inside_call:
+                found.append(payload)
+            found += overlooked_mentions(value, is_call and key == "data")
+    elif isinstance(payload, list):
+        for item in payload:
+            found += overlooked_mentions(item)
+    return found
+
+
+def check_callout_messages(
+    messages: dict[Viewer, list[dict[str, Any]]], states: list[State]
+) -> dict[str, int]:
+    """Call-out mode (§12, issue 13 point 2): a check reveals nothing hidden. No message
+    says whether mayhem stands (no ``overlooked`` but in a call's facts, no hints at a
+    call-out table); a check's legal actions are ``ok`` and every occupied position, as the
+    pyramid alone says, mayhem or not; a false alarm's event says only who called where.
+    Returns how many checks stood over mayhem and over a clean pyramid."""
+    counts = {"mayhem": 0, "clean": 0, "false_alarm": 0}
+    for viewer, received in messages.items():
+        for msg in received:
+            assert not overlooked_mentions(msg), (viewer, msg["type"])
+            if msg["type"] != "state":
+                continue
+            assert msg["hints"] is None, (viewer, msg["seq"])
+            pending = msg["view"].get("pending") or {}
+            if pending.get("kind") == "check" and viewer == pending["player"]:
+                truth = states[msg["seq"]]
+                assert isinstance(truth, FlamingState)
+                assert msg["to_move"] == truth.checker == viewer
+                calls = [f"call:{item.split('@')[1]}" for item in msg["view"]["pyramid"]]
+                assert msg["legal"][0] == "ok"
+                assert sorted(msg["legal"][1:]) == sorted(calls)  # the engine's scan order
+                mayhem = standing_mayhem(truth.position, truth.options.curse_on)
+                counts["mayhem" if mayhem else "clean"] += 1
+            last = msg.get("last") or {}
+            for event in last.get("events", []):
+                if event["kind"] == "false_alarm":
+                    counts["false_alarm"] += 1
+                    assert set(event["data"]) == {"seat", "at"}, event
+    return counts
+
+
+def test_flaming_call_out_no_message_reveals_a_hidden_tile_or_standing_mayhem(
+    client: TestClient,
+) -> None:
+    """Issue 13: "the hidden-information test of the server covers a call-out game": a
+    competitive game of three humans (random legal moves, so checks over mayhem and over
+    clean pyramids, right calls and false alarms), every message of every seat and of a
+    spectator checked as above, plus the call-out checks of ``check_callout_messages``."""
+    options = {"preset": "standard", "callout": "competitive"}
+    messages, states = play_all_humans(client, "flaming", 3, 5, options)
+    checked = check_messages(messages, states, flaming_secrets)  # type: ignore[arg-type]
+    assert checked > 1000
+    counts = check_callout_messages(messages, states)
+    assert counts["mayhem"] and counts["clean"] and counts["false_alarm"], counts
+
+
+def test_the_call_out_checks_can_fail() -> None:
+    """The call-out checker flags a position's ``overlooked`` and a chatty false alarm, and
+    lets a call's own ``overlooked`` through."""
+    leak = {"type": "state", "view": {"overlooked": True}}
+    assert overlooked_mentions(leak)
+    call = {"game": "flaming", "kind": "call", "data": {"seat": 1, "overlooked": True}}
+    assert not overlooked_mentions({"type": "state", "last": {"events": [call]}})
+    other = {"game": "flaming", "kind": "collapse", "data": {"overlooked": True}}
+    assert overlooked_mentions({"last": {"events": [other]}})
+    chatty = {"game": "flaming", "kind": "false_alarm", "data": {"seat": 1, "at": "0,0", "ok": 1}}
+    msg = {"type": "state", "seq": 0, "hints": None, "view": {}, "last": {"events": [chatty]}}
+    with pytest.raises(AssertionError):
+        check_callout_messages({0: [msg]}, [])
 
 
 def test_flags_no_message_reveals_a_hidden_card(client: TestClient) -> None:

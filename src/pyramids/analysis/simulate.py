@@ -93,6 +93,86 @@ class KindTally:
         return None
 
 
+class SeatCounter(Protocol):
+    """One game's per-seat counts, fed each state after an apply with its events."""
+
+    def step(self, state: State, events: Sequence[Event]) -> None:
+        """Count what the last action did; ``state`` is the state after it."""
+        ...
+
+    def finish(self, state: State) -> list[dict[str, int]]:
+        """The counts per seat of the finished game ``state``."""
+        ...
+
+
+class SeatTally(Protocol):
+    """Counts per seat summed per bot (a game's analysis part's ``seats``).
+
+    ``simulate`` reports them as ``<section>`` (per bot name, then ``total``) and
+    ``tournament`` per contestant, only for games it ``applies`` to.
+    """
+
+    @property
+    def section(self) -> str:
+        """Summary key of the counts (``checks``)."""
+        ...
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Every count key, in the report's order."""
+        ...
+
+    @property
+    def rates(self) -> tuple[str, ...]:
+        """The keys ``rate_values`` adds."""
+        ...
+
+    def applies(self, game: Game) -> bool:
+        """Whether this game (its options) has these counts."""
+        ...
+
+    def start(self, game: Game) -> SeatCounter:
+        """The counter of one new game of ``game``."""
+        ...
+
+    def rate_values(self, counts: Mapping[str, int]) -> dict[str, float | None]:
+        """Rates from summed counts."""
+        ...
+
+
+def seat_tally_for(game: Game) -> SeatTally | None:
+    """The ``SeatTally`` of ``game``'s analysis part when it applies to ``game``, else None."""
+    tally = _seat_tally(game.info.short_name)
+    return tally if tally is not None and tally.applies(game) else None
+
+
+@functools.cache
+def _seat_tally(game: str) -> SeatTally | None:
+    try:
+        part = descriptor(game).load("analysis")
+    except (LookupError, ModuleNotFoundError):
+        return None
+    return getattr(part, "seats", None)
+
+
+def sum_seat_counts(
+    tally: SeatTally, per_seat: Sequence[tuple[str, Mapping[str, int]]], names: Sequence[str]
+) -> dict[str, Any]:
+    """``{"by_bot": {name: counts and rates}, "total": counts and rates}``: the counts of
+    ``per_seat`` (``(name, counts)`` pairs, one per seat of every game) summed by name
+    (every one of ``names``, in that order), and over every seat."""
+    sums = {name: dict.fromkeys(tally.fields, 0) for name in names}
+    total = dict.fromkeys(tally.fields, 0)
+    for name, counts in per_seat:
+        for key in tally.fields:
+            sums[name][key] += counts[key]
+            total[key] += counts[key]
+    return {
+        "by_bot": {name: {**c, **tally.rate_values(c)} for name, c in sums.items()},
+        "total": {**total, **tally.rate_values(total)},
+    }
+
+
 @functools.cache
 def tally_of(game: str) -> EventTally:
     """The ``EventTally`` of the game called ``game`` (its analysis part's, else ``KindTally``)."""
@@ -144,6 +224,8 @@ class GameResult:
     counts: dict[str, int] = field(default_factory=dict)
     ending: str = "win"
     condition: str | None = None
+    seat_counts: list[dict[str, int]] | None = None
+    """Per seat, the game's ``SeatTally`` counts (None when it has none)."""
 
 
 def option_flag(name: str) -> str:
@@ -219,10 +301,14 @@ def play_one(config: SimConfig, index: int, game: Game | None = None) -> GameRes
     ending: str | None = None
     condition: str | None = None
     key, won = tally.key, tally.condition
+    seats = seat_tally_for(game)
+    counter = seats.start(game) if seats is not None else None
 
     def on_step(state: State, _text: str) -> None:
         nonlocal turns, ending, condition
         events = state.events()
+        if counter is not None:
+            counter.step(state, events)
         turns += tally.turns(events)
         for event in events:
             counted = key(event)
@@ -246,6 +332,7 @@ def play_one(config: SimConfig, index: int, game: Game | None = None) -> GameRes
         counts=counts,
         ending=ending or "ranked",
         condition=condition if outcome.winner is not None else None,
+        seat_counts=None if counter is None else counter.finish(final),
     )
 
 
@@ -341,6 +428,12 @@ def summarize(config: SimConfig, results: Sequence[GameResult], seconds: float) 
         summary["wins_by_condition"] = conditions
     for kind, label in tally.endings.items():
         summary[label] = endings.get(kind, 0)
+    seats = seat_tally_for(game)
+    if seats is not None:
+        per_seat = [
+            (r.seats[j], counts) for r in results for j, counts in enumerate(r.seat_counts or [])
+        ]
+        summary[seats.section] = sum_seat_counts(seats, per_seat, names)
     return summary
 
 

@@ -7,7 +7,10 @@ on how many processes played the games (bots with a time budget excepted: how fa
 search depends on the machine's load). The report gives each contestant its games,
 wins (returns summed: FP-END-5, PF-WIN-4), win rate with a 95% Wilson interval, mean
 placement and OpenSkill Plackett–Luce rating (``ratings``), plus win rates by seat and
-head-to-head scores; ``to_markdown`` renders it as tables. See docs/TOURNAMENTS.md.
+head-to-head scores; in call-out games (Flaming Pyramids' ``callout`` option) each
+contestant's checks too: how often it overlooked mayhem and what that cost (the game's
+``SeatTally``, ``simulate.seat_tally_for``); ``to_markdown`` renders it as tables. See
+docs/TOURNAMENTS.md.
 """
 
 from __future__ import annotations
@@ -275,6 +278,8 @@ class GameOutcome:
     turns: int
     decisions: list[int] = field(default_factory=list)
     think_seconds: list[float] = field(default_factory=list)
+    seat_counts: list[dict[str, int]] | None = None
+    """Per seat, the game's ``SeatTally`` counts (None when it has none)."""
 
 
 def game_ending(state: State) -> str:
@@ -291,7 +296,16 @@ def play_one(
     schedule = schedule or config.make_schedule()
     seats = list(schedule.seats(index))
     bots = [TimedBot(make_bot(config.bots[c])) for c in seats]
-    final, _record = play_game(game, bots, config.seed + index)
+    tally = sim.seat_tally_for(game)
+    counter = tally.start(game) if tally is not None else None
+    on_step = None
+    if counter is not None:
+        step = counter.step
+
+        def on_step(state: State, _text: str) -> None:
+            step(state, state.events())
+
+    final, _record = play_game(game, bots, config.seed + index, on_step=on_step)
     return GameOutcome(
         index=index,
         seats=seats,
@@ -301,6 +315,7 @@ def play_one(
         turns=int(getattr(final, "turn", 0)),
         decisions=[b.decisions for b in bots],
         think_seconds=[b.seconds for b in bots],
+        seat_counts=None if counter is None else counter.finish(final),
     )
 
 
@@ -422,6 +437,18 @@ def summarize(
             }
         )
     turns = [o.turns for o in outcomes]
+    checks = sim.seat_tally_for(game)
+    extra: dict[str, Any] = {}
+    if checks is not None:
+        per_seat = [
+            (names[o.seats[j]], counts)
+            for o in outcomes
+            for j, counts in enumerate(o.seat_counts or [])
+        ]
+        summed = sim.sum_seat_counts(checks, per_seat, names)
+        for entry in contestants:
+            entry[checks.section] = summed["by_bot"][entry["name"]]
+        extra[checks.section] = {"total": summed["total"]}
     return {
         "format": TOURNAMENT_FORMAT,
         "game": game.info.short_name,
@@ -456,6 +483,7 @@ def summarize(
                 for c in range(k)
             },
         },
+        **extra,
     }
 
 
@@ -536,4 +564,51 @@ def to_markdown(report: dict[str, Any]) -> str:
         for name, row in zip(names, h2h["score"], strict=True):
             cells = ["-" if x is None else _pct(x) for x in row]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if "checks" in report:
+        lines += _checks_markdown(contestants, report["checks"]["total"])
     return "\n".join(lines) + "\n"
+
+
+def _maybe_pct(rate: float | None) -> str:
+    return "-" if rate is None else _pct(rate)
+
+
+def _checks_markdown(
+    contestants: Sequence[Mapping[str, Any]], total: Mapping[str, Any]
+) -> list[str]:
+    """The call-out tables: each contestant's checks, then what its overlooks cost."""
+    rows = [(c["name"], c["checks"]) for c in contestants] + [("all", total)]
+    lines = [
+        "",
+        "Checks (call-out mode; overlooked = ok or a wrong call while mayhem stood):",
+        "",
+        "| contestant | checks | mayhem standing | right calls | overlooked | overlook rate "
+        "| false alarms (clean) | false alarm rate | found overlooked |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, c in rows:
+        lines.append(
+            f"| {name} | {c['checks']} | {c['mayhem_standing']} | {c['right_calls']} "
+            f"| {c['overlooked']} | {_maybe_pct(c['overlook_rate'])} | {c['false_alarms_clean']} "
+            f"| {_maybe_pct(c['false_alarm_rate'])} | {c['found_overlooked']} |"
+        )
+    lines += [
+        "",
+        "Cost of overlooked mayhem (per overlook episode the contestant took part in; "
+        "tiles of the resolution when it was found later):",
+        "",
+        "| contestant | found later | not found | tiles out of the game "
+        "| tiles to the active player's pile | tiles its opponents avoided |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, c in rows[:-1]:
+        lines.append(
+            f"| {name} | {c['overlooks_found_later']} | {c['overlooks_not_found']} "
+            f"| {c['tiles_out']} | {c['tiles_to_active_pile']} "
+            f"| {c['tiles_avoided_by_opponents']} |"
+        )
+    lines.append(
+        f"| all (each resolution once) | {total['found_overlooked']} | - "
+        f"| {total['found_tiles_out']} | {total['found_tiles_to_active_pile']} | - |"
+    )
+    return lines

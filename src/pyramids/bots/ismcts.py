@@ -39,6 +39,13 @@ state is never seen), then walks one tree shared by all determinizations:
   ``evaluation`` (off by default), the game's static evaluation of the position reached
   (its descriptor's ``evaluation``; with ``rollout_cap=0`` every new leaf is scored so).
   A game without a policy rolls out at random.
+- **Reflexes**: a decision the game can answer itself (its descriptor's ``reflex``:
+  Flaming Pyramids' call-out checks, where the pyramid either breaks a rule or not) is
+  played with the careful answer, in the tree below the root (as a forced move, without
+  a node, like a single legal action) and in rollouts: the search assumes every player
+  checks. At the root the search branches on every answer as usual (so ``analyse``
+  rates each one), but the bot plays the reflex without searching; with ``overlook`` (the easy level) it gives
+  the careless answer (``ok``) with that chance, drawn from its generator.
 - **Decision**: the most visited legal root action (then the best mean, then the
   generator). With one legal action the bot answers at once without searching.
 
@@ -65,10 +72,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pyramids.core.descriptor import Evaluation, GameDescriptor
+from pyramids.core.descriptor import Evaluation, GameDescriptor, Reflex
 from pyramids.core.errors import PositionError
 from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
-from pyramids.games import descriptor_of, game_of_view, names
+from pyramids.games import descriptor, descriptor_of, game_of_view, names
 
 RANDOM_ROLLOUT = "random"
 GREEDY_ROLLOUT = "greedy"
@@ -123,6 +130,9 @@ class SearchSettings:
     evaluation: bool = False
     """Score a rollout cut by ``rollout_cap`` with the game's static evaluation (its
     descriptor's ``evaluation``) instead of ``1/players`` each. Off by default."""
+    overlook: float = 0.0
+    """The chance of the careless answer to a reflex decision whose careful answer differs
+    (Flaming call-out: saying ok over standing mayhem). 0 checks perfectly."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -139,6 +149,8 @@ class SearchSettings:
             raise ValueError(f"widening must be at least 0, not {self.widening}")
         if self.bias < 0:
             raise ValueError(f"bias must be at least 0, not {self.bias}")
+        if not 0.0 <= self.overlook <= 1.0:
+            raise ValueError(f"overlook must be a chance from 0 to 1, not {self.overlook}")
 
     @property
     def budget_text(self) -> str:
@@ -215,6 +227,23 @@ def _policy_of(desc: GameDescriptor) -> Bot | None:
     return bot
 
 
+_REFLEXES: dict[str, Reflex | None] = {}
+
+
+def reflex_of(desc: GameDescriptor) -> Reflex | None:
+    """The game's ``Reflex`` (one per game, made on first use), None when it has none."""
+    try:
+        return _REFLEXES[desc.name]
+    except KeyError:
+        pass
+    try:
+        reflex: Reflex | None = desc.load("reflex")()
+    except LookupError:
+        reflex = None
+    _REFLEXES[desc.name] = reflex
+    return reflex
+
+
 def _rollout_policy(name: str, desc: GameDescriptor) -> tuple[Bot | None, float]:
     """The rollout bot for a policy name and the share of moves it makes (else random)."""
     if name == RANDOM_ROLLOUT:
@@ -243,6 +272,7 @@ def _rollout(
     cap: int,
     players: int,
     evaluate: Evaluation | None = None,
+    reflex: Reflex | None = None,
 ) -> list[float]:
     """Play ``state`` on (``policy`` for ``share`` of the moves, else random); the rewards.
 
@@ -261,7 +291,9 @@ def _rollout(
             action = state.sample_chance(rng)
         else:
             legal = state.legal_actions()
-            if policy is None or (share < 1.0 and rand() >= share):
+            if reflex is not None and reflex.applies(legal):
+                action = reflex.answer(state.view(player), legal)[0]
+            elif policy is None or (share < 1.0 and rand() >= share):
                 action = legal[randrange(len(legal))]
             else:
                 action = policy.act(state.view(player), legal, rng)
@@ -301,6 +333,8 @@ def run_search(
     root = _Node()
     done = 0
     players = 0
+    reflex: Reflex | None = None
+    first = True
     while True:
         if limit is not None and done >= limit:
             break
@@ -308,6 +342,9 @@ def run_search(
             break
         state = sample(rng)
         players = state.num_players
+        if first:
+            first = False
+            reflex = reflex_of(descriptor_of(state))
         if needs_game and game is None:  # the first state names the game's policy, evaluation
             game = descriptor_of(state)
             policy, share = _rollout_policy(settings.rollout, game)
@@ -331,6 +368,9 @@ def run_search(
                 node = child
                 continue
             actions = state.legal_actions()
+            if reflex is not None and node is not root and reflex.applies(actions):
+                state.apply(reflex.answer(state.view(seat), actions)[0])
+                continue
             kids = node.children.get(seat)
             if kids is None:
                 kids = node.children[seat] = {}
@@ -378,7 +418,14 @@ def run_search(
             rewards = state.returns()
         else:
             rewards = _rollout(
-                state, rng, policy, share=share, cap=cap, players=players, evaluate=evaluate
+                state,
+                rng,
+                policy,
+                share=share,
+                cap=cap,
+                players=players,
+                evaluate=evaluate,
+                reflex=reflex,
             )
         for child, seat in path:
             child.visits += 1
@@ -400,6 +447,23 @@ def _root_stats(root: _Node, player: int, legal: Sequence[Action]) -> list[Actio
         stats.append(ActionStats(a, visits, visits / total, win))
     stats.sort(key=lambda s: (-s.visits, -s.win, s.action))
     return stats
+
+
+def reflex_answer(
+    game: str, view: View, legal: Sequence[Action], overlook: float, rng: random.Random
+) -> Action | None:
+    """The root answer to a reflex decision of ``game`` (see the module docstring), or None.
+
+    The careless answer with chance ``overlook`` when it differs from the careful one
+    (a draw from ``rng`` only then, so a perfect checker's generator is untouched).
+    """
+    reflex = reflex_of(descriptor(game))
+    if reflex is None or not reflex.applies(legal):
+        return None
+    careful, careless = reflex.answer(view, legal)
+    if careful != careless and overlook and rng.random() < overlook:
+        return careless
+    return careful
 
 
 def pick(stats: Sequence[ActionStats], rng: random.Random) -> Action:
@@ -447,7 +511,14 @@ class ISMCTSBot:
         return self.search(view, legal, rng).stats
 
     def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        """The most visited legal action (the only one, without searching, if alone)."""
+        """The most visited legal action (the only one, without searching, if alone).
+
+        A reflex decision (a call-out check) gets the game's answer instead, careless
+        with chance ``settings.overlook``.
+        """
         if len(legal) == 1:
             return legal[0]
+        answer = reflex_answer(view.game, view, legal, self.settings.overlook, rng)
+        if answer is not None:
+            return answer
         return pick(self.analyse(view, legal, rng), rng)

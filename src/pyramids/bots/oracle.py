@@ -15,7 +15,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from pyramids.bots.ismcts import ActionStats, SearchResult, SearchSettings, pick, run_search
+from pyramids.bots.ismcts import (
+    ActionStats,
+    SearchResult,
+    SearchSettings,
+    pick,
+    reflex_answer,
+    run_search,
+)
 from pyramids.core.game import Action, State, View
 
 
@@ -54,6 +61,12 @@ class OracleMCTSBot:
         """The most visited legal action (the only one, without searching, if alone)."""
         if len(legal) == 1:
             return legal[0]
+        seat = state.current_player()
+        if seat >= 0:
+            view = state.view(seat)
+            answer = reflex_answer(view.game, view, legal, self.settings.overlook, rng)
+            if answer is not None:
+                return answer
         return pick(self.analyse_state(state, legal, rng), rng)
 
     def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:

@@ -49,6 +49,13 @@ class BaseUI:
         """Indented JSON."""
         return dumps(data)
 
+    def replay_notes(self, before: State, after: State, lang: str) -> list[str]:
+        """What ``pyramids replay`` adds after a step's events (nothing by default).
+
+        A replay knows the whole game, so a note may say what the players did not see.
+        """
+        return []
+
     def play(
         self,
         term: Terminal,

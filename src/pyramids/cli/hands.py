@@ -4,7 +4,10 @@ Play drives the engine exactly as ``core.play_game`` does: chance from
 ``Random(f"{seed}/chance")``, bot i from ``Random(f"{seed}/seat/{i}")``, so a game
 between bots only is the same game ``play_game`` plays with that seed. What is
 particular to a game (drawing it, asking a human, which events a seat may see) is its
-``GameUI`` (``pyramids.cli.ui_protocol``).
+``GameUI`` (``pyramids.cli.ui_protocol``). With several humans at one terminal (hot
+seat), the keyboard is handed over whenever the human to decide changes (``hand_over``:
+"pass the keyboard to …, press Enter"), whatever the decision (a turn, a fall, a check
+of another seat's placement), and a human's screen is wiped once they have decided.
 """
 
 from __future__ import annotations
@@ -19,7 +22,14 @@ from rich.text import Text
 
 from pyramids.cli.i18n import tr
 from pyramids.cli.io import fail, save_record
-from pyramids.cli.terminal import HUMAN, PlayerLeftError, Seats, Terminal
+from pyramids.cli.terminal import (
+    HUMAN,
+    PlayerLeftError,
+    Seats,
+    Terminal,
+    hand_over,
+    screen_done,
+)
 from pyramids.cli.ui_protocol import GameUI
 from pyramids.core import CHANCE, GameRecord
 from pyramids.core.game import Game, State
@@ -72,7 +82,9 @@ def play_hand(term: Terminal, game: Game, seed: int, seats: Seats, ui: GameUI) -
                         )
                 bot = seats.bots[player]
                 if bot is None:
+                    hand_over(term, seats, player)
                     action = ui.ask(term, state, player, seats)
+                    screen_done(term, seats)
                 else:
                     action = bot.act(state.view(player), state.legal_actions(), bot_rngs[player])
             text = state.action_to_string(action)

@@ -7,7 +7,9 @@ pile is unknown) and runs ``ISMCTSBot.search`` on it. Prints one line per legal 
 most visited first: the action, its share of the search's visits and the estimated
 chance to win after it (the mean reward of the search), or with ``--json`` a list of
 ``{"action", "visits", "share", "win"}``. A chance point (a die to roll, cards to deal)
-or an ended game has no decision to hint: refused with exit status 2.
+or an ended game has no decision to hint: refused with exit status 2. A decision the bot
+answers without searching (a call-out check, the game's ``reflex``) is hinted with that
+answer: the careful one, ``ok`` over a clean pyramid or the right call.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Annotated
 import typer
 
 from pyramids.bots import BOT_LEVELS, ISMCTSBot, SearchSettings
-from pyramids.bots.ismcts import ROLLOUTS
+from pyramids.bots.ismcts import ROLLOUTS, reflex_answer
 from pyramids.cli.i18n import Lang
 from pyramids.cli.io import fail
 from pyramids.cli.position_cmd import LangOpt, PositionArg, load_state
@@ -38,6 +40,12 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "columns": {"en": "action|visits|share|win", "fr": "action|visites|part|victoire"},
     "more": {"en": "... {n} more", "fr": "... {n} de plus"},
+    "reflex": {
+        "en": "Seat {seat} to decide (turn {turn}): a check, which the bot answers without "
+        "searching: {action}",
+        "fr": "Au joueur {seat} de décider (tour {turn}) : une vérification, à laquelle le robot "
+        "répond sans chercher : {action}",
+    },
     "random": {"en": "random", "fr": "au hasard"},
     "greedy": {"en": "greedy", "fr": "gloutonnes"},
 }
@@ -111,6 +119,15 @@ def hint(
     )
     legal = state.legal_actions()
     view = state.view(player)
+    answer = reflex_answer(view.game, view, legal, 0.0, random.Random(seed))
+    if answer is not None:
+        text = state.action_to_string(answer)
+        if as_json:
+            typer.echo(json.dumps([{"action": text, "reflex": True}], ensure_ascii=False))
+        else:
+            turn = getattr(view, "turn", "?")
+            typer.echo(_word("reflex", lang.value, seat=player, turn=turn, action=text))
+        return
     result = ISMCTSBot(settings).search(view, legal, random.Random(seed))
     shown = result.stats[:top]
     if as_json:

@@ -40,6 +40,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "off": {"en": "off", "fr": "non"},
     "seats_line": {"en": "Seats: {seats}", "fr": "Places : {seats}"},
     "whose_turn": {"en": "{who}, it is your turn.", "fr": "{who}, c'est à vous."},
+    "pass_to": {
+        "en": "Pass the keyboard to {who}, then press Enter: ",
+        "fr": "Passez le clavier à {who}, puis appuyez sur Entrée : ",
+    },
     "actions_header": {"en": "Your options:", "fr": "Vos choix :"},
     "prompt": {
         "en": "{who} > number or action (? help, q quit): ",

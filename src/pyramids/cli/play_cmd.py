@@ -303,6 +303,8 @@ def replay(
         term.show(tr("setup", language))
         term.events(setup)
     term.show(ui.render(initial, None, language, names, width=width))
+    notes = getattr(ui, "replay_notes", None)
+    before = initial
     for i, step in enumerate(steps, start=1):
         if not auto:
             answer = term.ask(tr("replay_prompt", language))
@@ -318,5 +320,8 @@ def replay(
             )
         )
         term.events(step.events)
+        for note in notes(before, step.state, language) if notes else ():
+            term.show(Text(f"  {note}", style="italic"))
+        before = step.state
         term.show(ui.render(step.state, None, language, names, width=width))
     term.show(Text(tr("replay_end", language), style="bold"))

@@ -56,12 +56,18 @@ class Terminal:
     lang: str = "en"
     delay: float = 0.0
     sleep: Callable[[float], None] = time.sleep
+    at_keyboard: int | None = None
+    """Hot seat: the human seat that last decided at this terminal (None before anyone did)."""
 
     def show(self, renderable: RenderableType | str) -> None:
         """Print one renderable (plain strings are never read as markup)."""
         if isinstance(renderable, str):
             renderable = Text(renderable)
         self.console.print(renderable, crop=False, soft_wrap=isinstance(renderable, Text))
+
+    def clear(self) -> None:
+        """Wipe the screen (a real terminal only; piped output keeps everything)."""
+        self.console.clear()
 
     def pause(self) -> None:
         """Wait ``delay`` seconds (nothing when it is 0)."""
@@ -187,20 +193,52 @@ def new_seed() -> int:
     return int.from_bytes(os.urandom(4), "big")
 
 
+def hand_over(term: Terminal, seats: Seats, seat: int) -> None:
+    """Hot seat: before ``seat`` decides after another human did, the keyboard is handed over.
+
+    With several humans at one terminal, when the human to decide is not the one who
+    decided last, the game asks the table to pass the keyboard and waits for Enter (``q``
+    leaves, the end of the input too); nothing of the new seat's is shown before. Each
+    human's decision is followed by ``screen_done``, which wipes what only they may see.
+    """
+    if len(seats.humans) < 2:
+        return
+    if term.at_keyboard is not None and term.at_keyboard != seat:
+        line = term.ask(tr("pass_to", term.lang, who=seats.names(term.lang)[seat]))
+        if line is None:
+            raise PlayerLeftError("eof")
+        if line.lower() in QUIT_WORDS:
+            raise PlayerLeftError("quit")
+    term.at_keyboard = seat
+
+
+def screen_done(term: Terminal, seats: Seats) -> None:
+    """Hot seat: once a human has decided, their screen (their hand) is wiped before the
+    results are shown, so the next human at the keyboard never sees it."""
+    if len(seats.humans) > 1:
+        term.clear()
+
+
 def ask_until_chosen(
     term: Terminal,
     prompt: str,
     choices: RenderableType,
     help_text: str,
     read: Callable[[str], tuple[Action | None, str]],
+    *,
+    empty_line: bool = False,
 ) -> Action:
-    """Prompt until ``read`` accepts a line; help re-shows ``choices``; quit or EOF leave."""
+    """Prompt until ``read`` accepts a line; help re-shows ``choices``; quit or EOF leave.
+
+    An empty line is asked again, unless ``empty_line``: then it goes to ``read`` too (a
+    check's Enter means ``ok``).
+    """
     while True:
         line = term.ask(prompt)
         if line is None:
             raise PlayerLeftError("eof")
         word = line.lower()
-        if not word:
+        if not word and not empty_line:
             continue
         if word in QUIT_WORDS:
             raise PlayerLeftError("quit")

@@ -78,6 +78,10 @@ class GameUI(Protocol):
         """A position's JSON as printed by ``apply`` and ``replay --json``."""
         ...
 
+    def replay_notes(self, before: State, after: State, lang: str) -> list[str]:
+        """Lines ``pyramids replay`` shows after a step's events (e.g. mayhem overlooked)."""
+        ...
+
     def play(
         self,
         term: Terminal,

@@ -12,14 +12,33 @@ and ``load`` imports them when a host asks: the rules package never imports a ho
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from pyramids.core.game import Event, Game, GameInfo, State
+from pyramids.core.game import Action, Event, Game, GameInfo, State, View
 
 Evaluation = Callable[[State], list[float]]
 """A position evaluation: a value in [0, 1] per seat (higher is better for that seat)."""
+
+
+class Reflex(Protocol):
+    """Decisions with one right answer that the game can name (a descriptor part).
+
+    Flaming Pyramids' call-out checks are the example: whether the pyramid breaks a rule
+    is a fact of the public pyramid, so a careful player calls the tile (or says ok) and
+    a careless one says ok. Search bots play the careful answer instead of searching
+    (and assume every player does, inside the search); the easy level is careless at a
+    seeded rate (``SearchSettings.overlook``).
+    """
+
+    def applies(self, legal: Sequence[Action]) -> bool:
+        """Whether the decision with these sorted legal actions is a reflex (cheap)."""
+        ...
+
+    def answer(self, view: View, legal: Sequence[Action]) -> tuple[Action, Action]:
+        """(careful, careless): what a player who looks plays, and one who does not."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -87,6 +106,9 @@ class GameDescriptor:
     messages: str = ""
     """Dotted path of ``{lang: {key: sentence}}``: the game's sentences for the catalogue
     (``pyramids.texts``), for a game whose sentences are not in the catalogue's own files."""
+    reflex: str = ""
+    """Dotted path of a ``Reflex`` factory (zero arguments): the decisions with one right
+    answer (Flaming Pyramids: the call-out checks). Optional."""
     hints: str = ""
     """Dotted path of ``hints(view) -> JSON-ready dict | None``: the engine's answers the
     browser shows beside a decision (Flaming Pyramids: whether each tile fits each legal

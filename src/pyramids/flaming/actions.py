@@ -1,7 +1,9 @@
 """Actions as ints and as text (FP-NOTE-1, FP-NOTE-2).
 
-Two fall sides, six die faces, then placements: one int per (tile, spot). The
-placement encoding lives only in ``place_action`` and ``decode_place``.
+Two fall sides, six die faces, then placements: one int per (tile, spot); above every
+placement, the check actions of call-out mode (FP-CALL-3): ``ok``, then one call per
+position. The placement encoding lives only in ``place_action`` and ``decode_place``,
+the call encoding in ``call_action`` and ``decode_call``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ PLACE_BASE: Action = 8
 """Every placement action is at least PLACE_BASE."""
 
 _KEY_OFFSET = MAX_ROW * ROW + HALF
+CHECK_OK: Action = 1 << 40
+"""``ok``: the checker finds nothing wrong (FP-CALL-3). Above every placement action."""
+CALL_BASE: Action = CHECK_OK + 1
+"""``call:r,c`` is CALL_BASE + key + _KEY_OFFSET (FP-CALL-3)."""
+_CALL_RE = re.compile(r"^\s*call\s*:\s*(-?\d+)\s*,\s*(-?\d+)\s*$", re.IGNORECASE)
 _PLACE_RE = re.compile(r"^\s*([A-Za-z]\d+)\s*@\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _DIE_RE = re.compile(r"^\s*die\s*:\s*(\d+)\s*$", re.IGNORECASE)
 
@@ -43,6 +50,26 @@ def decode_place(action: Action) -> tuple[int, int]:
     """(tile, key) of a placement action."""
     a = action - PLACE_BASE
     return a & 63, (a >> 6) - _KEY_OFFSET
+
+
+def is_place(action: Action) -> bool:
+    """Whether ``action`` is a placement (FP-PLACE-1), not a fall, die face or check."""
+    return PLACE_BASE <= action < CHECK_OK
+
+
+def is_check(action: Action) -> bool:
+    """Whether ``action`` answers a check: ``ok`` or a call (FP-CALL-3)."""
+    return action >= CHECK_OK
+
+
+def call_action(key: int) -> Action:
+    """The check action ``call:r,c`` naming position ``key`` (FP-CALL-3)."""
+    return CALL_BASE + key + _KEY_OFFSET
+
+
+def decode_call(action: Action) -> int:
+    """The position key a call action names."""
+    return action - CALL_BASE - _KEY_OFFSET
 
 
 def die_action(roll: int) -> Action:
@@ -68,7 +95,12 @@ def parse_tile_at(text: object, what: str = "tile") -> tuple[int, int]:
 
 
 def action_to_text(action: Action) -> str:
-    """An action in the notation: ``TILE@row,col``, ``left``/``right`` or ``die:N`` (FP-NOTE-2)."""
+    """An action in the notation: ``TILE@row,col``, ``left``/``right``, ``die:N``, ``ok`` or ``call:r,c`` (FP-NOTE-2, FP-CALL-3)."""
+    if action >= CHECK_OK:
+        if action == CHECK_OK:
+            return "ok"
+        key = decode_call(action)
+        return f"call:{row_of(key)},{col_of(key)}"
     if action == LEFT:
         return "left"
     if action == RIGHT:
@@ -88,6 +120,15 @@ def parse_action(text: str) -> Action:
         return LEFT
     if word == "right":
         return RIGHT
+    if word == "ok":
+        return CHECK_OK
+    m = _CALL_RE.match(text)
+    if m:
+        try:
+            key = check_spot(int(m.group(1)), int(m.group(2)))
+        except PositionError as exc:
+            raise ActionParseError(f"cannot read call {text.strip()!r}: {exc}") from None
+        return call_action(key)
     m = _DIE_RE.match(text)
     if m:
         face = int(m.group(1))
@@ -99,6 +140,6 @@ def parse_action(text: str) -> Action:
     except PositionError as exc:
         raise ActionParseError(
             f"cannot read action {text.strip()!r}: expected TILE@row,col (e.g. R40@1,1), "
-            f"left, right or die:1..die:6 ({exc})"
+            f"left, right, die:1..die:6, ok or call:row,col ({exc})"
         ) from None
     return place_action(tile, key)

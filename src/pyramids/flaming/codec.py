@@ -1,4 +1,4 @@
-"""The position notation's JSON, to and from a ``FlamingPosition`` (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5).
+"""The position notation's JSON, to and from a ``FlamingPosition`` (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5, FP-CALL-10).
 
 ``parse_position`` refuses any position that breaks the notation's rules (FP-NOTE-7),
 saying what is wrong, and accepts hand-made ones (FP-NOTE-8).
@@ -12,9 +12,10 @@ from typing import Any
 from pyramids.core.errors import PositionError
 from pyramids.core.fields import int_field
 from pyramids.flaming.actions import parse_tile_at, tile_at
-from pyramids.flaming.mayhem import FIRE, first_event
+from pyramids.flaming.mayhem import FIRE, first_event, standing_mayhem
 from pyramids.flaming.options import FlamingOptions
 from pyramids.flaming.position import (
+    CHECK,
     DIE,
     FALL,
     HAND_SIZE,
@@ -47,6 +48,7 @@ _TOP_KEYS = {
     "quenched",
     "winner",
     "ranking",
+    "overlooked",
     "events",
 }
 
@@ -76,6 +78,10 @@ def position_to_json(pos: FlamingPosition, options: FlamingOptions) -> dict[str,
         }
     elif pos.pending == DIE:
         data["pending"] = {"player": pos.responsible, "kind": "die"}
+    elif pos.pending == CHECK:
+        data["pending"] = {"player": pos.checker, "kind": "check"}
+    if pos.overlooked:
+        data["overlooked"] = True
     if pos.quenched:
         data["quenched"] = {
             NAMES[e]: [NAMES[t] for t in range(len(NAMES)) if (mask >> t) & 1]
@@ -122,6 +128,7 @@ def parse_position(data: Mapping[str, Any]) -> tuple[FlamingOptions, FlamingPosi
         fire_die=given.fire_die,
         max_turns=given.max_turns,
         first_player=0,
+        callout=given.callout,
     )
     players = int_field(data, "players")
     if not 2 <= players <= 6:
@@ -208,6 +215,7 @@ def parse_position(data: Mapping[str, Any]) -> tuple[FlamingOptions, FlamingPosi
         if terminal:
             raise PositionError("an ended game has no pending decision")
         _load_pending(pos, pending, options)
+    _load_overlooked(pos, data.get("overlooked", False), options)
     if not terminal:
         for seat in range(players):
             if seat != to_move and not pos.hands[seat] and not pos.piles[seat]:
@@ -265,6 +273,18 @@ def _load_pending(pos: FlamingPosition, pending: Any, options: FlamingOptions) -
             )
         pos.pending = FALL
         pos.pending_key = key
+    elif kind == "check":
+        if options.callout == "off":
+            raise PositionError("a pending check needs the callout option (family or competitive)")
+        if player != pos.checker:
+            raise PositionError(
+                f"pending check: the checker is seat {pos.checker}, on the left of seat "
+                f"{pos.to_move} who is to move, not seat {player}"
+            )
+        if not pos.board:
+            raise PositionError("pending check: there is no pyramid to check")
+        pos.responsible = pos.to_move
+        pos.pending = CHECK
     elif kind == "die":
         if not options.fire_die:
             raise PositionError("a pending die roll needs the fire_die option")
@@ -277,4 +297,18 @@ def _load_pending(pos: FlamingPosition, pending: Any, options: FlamingOptions) -
         pos.pending = DIE
         pos.pending_key = key
     else:
-        raise PositionError(f"pending.kind must be 'fall' or 'die', not {kind!r}")
+        raise PositionError(f"pending.kind must be 'fall', 'die' or 'check', not {kind!r}")
+
+
+def _load_overlooked(pos: FlamingPosition, overlooked: Any, options: FlamingOptions) -> None:
+    """Read ``overlooked`` (FP-CALL-5): only in call-out mode, and only over standing mayhem."""
+    if not isinstance(overlooked, bool):
+        raise PositionError("'overlooked' must be true or false")
+    if not overlooked:
+        return
+    if options.callout == "off":
+        raise PositionError("'overlooked' needs the callout option (family or competitive)")
+    if not standing_mayhem(pos, options.curse_on):
+        raise PositionError("'overlooked' is true but no mayhem stands on the pyramid")
+    pos.candidates = set(pos.board)
+    pos.overlooked = True

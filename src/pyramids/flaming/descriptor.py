@@ -6,7 +6,7 @@ from pyramids.core.descriptor import GameDescriptor, OptionSpec, Preset
 from pyramids.flaming.events import EVENT_KINDS
 from pyramids.flaming.game import INFO, FlamingGame
 from pyramids.flaming.notation import position_from_json
-from pyramids.flaming.options import DEFAULT_MAX_TURNS, PRESETS
+from pyramids.flaming.options import CALLOUT_MODES, DEFAULT_MAX_TURNS, PRESETS
 
 _PRESET_LABELS = {
     "basic": ("Basic: 40 tiles, no embers", "Base : 40 tuiles, sans braises"),
@@ -47,6 +47,22 @@ DESCRIPTOR = GameDescriptor(
             help_fr="Jouer avec le dé de feu.",
         ),
         OptionSpec(
+            "callout",
+            "choice",
+            "off",
+            choices=CALLOUT_MODES,
+            help_en=(
+                "Call-out: the players spot mayhem themselves. Family: overlooked mayhem found "
+                "later puts its tiles out of the game. Competitive: the player whose turn it is "
+                "when it is found takes them."
+            ),
+            help_fr=(
+                "Signalement : les joueurs repèrent eux-mêmes le chaos. Famille : un chaos passé "
+                "inaperçu et trouvé plus tard met ses tuiles hors du jeu. Compétitif : le joueur "
+                "dont c’est le tour quand il est trouvé les prend."
+            ),
+        ),
+        OptionSpec(
             "max_turns",
             "int",
             DEFAULT_MAX_TURNS,
@@ -70,6 +86,7 @@ DESCRIPTOR = GameDescriptor(
     event_kinds=EVENT_KINDS,
     policy="pyramids.games.flaming.policy:GreedyFlamingBot",
     evaluation="pyramids.games.flaming.evaluation:evaluate",
+    reflex="pyramids.games.flaming.policy:CheckReflex",
     terminal="pyramids.games.flaming.terminal:UI",
     analysis="pyramids.games.flaming.analysis:Analysis",
     rl_encoding="pyramids.games.flaming.encoding:FlamingEncoding",

@@ -78,6 +78,8 @@ class Collapse(Event):
     reason: str
     weight: int
     support_weights: tuple[int, ...]
+    out: bool = False
+    """FP-CALL-6: the tiles go out of the game instead (the family penalty)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ class Explosion(Event):
     seat: int
     embers: tuple[Cell, ...]
     victims: tuple[Cell, ...]
+    out: bool = False
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,7 @@ class Fire(Event):
     ember_removed: bool
     roll: int | None
     materials: tuple[str, ...]
+    out: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,7 @@ class DieExplosion(Event):
     ember: str
     at: str
     victims: tuple[Cell, ...]
+    out: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,44 @@ class Curse(Event):
     target: int
     tiles: tuple[Cell, ...]
     weight: int
+    out: bool = False
+
+
+@dataclass(frozen=True)
+class CheckOk(Event):
+    """FP-CALL-3: the checker ``seat`` says the pyramid is fine (whether or not it is)."""
+
+    kind: ClassVar[str] = "check_ok"
+    game: ClassVar[str] = GAME
+    seat: int
+
+
+@dataclass(frozen=True)
+class FalseAlarm(Event):
+    """FP-CALL-4: ``seat`` called the tile at ``at``, which breaks no rule. Nothing else is said."""
+
+    kind: ClassVar[str] = "false_alarm"
+    game: ClassVar[str] = GAME
+    seat: int
+    at: str
+
+
+@dataclass(frozen=True)
+class Call(Event):
+    """FP-CALL-4, FP-CALL-6: ``seat`` rightly called ``tile`` at ``at``; the mayhem is resolved.
+
+    ``found`` is the first check (free_air, collapse, explosion, fire, curse) that acts
+    on the called tile; ``overlooked``: mayhem overlooked at an earlier check stood when
+    this one began, so the variant's penalty applies to this resolution.
+    """
+
+    kind: ClassVar[str] = "call"
+    game: ClassVar[str] = GAME
+    seat: int
+    tile: str
+    at: str
+    found: str
+    overlooked: bool
 
 
 @dataclass(frozen=True)
@@ -209,6 +252,9 @@ EVENT_KINDS: tuple[type[Event], ...] = (
     DieExplosion,
     Quench,
     Curse,
+    CheckOk,
+    FalseAlarm,
+    Call,
     Draw,
     Win,
     MaxTurns,
@@ -233,7 +279,7 @@ def collapse_reason(tile: int, supports: Sequence[int]) -> str:
 
 
 def _collapse(raw: tuple[Any, ...]) -> Event:
-    _, p, t, k, gone = raw
+    _, p, t, k, gone, out = raw
     supports = [g for g, _ in gone]
     return Collapse(
         p,
@@ -243,13 +289,14 @@ def _collapse(raw: tuple[Any, ...]) -> Event:
         collapse_reason(t, supports),
         WEIGHT[t],
         tuple(WEIGHT[s] for s in supports),
+        out,
     )
 
 
 def _fire(raw: tuple[Any, ...]) -> Event:
-    _, p, e, k, victims, removed, roll = raw
+    _, p, e, k, victims, removed, roll, out = raw
     materials = tuple(m.name.lower() for m in sorted({MATERIAL[t] for t, _ in victims}))
-    return Fire(p, NAMES[e], spot_name(k), _cells(victims), removed, roll or None, materials)
+    return Fire(p, NAMES[e], spot_name(k), _cells(victims), removed, roll or None, materials, out)
 
 
 _BUILDERS: dict[str, Callable[[tuple[Any, ...]], Event]] = {
@@ -260,12 +307,15 @@ _BUILDERS: dict[str, Callable[[tuple[Any, ...]], Event]] = {
     "fall": lambda r: Fall(
         r[1], NAMES[r[2]], spot_name(r[3]), spot_name(r[4]), "left" if r[5] == 0 else "right"
     ),
-    "explosion": lambda r: Explosion(r[1], _cells(r[2]), _cells(r[3])),
+    "explosion": lambda r: Explosion(r[1], _cells(r[2]), _cells(r[3]), r[4]),
     "fire_found": lambda r: FireFound(r[1], NAMES[r[2]], spot_name(r[3])),
     "fire": _fire,
-    "die_explosion": lambda r: DieExplosion(r[1], NAMES[r[2]], spot_name(r[3]), _cells(r[4])),
+    "die_explosion": lambda r: DieExplosion(r[1], NAMES[r[2]], spot_name(r[3]), _cells(r[4]), r[5]),
     "quench": lambda r: Quench(r[1], NAMES[r[2]], spot_name(r[3])),
-    "curse": lambda r: Curse(r[1], r[2], _cells(r[3]), WEIGHT[r[3][0][0]]),
+    "curse": lambda r: Curse(r[1], r[2], _cells(r[3]), WEIGHT[r[3][0][0]], r[4]),
+    "check_ok": lambda r: CheckOk(r[1]),
+    "false_alarm": lambda r: FalseAlarm(r[1], spot_name(r[2])),
+    "call": lambda r: Call(r[1], NAMES[r[2]], spot_name(r[3]), r[4], r[5]),
     "draw": lambda r: Draw(r[1], r[2]),
     "win": lambda r: Win(r[1]),
     "max_turns": lambda r: MaxTurns(tuple(r[1])),

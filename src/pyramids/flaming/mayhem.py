@@ -7,7 +7,13 @@ every event, and the smallest key among them is the first in scan order. A posit
 read from JSON starts with every tile as a candidate, so standing mayhem in a
 hand-made position is found by the first scan (FP-NOTE-8).
 
-Raw events are tuples appended to the ``events`` list each function receives.
+In call-out mode (FP-CALL) mayhem may stand at rest: ``first_event`` keeps every
+candidate that holds an event, so the invariant becomes "every standing event is at a
+candidate", and ``called_keys`` reads every event off them for a check.
+
+Raw events are tuples appended to the ``events`` list each function receives. The
+events that send tiles away end with ``out``: True when the family penalty (FP-CALL-6)
+sends them out of the game instead of under a pile.
 """
 
 from __future__ import annotations
@@ -115,12 +121,16 @@ def resolve(pos: FlamingPosition, options: FlamingOptions, events: list[RawEvent
     """FP-MAYHEM-2, FP-MAYHEM-3, FP-MAYHEM-4, FP-MAYHEM-5: resolve events until a decision is needed or the turn ends (FP-END).
 
     Free air and collapse leave a fall pending for P (FP-AIR-1, FP-COLLAPSE-1); a fire
-    with the fire die on leaves a roll pending (FP-DIE-1).
+    with the fire die on leaves a roll pending (FP-DIE-1). FP-CALL-6: while overlooked
+    mayhem found by a call is resolved in the family variant, the tiles go out of the
+    game instead of under a pile. FP-CALL-7: the resolution leaves a clean pyramid.
     """
     curse_on = options.curse is True
+    out = pos.overlooked and options.callout == "family"
     while True:
         cat, k = first_event(pos, curse_on) if pos.candidates else (0, 0)
         if cat == 0:
+            pos.overlooked = False
             end_turn(pos, options, events)
             return
         p = pos.responsible
@@ -130,19 +140,19 @@ def resolve(pos: FlamingPosition, options: FlamingOptions, events: list[RawEvent
             pos.pending_key = k
             return
         if cat == COLLAPSE:
-            collapse(pos, k, p, events)
+            collapse(pos, k, p, events, out)
             return
         if cat == EXPLOSION:
-            explode(pos, k, p, events)
+            explode(pos, k, p, events, out)
         elif cat == FIRE:
             if options.fire_die:
                 pos.pending = DIE
                 pos.pending_key = k
                 events.append(("fire_found", p, pos.board[k], k))
                 return
-            burn(pos, k, p, events, remove_ember=True, roll=0)
+            burn(pos, k, p, events, remove_ember=True, roll=0, out=out)
         else:
-            curse(pos, k, p, events)
+            curse(pos, k, p, events, out)
 
 
 def to_out(pos: FlamingPosition, t: int) -> None:
@@ -151,12 +161,21 @@ def to_out(pos: FlamingPosition, t: int) -> None:
     pos.in_play &= ~(1 << t)
 
 
-def send_under(pos: FlamingPosition, seat: int, tiles: list[int]) -> None:
-    """FP-MAYHEM-4: tiles go under ``seat``'s draw pile, in the given order (public knowledge)."""
-    pos.piles[seat].extend(tiles)
+def send_under(pos: FlamingPosition, seat: int, tiles: list[int], out: bool = False) -> None:
+    """FP-MAYHEM-4: tiles go under ``seat``'s draw pile, in the given order (public knowledge).
+
+    FP-CALL-6: with ``out`` (the family penalty) they go out of the game instead.
+    """
+    if out:
+        for t in tiles:
+            to_out(pos, t)
+    else:
+        pos.piles[seat].extend(tiles)
 
 
-def collapse(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
+def collapse(
+    pos: FlamingPosition, k: int, p: int, events: list[RawEvent], out: bool = False
+) -> None:
     """FP-COLLAPSE-1, FP-COLLAPSE-2: the present supports go under P's pile, left first; a fall is pending."""
     board = pos.board
     t = board[k]
@@ -164,8 +183,8 @@ def collapse(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> No
     for s in (k + SUPPORT_LEFT, k + SUPPORT_RIGHT):
         if s in board:
             gone.append((remove_tile(pos, s), s))
-    send_under(pos, p, [g for g, _ in gone])
-    events.append(("collapse", p, t, k, tuple(gone)))
+    send_under(pos, p, [g for g, _ in gone], out)
+    events.append(("collapse", p, t, k, tuple(gone), out))
     pos.pending = FALL
     pos.pending_key = k
 
@@ -180,8 +199,9 @@ def fall(pos: FlamingPosition, side: int, events: list[RawEvent]) -> None:
     events.append(("fall", pos.responsible, t, k, target, side))
 
 
-def explode(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
-    """FP-EXPLODE-1, FP-EXPLODE-2: the group of touching embers leaves, every tile touching it goes to P."""
+def ember_group(pos: FlamingPosition, k: int) -> tuple[list[int], list[int]]:
+    """FP-EXPLODE-1: the keys of the embers joined to the ember at ``k`` through touching
+    embers (``k`` included), and of every other tile touching them, both in scan order."""
     board = pos.board
     embers = pos.embers
     group = [k]
@@ -194,12 +214,20 @@ def explode(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> Non
                 group.append(n)
     victims = sorted({e + off for e in group for off in NEIGHBOURS if (e + off) in board} - seen)
     group.sort()
+    return group, victims
+
+
+def explode(
+    pos: FlamingPosition, k: int, p: int, events: list[RawEvent], out: bool = False
+) -> None:
+    """FP-EXPLODE-1, FP-EXPLODE-2: the group of touching embers leaves, every tile touching it goes to P."""
+    group, victims = ember_group(pos, k)
     ember_tiles = [(remove_tile(pos, e), e) for e in group]
     victim_tiles = [(remove_tile(pos, v), v) for v in victims]
     for t, _ in ember_tiles:
         to_out(pos, t)
-    send_under(pos, p, [t for t, _ in victim_tiles])
-    events.append(("explosion", p, tuple(ember_tiles), tuple(victim_tiles)))
+    send_under(pos, p, [t for t, _ in victim_tiles], out)
+    events.append(("explosion", p, tuple(ember_tiles), tuple(victim_tiles), out))
 
 
 def fire_reach(board: dict[int, int], k: int, ignites: int) -> set[int]:
@@ -227,6 +255,7 @@ def burn(
     *,
     remove_ember: bool,
     roll: int,
+    out: bool = False,
 ) -> None:
     """FP-FIRE-2, FP-FIRE-3, FP-FIRE-5: every tile the ember ignites joined to it by such tiles burns.
 
@@ -238,14 +267,14 @@ def burn(
     burnt = fire_reach(board, k, IGNITES[ember])
     victims = [(remove_tile(pos, v), v) for v in sorted(burnt)]
     pos.quenched.pop(ember, None)
-    send_under(pos, p, [t for t, _ in victims])
+    send_under(pos, p, [t for t, _ in victims], out)
     if remove_ember:
         remove_tile(pos, k)
         to_out(pos, ember)
-    events.append(("fire", p, ember, k, tuple(victims), remove_ember, roll))
+    events.append(("fire", p, ember, k, tuple(victims), remove_ember, roll, out))
 
 
-def curse(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
+def curse(pos: FlamingPosition, k: int, p: int, events: list[RawEvent], out: bool = False) -> None:
     """FP-CURSE-3, FP-CURSE-4, FP-CURSE-5: the trio goes to the seat on P's right, who becomes P.
 
     The seat on the right of seat s is s-1 mod n (FP-SETUP-5).
@@ -254,12 +283,14 @@ def curse(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
     """
     target = (p - 1) % len(pos.hands)
     trio = [(remove_tile(pos, s), s) for s in (k, k + SUPPORT_LEFT, k + SUPPORT_RIGHT)]
-    send_under(pos, target, [t for t, _ in trio])
+    send_under(pos, target, [t for t, _ in trio], out)
     pos.responsible = target
-    events.append(("curse", p, target, tuple(trio)))
+    events.append(("curse", p, target, tuple(trio), out))
 
 
-def die_explosion(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
+def die_explosion(
+    pos: FlamingPosition, k: int, p: int, events: list[RawEvent], out: bool = False
+) -> None:
     """FP-DIE-4: roll 5, the ember explodes alone; every tile touching it goes under P's pile."""
     board = pos.board
     ember = board[k]
@@ -268,8 +299,8 @@ def die_explosion(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) 
     ]
     remove_tile(pos, k)
     to_out(pos, ember)
-    send_under(pos, p, [t for t, _ in victims])
-    events.append(("die_explosion", p, ember, k, tuple(victims)))
+    send_under(pos, p, [t for t, _ in victims], out)
+    events.append(("die_explosion", p, ember, k, tuple(victims), out))
 
 
 def quench(pos: FlamingPosition, k: int, p: int, events: list[RawEvent]) -> None:
@@ -297,11 +328,79 @@ def roll_die(
     pos.pending = NONE
     p = pos.responsible
     pos.quenched.pop(pos.board[k], None)
+    out = pos.overlooked and options.callout == "family"
     if roll <= 4:
-        burn(pos, k, p, events, remove_ember=roll == 4, roll=roll)
+        burn(pos, k, p, events, remove_ember=roll == 4, roll=roll, out=out)
     elif roll == 5:
-        die_explosion(pos, k, p, events)
+        die_explosion(pos, k, p, events, out)
     else:
         quench(pos, k, p, events)
     pos.candidates.add(k)
     resolve(pos, options, events)
+
+
+# --- call-out mode (FP-CALL) ---------------------------------------------------------
+
+
+def standing_mayhem(pos: FlamingPosition, curse_on: bool) -> bool:
+    """FP-CALL-5: whether any check of FP-MAYHEM-1 would find an event now."""
+    return bool(pos.candidates) and first_event(pos, curse_on)[0] != 0
+
+
+def called_keys(pos: FlamingPosition, curse_on: bool) -> dict[int, int]:
+    """FP-CALL-3: every position a call would be right about, with the first check (in
+    check order) that acts on its tile.
+
+    Each check scans the whole pyramid as it stands, independently of the others: a
+    tile in free air (FP-AIR-1); a tile that does not fit and its present supports
+    (FP-COLLAPSE-1); the embers of an exploding group and the tiles touching it
+    (FP-EXPLODE-1); an unquenched ember touching what it ignites and every tile its
+    fire would burn (FP-FIRE-1, FP-FIRE-2, FP-DIE-6); a cursed trio (FP-CURSE-2).
+    """
+    found: dict[int, int] = {}
+
+    def mark(key: int, cat: int) -> None:
+        if found.get(key, _NO_EVENT) > cat:
+            found[key] = cat
+
+    if not standing_mayhem(pos, curse_on):
+        return found
+    board = pos.board
+    embers = pos.embers
+    for k in pos.candidates:
+        t = board[k]
+        if k < -HALF:
+            sl, sr = k + SUPPORT_LEFT, k + SUPPORT_RIGHT
+            s1, s2 = board.get(sl), board.get(sr)
+            if s1 is None and s2 is None:
+                mark(k, FREE_AIR)
+            elif not fits(t, s1, s2):
+                mark(k, COLLAPSE)
+                for s in (sl, sr):
+                    if s in board:
+                        mark(s, COLLAPSE)
+            if curse_on and s1 is not None and s2 is not None and completes_curse(t, s1, s2):
+                for s in (k, sl, sr):
+                    mark(s, CURSE)
+        if IS_EMBER[t]:
+            if any(k + off in embers for off in NEIGHBOURS):
+                group, victims = ember_group(pos, k)
+                for v in (*group, *victims):
+                    mark(v, EXPLOSION)
+            if t not in pos.quenched:
+                reach = fire_reach(board, k, IGNITES[t])
+                if reach:
+                    mark(k, FIRE)
+                    for v in reach:
+                        mark(v, FIRE)
+    return found
+
+
+CATEGORY_NAMES = {
+    FREE_AIR: "free_air",
+    COLLAPSE: "collapse",
+    EXPLOSION: "explosion",
+    FIRE: "fire",
+    CURSE: "curse",
+}
+"""The check categories as the ``call`` event names them."""

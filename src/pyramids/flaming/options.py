@@ -1,8 +1,10 @@
 """Rules options and presets (FP-OPT-1, FP-OPT-2): tiles in play, curse, fire die, max_turns.
 
-FP-OPT-3: the engine checks every placement itself and never overlooks mayhem, so of
-the rulebook's Family and Competitive games only the tile set, the curse and the
-recommended player counts carry over into the presets.
+FP-OPT-3: by default the engine checks every placement itself and never overlooks
+mayhem, so of the rulebook's Family and Competitive games only the tile set, the curse
+and the recommended player counts carry over into the presets. The ``callout`` option
+(FP-CALL) plays them as the rulebook does: the players check, and overlooked mayhem
+found later costs what the variant says.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pyramids.flaming.tiles import ALL_TILES, BASIC_TILES
 RULES_VERSION = "flaming-2"
 """Bumped on any behaviour change: flaming-2 ends a quench at the contact (FP-DIE-6)."""
 PRESETS = ("basic", "family", "standard")
+CALLOUT_MODES = ("off", "family", "competitive")
+"""FP-CALL-1: the engine resolves mayhem (off), or the players spot it (family, competitive)."""
 DEFAULT_MAX_TURNS = 1000
 
 
@@ -32,6 +36,7 @@ class FlamingOptions:
     fire_die: bool = False
     max_turns: int = DEFAULT_MAX_TURNS
     first_player: int = 0
+    callout: str = "off"
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
@@ -46,6 +51,15 @@ class FlamingOptions:
             raise PositionError(f"max_turns must be a positive integer, not {self.max_turns!r}")
         if not isinstance(self.first_player, int) or self.first_player < 0:
             raise PositionError(f"first_player must be a seat number, not {self.first_player!r}")
+        if self.callout not in CALLOUT_MODES:
+            raise PositionError(
+                f"unknown callout mode {self.callout!r} (choose {', '.join(CALLOUT_MODES)})"
+            )
+
+    @property
+    def callout_on(self) -> bool:
+        """Whether the players check for mayhem themselves (FP-CALL-1)."""
+        return self.callout != "off"
 
     @property
     def curse_on(self) -> bool:
@@ -58,13 +72,16 @@ class FlamingOptions:
         return BASIC_TILES if self.preset == "basic" else ALL_TILES
 
     def to_json(self) -> dict[str, Any]:
-        """The options as the position notation's ``rules`` object."""
-        return {
+        """The options as the position notation's ``rules`` object (``callout`` only when on)."""
+        data: dict[str, Any] = {
             "preset": self.preset,
             "curse": self.curse_on,
             "fire_die": self.fire_die,
             "max_turns": self.max_turns,
         }
+        if self.callout != "off":
+            data["callout"] = self.callout
+        return data
 
     def to_record(self) -> dict[str, Any]:
         """All options, for game records."""
@@ -77,7 +94,7 @@ class FlamingOptions:
         """Parse a ``rules`` object; missing keys take the preset's defaults."""
         if not isinstance(data, Mapping):
             raise PositionError("'rules' must be an object")
-        allowed = {"preset", "curse", "fire_die", "max_turns", "first_player"}
+        allowed = {"preset", "curse", "fire_die", "max_turns", "first_player", "callout"}
         unknown = sorted(set(data) - allowed)
         if unknown:
             raise PositionError(f"unknown rules option(s): {', '.join(unknown)}")
@@ -90,10 +107,14 @@ class FlamingOptions:
             raise PositionError("rules.curse must be true or false")
         if not isinstance(fire_die, bool):
             raise PositionError("rules.fire_die must be true or false")
+        callout = data.get("callout", "off")
+        if not isinstance(callout, str):
+            raise PositionError(f"rules.callout must be one of {', '.join(CALLOUT_MODES)}")
         return cls(
             preset=preset,
             curse=curse,
             fire_die=fire_die,
             max_turns=data.get("max_turns", DEFAULT_MAX_TURNS),
             first_player=data.get("first_player", 0),
+            callout=callout,
         )

@@ -18,7 +18,8 @@ def placement_spots(pos: FlamingPosition) -> list[int]:
 
     The forced spots F when there are any (FP-PLACE-3, FP-PLACE-4); else on an empty
     base (0, 0) (FP-PLACE-2); else the two base ends (FP-PLACE-5, FP-GEOM-6). So a
-    player only ever places on two supports or on the base (FP-FIT-5).
+    player only ever places on two supports or on the base (FP-FIT-5). FP-CALL-9: with
+    mayhem standing (call-out mode) the same rule reads the pyramid as it stands.
     """
     if pos.spots:
         return sorted(pos.spots)

@@ -34,8 +34,8 @@ from pyramids.flaming.tiles import (
 HAND_SIZE = 5
 """FP-SETUP-3, FP-END-1: a hand is drawn up to 5 tiles."""
 
-# Pending decisions in the middle of a turn.
-NONE, FALL, DIE = 0, 1, 2
+# Pending decisions in the middle of a turn (CHECK: call-out mode, FP-CALL-2).
+NONE, FALL, DIE, CHECK = 0, 1, 2, 3
 
 
 @dataclass(slots=True)
@@ -67,12 +67,14 @@ class FlamingPosition:
     responsible: int = 0
     """P, who suffers this turn's mayhem (FP-MAYHEM-3)."""
     pending: int = NONE
-    """NONE, FALL or DIE."""
+    """NONE, FALL, DIE or CHECK."""
     pending_key: int = 0
     """Key of the falling tile or of the ember whose die roll is pending."""
     winner: int | None = None
     ranking: list[int] | None = None
     """A rank per seat after max_turns (FP-END-4)."""
+    overlooked: bool = False
+    """FP-CALL-5: a check ended with mayhem standing, and no right call has resolved it yet."""
     # --- derived from the fields above (copied, not compared) ---
     in_play: int = field(default=0, compare=False)
     """Bit mask of the tiles still in the game (pyramid, hands and piles)."""
@@ -132,6 +134,11 @@ class FlamingPosition:
     def players(self) -> int:
         """Number of seats."""
         return len(self.hands)
+
+    @property
+    def checker(self) -> int:
+        """FP-CALL-2: the seat that checks the active player's placement, on their left."""
+        return (self.to_move + 1) % len(self.hands)
 
     @property
     def is_over(self) -> bool:

@@ -9,12 +9,31 @@ from __future__ import annotations
 
 from pyramids.core.errors import IllegalActionError
 from pyramids.core.game import CHANCE, TERMINAL, Action
-from pyramids.flaming.actions import DIE_BASE, LEFT, PLACE_BASE, RIGHT, decode_place
-from pyramids.flaming.mayhem import RawEvent, fall, resolve, roll_die
+from pyramids.flaming.actions import (
+    CALL_BASE,
+    CHECK_OK,
+    DIE_BASE,
+    LEFT,
+    PLACE_BASE,
+    RIGHT,
+    call_action,
+    decode_call,
+    decode_place,
+)
+from pyramids.flaming.mayhem import (
+    CATEGORY_NAMES,
+    RawEvent,
+    called_keys,
+    fall,
+    resolve,
+    roll_die,
+    standing_mayhem,
+)
 from pyramids.flaming.options import FlamingOptions
 from pyramids.flaming.placement import placement_actions, placement_refusal, placement_spots
-from pyramids.flaming.position import FALL, NONE, FlamingPosition, add_tile
+from pyramids.flaming.position import CHECK, FALL, NONE, FlamingPosition, add_tile
 from pyramids.flaming.tiles import NAMES, spot_name
+from pyramids.flaming.turn import end_turn
 
 DIE_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((DIE_BASE + i, 1 / 6) for i in range(6))
 """FP-DIE-1: the six faces, each 1/6."""
@@ -22,7 +41,8 @@ _FALLS = (LEFT, RIGHT)
 
 
 def current_player(pos: FlamingPosition) -> int:
-    """The deciding seat: the active player, P for a fall (FP-MAYHEM-3), CHANCE for a die roll."""
+    """The deciding seat: the active player, P for a fall (FP-MAYHEM-3), CHANCE for a die
+    roll, the checker for a check (FP-CALL-2)."""
     if pos.winner is not None or pos.ranking is not None:
         return TERMINAL
     pending = pos.pending
@@ -30,11 +50,14 @@ def current_player(pos: FlamingPosition) -> int:
         return pos.to_move
     if pending == FALL:
         return pos.responsible
+    if pending == CHECK:
+        return pos.checker
     return CHANCE
 
 
 def legal_actions(pos: FlamingPosition) -> list[Action]:
-    """Sorted legal actions: placements (spot, then tile), fall sides, or die faces."""
+    """Sorted legal actions: placements (spot, then tile), fall sides, die faces, or a
+    check's ``ok`` and a call of every occupied position (FP-CALL-3)."""
     if pos.winner is not None or pos.ranking is not None:
         return []
     pending = pos.pending
@@ -42,6 +65,8 @@ def legal_actions(pos: FlamingPosition) -> list[Action]:
         return placement_actions(pos)
     if pending == FALL:
         return list(_FALLS)
+    if pending == CHECK:
+        return [CHECK_OK, *[call_action(k) for k in sorted(pos.board)]]
     return [a for a, _ in DIE_OUTCOMES]
 
 
@@ -54,7 +79,7 @@ def apply_action(pos: FlamingPosition, options: FlamingOptions, action: Action) 
         raise IllegalActionError("the game is over")
     pending = pos.pending
     if pending == NONE:
-        if action >= PLACE_BASE:
+        if PLACE_BASE <= action < CHECK_OK:
             tile, k = decode_place(action)
             seat = pos.to_move
             hand = pos.hands[seat]
@@ -65,7 +90,10 @@ def apply_action(pos: FlamingPosition, options: FlamingOptions, action: Action) 
                 pos.known[seat] &= ~(1 << tile)
                 events: list[RawEvent] = [("place", seat, tile, k)]
                 add_tile(pos, k, tile)
-                resolve(pos, options, events)
+                if options.callout != "off":
+                    begin_check(pos, options)
+                else:
+                    resolve(pos, options, events)
                 return events
         raise IllegalActionError(illegal_reason(pos, action) or "illegal action")
     if pending == FALL:
@@ -75,10 +103,54 @@ def apply_action(pos: FlamingPosition, options: FlamingOptions, action: Action) 
         fall(pos, action, events)
         resolve(pos, options, events)
         return events
+    if pending == CHECK:
+        if action == CHECK_OK or (action >= CALL_BASE and decode_call(action) in pos.board):
+            return check(pos, options, action)
+        raise IllegalActionError(illegal_reason(pos, action) or "illegal action")
     if not DIE_BASE <= action < DIE_BASE + 6:
         raise IllegalActionError(illegal_reason(pos, action) or "illegal action")
     events = []
     roll_die(pos, action - DIE_BASE + 1, options, events)
+    return events
+
+
+def begin_check(pos: FlamingPosition, options: FlamingOptions) -> None:
+    """FP-CALL-2, FP-CALL-5: after a placement the checker must look; nothing is resolved yet.
+
+    The overlooked mark carries into the check only while mayhem still stands (in a
+    hand-made position a placement can give a tile in free air its support).
+    """
+    if pos.overlooked and not standing_mayhem(pos, options.curse_on):
+        pos.overlooked = False
+    pos.pending = CHECK
+    pos.pending_key = 0
+
+
+def check(pos: FlamingPosition, options: FlamingOptions, action: Action) -> list[RawEvent]:
+    """FP-CALL-3, FP-CALL-4, FP-CALL-5, FP-CALL-6: the checker's ``ok`` or call, and what follows.
+
+    A right call resolves every standing event as FP-MAYHEM says (with the variant's
+    penalty when overlooked mayhem stood as the check began), a false alarm or ``ok``
+    over standing mayhem leaves it overlooked; then the active player's turn ends
+    (FP-CALL-8).
+    """
+    seat = pos.checker
+    pos.pending = NONE
+    events: list[RawEvent] = []
+    curse_on = options.curse_on
+    if action != CHECK_OK:
+        k = decode_call(action)
+        found = called_keys(pos, curse_on)
+        cat = found.get(k)
+        if cat is not None:
+            events.append(("call", seat, pos.board[k], k, CATEGORY_NAMES[cat], pos.overlooked))
+            resolve(pos, options, events)
+            return events
+        events.append(("false_alarm", seat, k))
+    else:
+        events.append(("check_ok", seat))
+    pos.overlooked = standing_mayhem(pos, curse_on)
+    end_turn(pos, options, events)
     return events
 
 
@@ -94,10 +166,28 @@ def illegal_reason(pos: FlamingPosition, action: Action) -> str | None:
             f"{falling} at {spot_name(pos.pending_key)} is falling: seat {pos.responsible} "
             "must first choose left or right"
         )
+    if pos.pending == CHECK:
+        seat = pos.checker
+        if action == CHECK_OK:
+            return None
+        if action >= CALL_BASE:
+            k = decode_call(action)
+            if k in pos.board:
+                return None
+            return (
+                f"there is no tile at {spot_name(k)} to call: seat {seat} says ok or calls "
+                "a tile on the pyramid"
+            )
+        return (
+            f"seat {seat} is checking the pyramid: the next action is ok or call:row,col "
+            "(a tile that breaks a rule)"
+        )
     if pos.pending != NONE:
         if DIE_BASE <= action < DIE_BASE + 6:
             return None
         return "a fire-die roll is pending: the next action is die:1 .. die:6"
+    if action >= CHECK_OK:
+        return "no check is pending: ok and call:row,col answer a check in call-out mode"
     if action in _FALLS:
         return "no tile is falling: left and right are only chosen during mayhem"
     if action < PLACE_BASE:

@@ -31,6 +31,7 @@ from pyramids.flaming.mayhem import COLLAPSE, CURSE, EXPLOSION, FIRE, FREE_AIR, 
 from pyramids.flaming.options import FlamingOptions
 from pyramids.flaming.placement import placement_spots
 from pyramids.flaming.position import (
+    CHECK,
     DIE,
     FALL,
     HAND_SIZE,
@@ -48,6 +49,7 @@ from pyramids.flaming.turn import outcome
 from pyramids.flaming.view import FlamingView, make_view
 
 __all__ = [
+    "CHECK",
     "COLLAPSE",
     "CURSE",
     "DIE",
@@ -170,8 +172,19 @@ class FlamingState(State):
 
     @property
     def pending(self) -> tuple[int, int]:
-        """(NONE/FALL/DIE, key of the falling tile or the rolling ember)."""
+        """(NONE/FALL/DIE/CHECK, key of the falling tile or the rolling ember)."""
         return self.position.pending, self.position.pending_key
+
+    @property
+    def checker(self) -> int | None:
+        """The seat whose check is pending (FP-CALL-2), or None."""
+        pos = self.position
+        return pos.checker if pos.pending == CHECK and not pos.is_over else None
+
+    @property
+    def overlooked(self) -> bool:
+        """Whether overlooked mayhem stands (FP-CALL-5)."""
+        return self.position.overlooked
 
     @property
     def winner(self) -> int | None:
@@ -206,7 +219,7 @@ class FlamingState(State):
     # --- text --------------------------------------------------------------------------
 
     def action_to_string(self, action: Action) -> str:
-        """``TILE@row,col``, ``left``/``right`` or ``die:N``."""
+        """``TILE@row,col``, ``left``/``right``, ``die:N``, ``ok`` or ``call:r,c``."""
         return action_to_text(action)
 
     def parse_action(self, text: str) -> Action:

@@ -19,7 +19,7 @@ from pyramids.core.bits import bits_of
 from pyramids.core.errors import PositionError
 from pyramids.flaming.actions import tile_at
 from pyramids.flaming.placement import placement_spots
-from pyramids.flaming.position import DIE, FALL, NONE, FlamingPosition, rebuild
+from pyramids.flaming.position import CHECK, DIE, FALL, NONE, FlamingPosition, rebuild
 from pyramids.flaming.tiles import (
     NAMES,
     SUPPORT_LEFT,
@@ -46,7 +46,7 @@ class FlamingView(NamedTuple):
     turn: int
     responsible: int
     pending: int
-    """NONE, FALL or DIE (pyramids.flaming.position)."""
+    """NONE, FALL, DIE or CHECK (pyramids.flaming.position)."""
     pending_key: int
     """Key of the falling tile or of the ember whose die is pending."""
     board: dict[int, int]
@@ -65,6 +65,9 @@ class FlamingView(NamedTuple):
     quenched: tuple[tuple[int, int], ...]
     winner: int | None
     ranking: tuple[int, ...] | None
+    overlooked: bool = False
+    """FP-CALL-5, FP-CALL-11: overlooked mayhem stands. Public (anyone who watched the pyramid can tell),
+    kept for determinization; ``to_json`` leaves it out, since spotting it is the game."""
 
     @property
     def game(self) -> str:
@@ -93,7 +96,7 @@ class FlamingView(NamedTuple):
         return self.winner is not None or self.ranking is not None
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready data; hidden things appear only as counts."""
+        """JSON-ready data; hidden things appear only as counts (and ``overlooked`` not at all)."""
         board = self.board
         data: dict[str, Any] = {
             "viewer": self.player,
@@ -120,6 +123,8 @@ class FlamingView(NamedTuple):
             }
         elif self.pending == DIE:
             data["pending"] = {"player": self.responsible, "kind": "die"}
+        elif self.pending == CHECK:
+            data["pending"] = {"player": (self.to_move + 1) % self.players, "kind": "check"}
         if self.quenched:
             data["quenched"] = {NAMES[e]: [NAMES[t] for t in bits_of(m)] for e, m in self.quenched}
         if self.winner is not None:
@@ -145,7 +150,7 @@ def make_view(pos: FlamingPosition, options: Mapping[str, Any], player: int | No
         turn=pos.turn,
         responsible=pos.responsible,
         pending=kind,
-        pending_key=pos.pending_key if kind != NONE else 0,
+        pending_key=pos.pending_key if kind in (FALL, DIE) else 0,
         board=pos.board.copy(),
         out=tuple(pos.out),
         hand=None if player is None else tuple(hands[player]),
@@ -157,6 +162,7 @@ def make_view(pos: FlamingPosition, options: Mapping[str, Any], player: int | No
         quenched=tuple(sorted(pos.quenched.items())) if pos.quenched else (),
         winner=pos.winner,
         ranking=None if pos.ranking is None else tuple(pos.ranking),
+        overlooked=pos.overlooked,
     )
 
 
@@ -190,6 +196,7 @@ def determinize(view: FlamingView, rng: random.Random) -> FlamingPosition:
     pos.quenched = dict(view.quenched)
     pos.winner = view.winner
     pos.ranking = None if view.ranking is None else list(view.ranking)
+    pos.overlooked = view.overlooked
     rebuild(pos)
     pos.pending = view.pending
     pos.pending_key = view.pending_key

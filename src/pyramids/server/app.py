@@ -281,6 +281,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             table_settings,
             public=body.public,
             created_by=key,
+            hints=body.hints,
         )
         return {
             "table": table.summary(),

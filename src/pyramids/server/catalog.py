@@ -25,6 +25,7 @@ def option_field(spec: OptionSpec) -> OptionField:
         choices=list(spec.choices) if spec.kind == "choice" else None,
         minimum=spec.minimum,
         help=spec.help_en,
+        help_fr=spec.help_fr,
     )
 
 
@@ -45,6 +46,7 @@ def game_entry(desc: GameDescriptor) -> GameOut:
         ],
         options=[option_field(o) for o in desc.options],
         browser_module=f"/static/{desc.browser_module}" if desc.browser_module else None,
+        hints=bool(desc.hints),
     )
 
 

@@ -196,14 +196,27 @@ def viewers(players: int) -> list[int | None]:
     return [*range(players), None]
 
 
+def default_hints(options: Mapping[str, Any]) -> bool:
+    """Whether a table sends the game's hints when its creator does not say: yes, except
+    at a call-out table (rules option ``callout`` other than ``off``, Flaming contract
+    §12), where spotting what breaks a rule is the game: hints that tell whether a tile
+    fits would do the checking for the players."""
+    callout = options.get("callout")
+    return callout is None or callout == "off"
+
+
 @dataclass
 class TableSettings:
-    """A table's pace: bot delay, absence before takeover, turn time, the takeover bot."""
+    """A table's pace (bot delay, absence before takeover, turn time, the takeover bot) and
+    whether its state messages carry the game's ``hints``."""
 
     bot_delay: float
     absent_after: float
     turn_time: float
     takeover_bot: str
+    hints: bool = True
+    """Send the game's hints (``hints_of``) with each state; False: ``hints`` is always null.
+    When the creator does not say: ``default_hints`` of the rules options."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -212,16 +225,21 @@ class TableSettings:
             "absent_after": self.absent_after,
             "turn_time": self.turn_time,
             "takeover_bot": self.takeover_bot,
+            "hints": self.hints,
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], defaults: Settings) -> TableSettings:
-        """Parse stored settings, falling back on the server defaults."""
+    def from_json(
+        cls, data: Mapping[str, Any], defaults: Settings, *, hints: bool = True
+    ) -> TableSettings:
+        """Parse stored settings, falling back on the server defaults (and on ``hints`` for
+        a table stored before the setting existed)."""
         return cls(
             bot_delay=float(data.get("bot_delay", defaults.bot_delay)),
             absent_after=float(data.get("absent_after", defaults.absent_after)),
             turn_time=float(data.get("turn_time", defaults.turn_time)),
             takeover_bot=str(data.get("takeover_bot", defaults.takeover_bot)),
+            hints=bool(data.get("hints", hints)),
         )
 
 
@@ -604,7 +622,8 @@ class LiveTable:
         return self._view_and_hints(viewer)[0]
 
     def hints_json(self, viewer: int | None) -> Any:
-        """The game's hints for ``viewer``'s view (None when the game gives none)."""
+        """The game's hints for ``viewer``'s view (None when the game gives none, or the
+        table's settings turn them off)."""
         return self._view_and_hints(viewer)[1]
 
     def _view_and_hints(self, viewer: int | None) -> tuple[dict[str, Any], Any]:
@@ -614,7 +633,7 @@ class LiveTable:
         if cached is None:
             view = self.state.view(viewer)
             hints: Any = None
-            if self._hints is not None:
+            if self._hints is not None and self.settings.hints:
                 try:
                     hints = self._hints(view)
                 except Exception:

@@ -102,6 +102,9 @@ class OptionField(Response):
     choices: list[str] | None = None
     minimum: int | None = None
     help: str
+    """One line about the option, in English."""
+    help_fr: str = ""
+    """The same line in French (empty when the game gives none)."""
 
 
 class Preset(Response):
@@ -127,6 +130,9 @@ class GameOut(Response):
     options: list[OptionField]
     browser_module: str | None = None
     """The path of the table page's ES module for this game (under ``/static/``)."""
+    hints: bool = False
+    """Whether the game gives hints beside a decision (the state's ``hints``), which a table
+    may turn off (``hints`` of ``POST /api/tables``)."""
 
 
 class BotOut(Response):
@@ -180,6 +186,10 @@ class CreateTableIn(Request):
     public: StrictBool = False
     """Listed in the lobby, where anyone may take a free seat; otherwise (the default) the
     table is invite-only: its seats are reached only through their invite links."""
+    hints: StrictBool | None = None
+    """Whether the state messages carry the game's hints (Flaming Pyramids: whether each
+    tile fits each spot). Absent: on, except in a call-out game (rules option ``callout``
+    ``family`` or ``competitive``), where they are off unless this says ``true``."""
 
 
 class SeatOut(Response):
@@ -201,6 +211,8 @@ class TableSettingsOut(Response):
     absent_after: float
     turn_time: float
     takeover_bot: str
+    hints: bool = True
+    """Whether the state messages carry the game's hints (false: ``hints`` is always null)."""
 
 
 class TableOut(Response):

@@ -51,6 +51,7 @@ from pyramids.server.live import (
     SeatSpec,
     StartupError,
     TableSettings,
+    default_hints,
     dumps,
     encode,
     final_order,
@@ -198,7 +199,9 @@ class TableManager:
         return out
 
     def _make_live(self, record: TableRecord, rebuilt: Rebuilt) -> LiveTable:
-        settings = TableSettings.from_json(record.settings, self.settings)
+        settings = TableSettings.from_json(
+            record.settings, self.settings, hints=default_hints(record.options)
+        )
         table = LiveTable(record, rebuilt, settings)
         table.seq = len(rebuilt.actions)
         if record.seq != table.seq:
@@ -369,6 +372,7 @@ class TableManager:
         *,
         public: bool = False,
         created_by: str | None = None,
+        hints: bool | None = None,
     ) -> tuple[LiveTable, list[Invite]]:
         """Create and store a table; one invite per human seat. ProtocolError(bad_options) if
         refused. A ``public`` table is listed in the lobby, where anyone may take a free seat.
@@ -376,12 +380,15 @@ class TableManager:
         The seed is drawn with ``secrets`` and committed to (:mod:`pyramids.core.fairness`);
         a client's ``seed`` makes a "seeded" table, allowed only when every seat but at most
         one is a bot (ProtocolError(seed_not_allowed) otherwise): whoever knows the seed
-        knows every hidden thing. ``created_by`` is the creator's client address."""
+        knows every hidden thing. ``created_by`` is the creator's client address.
+        ``hints``: whether the state messages carry the game's hints (None: on, except at a
+        call-out table, ``live.default_hints``); stored in ``settings``."""
         try:
             game = make_game(game_name, len(seats), options)
         except PyramidsError as exc:
             raise ProtocolError("bad_options", str(exc), 422) from None
         self._check_option_caps(game_name, game.options)
+        settings.hints = default_hints(game.options) if hints is None else hints
         if not any(spec.kind == "human" for spec in seats):
             # all-bot tables would otherwise take the search pool and the loop at full speed
             settings.bot_delay = max(settings.bot_delay, self.settings.limits.min_all_bot_delay)

@@ -17,6 +17,10 @@ small cost per tile, proportional to how often that tile fits on a random pair o
 supports) and an ember that burns nothing. Falls pick the side whose landing costs
 least by the same estimate. Ties are broken with the generator it is given.
 
+In call-out mode (FP-CALL) it checks perfectly (``perfect_check``): it calls the first
+event the engine's checks find on the view's pyramid, or says ok. ``CheckReflex``
+offers the same answer to the search bots, with ``ok`` as the careless one.
+
 Which tile fits where is the engine's answer (``pyramids.flaming.tiles.fits``, asked
 once per support pair at import into bit-mask tables); placements are read with
 ``pyramids.flaming.state.decode_place``.
@@ -28,8 +32,10 @@ import random
 from collections.abc import Sequence
 
 from pyramids.core.game import Action, View
-from pyramids.flaming.mayhem import fire_reach
-from pyramids.flaming.state import FALL, LEFT, PLACE_BASE, decode_place
+from pyramids.flaming.actions import CHECK_OK, call_action, is_place
+from pyramids.flaming.mayhem import fire_reach, first_event
+from pyramids.flaming.position import FlamingPosition, rebuild
+from pyramids.flaming.state import FALL, LEFT, decode_place
 from pyramids.flaming.tiles import (
     ALL_TILES,
     EMBERS,
@@ -227,8 +233,37 @@ def _fall_choice(view: FlamingView, legal: Sequence[Action], rng: random.Random)
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
+def perfect_check(view: FlamingView) -> Action:
+    """FP-CALL-3: the right answer to a check of ``view``'s pyramid.
+
+    A call of the first event the engine's checks find (FP-MAYHEM-2), or ``ok`` when
+    nothing stands. Everything it reads is public: the pyramid and the quenched embers.
+    """
+    pos = FlamingPosition.empty(view.players)
+    pos.board = dict(view.board)
+    pos.quenched = dict(view.quenched)
+    rebuild(pos)
+    cat, k = first_event(pos, bool(view.options.get("curse")))
+    return call_action(k) if cat else CHECK_OK
+
+
+class CheckReflex:
+    """The call-out checks as a ``pyramids.core.descriptor.Reflex``: careful is
+    ``perfect_check``, careless is ``ok``."""
+
+    def applies(self, legal: Sequence[Action]) -> bool:
+        """A check: its sorted legal actions start with ``ok``."""
+        return bool(legal) and legal[0] == CHECK_OK
+
+    def answer(self, view: View, legal: Sequence[Action]) -> tuple[Action, Action]:
+        """(the right call or ok, ok)."""
+        if not isinstance(view, FlamingView):
+            raise TypeError("CheckReflex answers Flaming Pyramids views")
+        return perfect_check(view), CHECK_OK
+
+
 class GreedyFlamingBot:
-    """Plays the placement (or fall) whose static mayhem estimate costs least."""
+    """Plays the placement (or fall) whose static mayhem estimate costs least; checks perfectly."""
 
     name = "greedy"
 
@@ -238,7 +273,9 @@ class GreedyFlamingBot:
             raise TypeError("GreedyFlamingBot plays Flaming Pyramids views")
         if len(legal) == 1:
             return legal[0]
-        if legal[0] >= PLACE_BASE:
+        if legal[0] == CHECK_OK:
+            return perfect_check(view)
+        if is_place(legal[0]):
             return _place_choice(view, legal, rng)
         if view.pending == FALL:
             return _fall_choice(view, legal, rng)

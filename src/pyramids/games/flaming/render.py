@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from pyramids.cli.i18n import seat_name
-from pyramids.flaming.state import DIE, FALL, NONE, FlamingState
+from pyramids.flaming.state import CHECK, DIE, FALL, NONE, FlamingState
 from pyramids.flaming.tiles import (
     COLOUR_LETTER,
     IS_EMBER,
@@ -190,7 +190,7 @@ def render_legend(
 
 
 def view_spots(state: FlamingState) -> list[int]:
-    """The places to play, when the game is at rest (none mid-turn or after the end)."""
+    """The places to play, when the game is at rest (none mid-turn, during a check or after the end)."""
     if state.is_terminal() or state.pending[0] != NONE:
         return []
     return state.placement_spots()
@@ -270,6 +270,13 @@ def render_status(
                     tile=f"{NAMES[board[key]]}@{spot_name(key)}",
                 ),
                 style="bold",
+            )
+        )
+    elif view.pending == CHECK and not over:
+        checker = (view.to_move + 1) % view.players
+        lines.append(
+            Text(
+                tr("pending_check", lang, who=who[checker], placer=who[view.to_move]), style="bold"
             )
         )
     elif spots:

@@ -3,13 +3,15 @@
 ``UI`` is the game's ``GameUI`` (``pyramids.cli.game_ui``), named by the descriptor's
 ``terminal`` field: it draws the pyramid (``render``), asks a human for a placement or
 a fall direction (a number, ``R40@1,1``, just ``R40`` when one spot is open, ``left``/
-``right``), says in the player's language why an input is refused (never naming other
-hands), plays a match of several hands (``--hands``, FP-MATCH) and tells ``simulate``
-and ``bench`` how to count the game: mayhem events (FP-MAYHEM), a turn per placement.
+``right``), asks a checker in call-out mode (FP-CALL) whether everything is OK (Enter)
+or which tile breaks a rule (``r,c``), says in the player's language why an input is
+refused (never naming other hands) and plays a match of several hands (``--hands``,
+FP-MATCH). A check shows the public pyramid only: no hand, no open spots, no hints.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,9 +27,12 @@ from pyramids.cli.io import hand_record_path
 from pyramids.cli.terminal import Seats, Terminal, ask_until_chosen
 from pyramids.core import ActionParseError, Event
 from pyramids.core.descriptor import OptionSpec
+from pyramids.core.errors import PositionError
 from pyramids.core.game import Action, Game, State
 from pyramids.flaming import FlamingGame, FlamingState
+from pyramids.flaming.actions import CHECK_OK, call_action, is_check
 from pyramids.flaming.match import Match
+from pyramids.flaming.mayhem import called_keys
 from pyramids.flaming.notation import parse_action as parse_notation
 from pyramids.flaming.state import (
     DIE_BASE,
@@ -39,12 +44,24 @@ from pyramids.flaming.state import (
     decode_place,
     place_action,
 )
-from pyramids.flaming.tiles import BY_NAME, NAMES, SUPPORT_LEFT, SUPPORT_RIGHT, spot_name
+from pyramids.flaming.tiles import (
+    BY_NAME,
+    MAX_ROW,
+    NAMES,
+    SUPPORT_LEFT,
+    SUPPORT_RIGHT,
+    check_spot,
+    spot_name,
+)
 from pyramids.games.flaming.render import render_choices, render_position, render_state, view_spots
 from pyramids.games.flaming.words import tr
 
 LEFT_WORDS = frozenset({"l", "left", "g", "gauche"})
 RIGHT_WORDS = frozenset({"r", "right", "d", "droite"})
+OK_WORDS = frozenset({"", "ok", "o", "y", "yes", "oui"})
+"""What a checker may type for ``ok`` (FP-CALL-3): Enter alone, ok, yes, oui."""
+_CALL_RE = re.compile(r"^(?:call\s*:?\s*)?\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?$")
+"""A call as typed: ``1,3``, ``1 3``, ``(1,3)``, ``call:1,3`` or ``call 1,3``."""
 
 # --- a human's input ------------------------------------------------------------------------
 
@@ -56,6 +73,8 @@ def human_reason(state: FlamingState, action: Action, lang: str) -> str:
     kind, key = state.pending
     if kind == FALL:
         return tr("r_falling", lang, tile=NAMES[state.board[key]], at=spot_name(key))
+    if is_check(action):
+        return tr("r_no_check", lang)
     if kind != NONE or DIE_BASE <= action < PLACE_BASE:
         return tr("r_die_pending", lang)
     if action in (LEFT, RIGHT):
@@ -127,8 +146,70 @@ def read_choice(
     return None, tr("refused", lang, reason=human_reason(state, action, lang))
 
 
+def read_check(state: FlamingState, text: str, lang: str) -> tuple[Action | None, str]:
+    """A checker's answer (FP-CALL-3): Enter (or ``ok``) for ``ok``; ``r,c`` (``1,3``,
+    ``call:1,3``) or a tile's code (``R40``) to call a tile on the pyramid.
+
+    (action, "") when acceptable, else (None, why it is refused) in ``lang``. Every tile
+    on the pyramid may be called: whether the call is right is for the engine to say.
+    """
+    word = text.strip().lower()
+    if word in OK_WORDS:
+        return CHECK_OK, ""
+    board = state.board
+    m = _CALL_RE.match(word)
+    if m:
+        row, col = int(m.group(1)), int(m.group(2))
+        at = f"{row},{col}"
+        try:
+            key = check_spot(row, col)
+        except PositionError:
+            if not 0 <= row <= MAX_ROW:
+                return None, tr("c_no_row", lang, at=at)
+            parity = tr("even" if row % 2 == 0 else "odd", lang)
+            return None, tr("c_parity", lang, at=at, row=row, parity=parity)
+        if key not in board:
+            return None, tr("c_empty", lang, at=at)
+        return call_action(key), ""
+    if word.upper() in BY_NAME:
+        tile = BY_NAME[word.upper()]
+        for key, other in board.items():
+            if other == tile:
+                return call_action(key), ""
+        return None, tr("c_not_on_pyramid", lang, tile=NAMES[tile])
+    return None, tr("c_cannot_read", lang, text=text.strip())
+
+
+def ask_check(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> Action:
+    """FP-CALL-2: show the checker the pyramid (public: no hand, no spots, no hints) and
+    ask "Everything OK? (Enter) or call a tile (r,c)" until the answer is readable."""
+    lang = term.lang
+    names = seats.names(lang)
+    term.show(
+        Text(
+            tr("check_banner", lang, who=names[seat], placer=names[state.to_move]),
+            style="bold reverse",
+        )
+    )
+    pyramid = render_position(state.view(None), (), lang, names, turn_line=False)
+    term.show(pyramid)
+    return ask_until_chosen(
+        term,
+        tr("check_prompt", lang, who=names[seat]),
+        pyramid,
+        tr("check_help", lang),
+        lambda line: read_check(state, line, lang),
+        empty_line=True,
+    )
+
+
 def ask_human(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> Action:
-    """Show the seat its view and options; read until it gives a legal action (PlayerLeftError to leave)."""
+    """Show the seat its view and options; read until it gives a legal action (PlayerLeftError to leave).
+
+    A check (call-out mode) is ``ask_check``.
+    """
+    if state.checker == seat:
+        return ask_check(term, state, seat, seats)
     lang = term.lang
     names = seats.names(lang)
     legal = state.legal_actions()
@@ -200,9 +281,6 @@ def _flaming(state: State) -> FlamingState:
     return state
 
 
-# --- what simulate counts -------------------------------------------------------------------
-
-
 # --- the interface --------------------------------------------------------------------------
 
 
@@ -211,7 +289,7 @@ class FlamingUI(BaseUI):
 
     commands = CommandTexts(
         group="Flaming Pyramids positions: apply actions, draw the pyramid.",
-        actions="Actions in order: R40@1,1, left, right, die:1..die:6.",
+        actions="Actions in order: R40@1,1, left, right, die:1..die:6, ok, call:1,3.",
         seat="Show this seat's hand (its view).",
         show="Draw POSITION's pyramid with each seat's hand and pile sizes, tiles out and "
         "what is pending.",
@@ -227,8 +305,25 @@ class FlamingUI(BaseUI):
         ),
     )
 
+    def replay_notes(self, before: State, after: State, lang: str) -> list[str]:
+        """After a check that left mayhem standing (``ok`` or a false alarm), where it stands.
+
+        Only ``pyramids replay`` says this: during play nothing tells that mayhem stands.
+        """
+        state = _flaming(after)
+        if not any(e.kind in ("check_ok", "false_alarm") for e in state.events()):
+            return []
+        pos = state.position
+        kept = set(pos.candidates)
+        found = called_keys(pos, state.options.curse_on)
+        pos.candidates = kept
+        if not found:
+            return []
+        spots = [f"{NAMES[pos.board[k]]}@{spot_name(k)}" for k in sorted(found)]
+        return [tr("replay_overlooked", lang, tiles=join_words(spots, lang))]
+
     def at_rest(self, state: State) -> bool:
-        """No fall or die roll pending."""
+        """No fall, die roll or check pending."""
         return isinstance(state, FlamingState) and state.pending[0] == NONE
 
     def render(
@@ -259,7 +354,7 @@ class FlamingUI(BaseUI):
             raise TypeError("the Flaming Pyramids interface plays Flaming Pyramids games")
         options = game.options_obj
         on_off = {True: tr("on", lang), False: tr("off", lang)}
-        return tr(
+        line = tr(
             "game_line",
             lang,
             players=game.num_players,
@@ -267,6 +362,9 @@ class FlamingUI(BaseUI):
             curse=on_off[options.curse_on],
             die=on_off[options.fire_die],
         )
+        if options.callout != "off":
+            line += tr("callout_line", lang, mode=tr(f"callout_{options.callout}", lang))
+        return line
 
     def play(
         self,

@@ -1,7 +1,7 @@
 """Flaming Pyramids' own words at the terminal, in English and French.
 
-The status lines under the pyramid, the legend, the reasons a human's input is refused
-and the match results; everything else comes from ``pyramids.cli.i18n``. ``tr`` looks
+The status lines under the pyramid, the legend, the reasons a human's input is refused,
+the words of a check (call-out mode) and the match results; everything else comes from ``pyramids.cli.i18n``. ``tr`` looks
 here first, then in the shared catalogue.
 """
 
@@ -28,6 +28,10 @@ WORDS: dict[str, dict[str, str]] = {
         "en": "{who} rolls the fire die: {tile} touches what it ignites",
         "fr": "{who} lance le dé de feu : {tile} touche ce qu'elle enflamme",
     },
+    "pending_check": {
+        "en": "{who} checks the pyramid after {placer}'s placement",
+        "fr": "{who} vérifie la pyramide après la pose de {placer}",
+    },
     "spots_line": {"en": "Spots to play: {spots}", "fr": "Emplacements à jouer : {spots}"},
     "winner_line": {"en": "{who} wins!", "fr": "{who} gagne !"},
     "ranking_line": {
@@ -46,6 +50,9 @@ WORDS: dict[str, dict[str, str]] = {
         "fr": "Flaming Pyramids, {players} joueurs, variante {preset}, malédiction {curse}, "
         "dé de feu {die}",
     },
+    "callout_line": {"en": ", call-out {mode}", "fr": ", signalement {mode}"},
+    "callout_family": {"en": "family", "fr": "famille"},
+    "callout_competitive": {"en": "competitive", "fr": "compétitif"},
     "hand_header": {"en": "Hand {n} of {total}", "fr": "Manche {n} sur {total}"},
     "fall_left": {"en": "left → {spot}", "fr": "left (gauche) → {spot}"},
     "fall_right": {"en": "right → {spot}", "fr": "right (droite) → {spot}"},
@@ -76,6 +83,63 @@ WORDS: dict[str, dict[str, str]] = {
         "en": "Match shared by {who} (lowest total).",
         "fr": "Match partagé entre {who} (plus petit total).",
     },
+    # --- a check (call-out mode, FP-CALL) -------------------------------------------
+    "check_banner": {
+        "en": "{who}, check the pyramid: {placer} has just placed a tile.",
+        "fr": "{who}, vérifiez la pyramide : {placer} vient de poser une tuile.",
+    },
+    "check_prompt": {
+        "en": "{who} > Everything OK? (Enter) or call a tile (r,c): ",
+        "fr": "{who} > Tout va bien ? (Entrée) ou signalez une tuile (r,c) : ",
+    },
+    "check_help": {
+        "en": "Press Enter (or type ok) if no tile breaks a rule. If one does, call it by its "
+        "position, row then column, like 1,3 (or call:1,3, or its code like R40): a tile in "
+        "free air, a tile that does not fit or one of its supports, an ember that explodes or "
+        "burns or a tile it would send away or burn, a tile of a cursed trio. A wrong call is "
+        "a false alarm: nothing happens. ? shows the pyramid again, q saves the game and quits.",
+        "fr": "Appuyez sur Entrée (ou tapez ok) si aucune tuile n'enfreint une règle. Sinon, "
+        "signalez-la par sa position, rangée puis colonne, comme 1,3 (ou call:1,3, ou son code "
+        "comme R40) : une tuile dans le vide, une tuile qui ne tient pas ou l'un de ses "
+        "supports, une braise qui explose ou brûle ou une tuile qu'elle chasserait ou "
+        "brûlerait, une tuile d'un trio maudit. Un mauvais signalement est une fausse alerte : "
+        "rien ne se passe. ? affiche la pyramide, q enregistre la partie et quitte.",
+    },
+    "replay_overlooked": {
+        "en": "(replay) Mayhem overlooked: it stands on the pyramid; a right call would name "
+        "{tiles}.",
+        "fr": "(relecture) Chaos passé inaperçu : il reste sur la pyramide ; un bon signalement "
+        "nommerait {tiles}.",
+    },
+    "c_cannot_read": {
+        "en": "Cannot read {text!r}: press Enter if everything is OK, or call a tile by its "
+        "position like 1,3 (? for help).",
+        "fr": "Impossible de lire {text!r} : appuyez sur Entrée si tout va bien, ou signalez "
+        "une tuile par sa position comme 1,3 (? pour l'aide).",
+    },
+    "c_empty": {
+        "en": "There is no tile at {at}: call a tile on the pyramid, or press Enter if "
+        "everything is OK.",
+        "fr": "Il n'y a pas de tuile en {at} : signalez une tuile de la pyramide, ou appuyez "
+        "sur Entrée si tout va bien.",
+    },
+    "c_no_row": {
+        "en": "There is no position {at}: rows are numbered from 0, the base, upwards.",
+        "fr": "La position {at} n'existe pas : les rangées sont numérotées à partir de 0, la "
+        "base, vers le haut.",
+    },
+    "c_parity": {
+        "en": "There is no position {at}: the tiles of row {row} sit on {parity} columns.",
+        "fr": "La position {at} n'existe pas : les tuiles de la rangée {row} sont sur les "
+        "colonnes {parity}.",
+    },
+    "even": {"en": "even", "fr": "paires"},
+    "odd": {"en": "odd", "fr": "impaires"},
+    "c_not_on_pyramid": {
+        "en": "{tile} is not on the pyramid: call a tile on the pyramid by its position, like 1,3.",
+        "fr": "{tile} n'est pas sur la pyramide : signalez une tuile de la pyramide par sa "
+        "position, comme 1,3.",
+    },
     # --- reasons a human's action is refused (from the player's point of view) ---------
     "r_game_over": {"en": "the game is over", "fr": "la partie est terminée"},
     "r_falling": {
@@ -85,6 +149,12 @@ WORDS: dict[str, dict[str, str]] = {
     "r_die_pending": {
         "en": "the fire die is rolled automatically",
         "fr": "le dé de feu est lancé automatiquement",
+    },
+    "r_no_check": {
+        "en": "there is nothing to check now: ok and call:r,c answer a check of another "
+        "player's placement (call-out mode)",
+        "fr": "il n'y a rien à vérifier maintenant : ok et call:r,c répondent à la vérification "
+        "de la pose d'un autre joueur (mode signalement)",
     },
     "r_no_fall": {
         "en": "no tile is falling: left and right are only chosen during mayhem",

@@ -326,6 +326,9 @@ export function tileSvg(code, className = "tile-svg") {
  * opts.fall: {spot, targets:[left,right], mine} a pending fall;
  * opts.burning: spot of an ember whose fire die is pending;
  * opts.onSpot(spot), opts.onFall(side);
+ * opts.callable: Set of the spots whose tile the viewer may call during a check (call-out
+ * mode): each of them is a button calling opts.onTile(spot). Every tile of the pyramid is
+ * callable then, right or wrong, and all look alike: nothing tells whether mayhem stands;
  * opts.frame: {minCol, maxCol, maxRow} to keep the frame from jumping (optional).
  * Returns the frame used.
  */
@@ -392,6 +395,8 @@ export function drawPyramid(svg, board, opts = {}) {
     if (fall && fall.spot === spot) classes.push("falling");
     if (opts.burning === spot) classes.push("burning");
     if (opts.quenched && opts.quenched.has(code)) classes.push("quenched");
+    const callable = Boolean(opts.callable && opts.callable.has(spot));
+    if (callable) classes.push("callable");
     const g = drawTile(code, {
       class: classes.join(" "),
       transform: `translate(${x} ${y})`,
@@ -399,6 +404,20 @@ export function drawPyramid(svg, board, opts = {}) {
       "data-spot": spot,
       "data-tile": code,
     });
+    if (callable) {
+      const label = t("call_tile", { tile: code, spot });
+      g.setAttribute("role", "button");
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("aria-label", label);
+      const call = (ev) => {
+        ev.preventDefault();
+        if (opts.onTile) opts.onTile(spot);
+      };
+      g.addEventListener("click", call);
+      g.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") call(ev);
+      });
+    }
     tiles.append(g);
   }
   svg.append(tiles);

@@ -1,6 +1,16 @@
 // The Flaming Pyramids table: the pyramid, your hand, spots for the picked tile, the
-// fall choice, and each mayhem event played one at a time with a short animation.
-// The view JSON is FlamingView.to_json (docs/PROTOCOL.md, contract §10).
+// fall choice, the check of call-out mode, and each mayhem event played one at a time
+// with a short animation. The view JSON is FlamingView.to_json (docs/PROTOCOL.md,
+// contract §10 and §12).
+//
+// Call-out mode (rules option `callout`, contract §12): after each placement the next
+// seat checks the pyramid (pending kind `check`). The checker gets "Looks fine" (`ok`)
+// and every tile of the pyramid as a button that calls it (`call:r,c`). Nothing on the
+// page tells whether mayhem stands: every tile is callable and drawn alike, and the
+// server sends no fit hints during a check (nor at placements unless the table allows
+// them). What a check led to is told only by the events that follow it: a call (the
+// called tile is ringed, then the usual mayhem), a false alarm (a short notice), and the
+// "Overlooked mayhem found" badge once a call with `overlooked: true` arrives, never before.
 
 import {
   TH,
@@ -31,7 +41,8 @@ export function createGame(dom, ctx) {
     role: "group",
     "aria-label": t("game_flaming"),
   });
-  fill(dom.gameArea, h("div", { class: "pyramid-wrap" }, svg));
+  const notices = h("div", { class: "callout-notices", "aria-live": "polite" });
+  fill(dom.gameArea, notices, h("div", { class: "pyramid-wrap" }, svg));
 
   const fallTitle = h("p", { class: "fall-title" });
   const fallLeft = h("button", { type: "button", class: "btn big fall-btn", "data-testid": "fall-left" });
@@ -56,7 +67,18 @@ export function createGame(dom, ctx) {
     hand,
     chips,
   );
-  fill(dom.decision, fallBox, handPanel);
+  const checkTitle = h("p", { class: "check-title" });
+  const checkHint = h("p", { class: "check-hint muted" });
+  const checkOk = h("button", { type: "button", class: "btn big", "data-testid": "check-ok" });
+  const checkBox = h(
+    "div",
+    { class: "check-choice", "data-testid": "check-panel", hidden: true },
+    checkTitle,
+    checkHint,
+    h("div", { class: "check-buttons" }, checkOk),
+  );
+  checkOk.addEventListener("click", () => answerCheck("ok"));
+  fill(dom.decision, checkBox, fallBox, handPanel);
 
   const outList = h("div", { class: "mini-tiles" });
   const outTitle = h("h2", { class: "panel-title" });
@@ -64,8 +86,19 @@ export function createGame(dom, ctx) {
   const legendText = h("p", { class: "legend-text" });
   const legendKeys = h("p", { class: "legend-text muted" });
   const legendTiles = h("div", { class: "legend-tiles" });
+  const calloutTitle = h("h2", { class: "panel-title" });
+  const calloutText = h("p", { class: "legend-text" });
+  const calloutHints = h("p", { class: "legend-text muted" });
+  const calloutPanel = h(
+    "section",
+    { class: "panel callout-panel", "data-testid": "callout-panel", hidden: true },
+    calloutTitle,
+    calloutText,
+    calloutHints,
+  );
   fill(
     dom.gameSide,
+    calloutPanel,
     h("section", { class: "panel out-panel" }, outTitle, outList),
     h("details", { class: "panel legend" }, legendTitle, legendTiles, legendText, legendKeys),
   );
@@ -73,6 +106,10 @@ export function createGame(dom, ctx) {
   let selected = null;
   let frame = null;
   let sortedHand = [];
+  // What the checks told so far (call-out mode): `found` is the badge of overlooked mayhem
+  // found by a call (kept until the next check ends), `alarm` the false alarm of the state
+  // on screen; both come from events only, and `seq` is the state they were read from.
+  let notes = { seq: -1, found: null, alarm: null };
 
   function placements(msg) {
     const map = new Map();
@@ -93,6 +130,117 @@ export function createGame(dom, ctx) {
     const legal = msg.legal || [];
     const mine = ctx.isInteractive() && legal.includes("left") && legal.includes("right");
     return { spot: p.spot, tile: p.tile, targets: fallTargets(p.spot), mine, player: pending.player };
+  }
+
+  /** The pending check (call-out mode): who checks, and what the viewer may answer. */
+  function checkInfo(msg) {
+    const pending = msg.view && msg.view.pending;
+    if (!pending || pending.kind !== "check") return null;
+    const calls = new Set();
+    let ok = false;
+    if (ctx.isInteractive() && pending.player === ctx.seat) {
+      for (const action of msg.legal || []) {
+        if (action === "ok") ok = true;
+        else if (action.startsWith("call:")) calls.add(action.slice("call:".length));
+      }
+    }
+    return { player: pending.player, mine: ok || calls.size > 0, ok, calls };
+  }
+
+  function answerCheck(action) {
+    const msg = ctx.current;
+    if (!msg) return;
+    const check = checkInfo(msg);
+    if (!check || !check.mine) return;
+    if (action === "ok" ? !check.ok : !check.calls.has(action.slice("call:".length))) return;
+    ctx.send(action);
+  }
+
+  function callTile(spot) {
+    answerCheck(`call:${spot}`);
+  }
+
+  /** `notes` after the action `last` (its events, in order). */
+  function readNotes(last, before, players, variant) {
+    let found = before.found;
+    let alarm = null;
+    for (const ev of (last && last.events) || []) {
+      const data = ev.data || {};
+      if (ev.kind === "call") {
+        found = data.overlooked ? foundNote(data, players, variant) : null;
+      } else if (ev.kind === "check_ok" || ev.kind === "false_alarm") {
+        found = null;
+      }
+      if (ev.kind === "false_alarm") alarm = { at: data.at, seat: data.seat };
+    }
+    return { seq: last ? last.seq : before.seq, found, alarm };
+  }
+
+  /** The badge of overlooked mayhem found by the call `data` (its seat is the checker;
+   * the active player, whose turn it is, sits to its right). */
+  function foundNote(data, players, variant) {
+    const checker = Number(data.seat);
+    const active = players ? (checker - 1 + players) % players : null;
+    return { variant, active, at: data.at };
+  }
+
+  function variantOf(view) {
+    const rules = (view && view.rules) || {};
+    return rules.callout && rules.callout !== "off" ? rules.callout : null;
+  }
+
+  function updateNotes(msg) {
+    if (!msg || msg.seq === notes.seq) return;
+    const view = msg.view || {};
+    notes = readNotes(msg.last, notes, view.players, variantOf(view));
+    notes.seq = msg.seq;
+  }
+
+  function renderNotices() {
+    const items = [];
+    if (notes.found) {
+      const cost =
+        notes.found.variant === "competitive"
+          ? t("overlooked_cost_competitive", { who: ctx.names[notes.found.active] ?? notes.found.active })
+          : t("overlooked_cost_family");
+      items.push(
+        h(
+          "span",
+          { class: "badge overlooked", "data-testid": "overlooked-badge", "data-variant": notes.found.variant || "" },
+          h("strong", {}, t("overlooked_found")),
+          ` · ${cost}`,
+        ),
+      );
+    }
+    if (notes.alarm) {
+      items.push(h("span", { class: "notice false-alarm", "data-testid": "false-alarm" }, t("false_alarm")));
+    }
+    fill(notices, items);
+    notices.hidden = items.length === 0;
+  }
+
+  function renderCheck(msg) {
+    const check = checkInfo(msg);
+    if (!check || !check.mine) {
+      checkBox.hidden = true;
+      return check;
+    }
+    checkBox.hidden = false;
+    checkTitle.textContent = t("check_title");
+    checkHint.textContent = t("check_hint");
+    checkOk.textContent = t("check_ok");
+    checkOk.disabled = !check.ok;
+    return check;
+  }
+
+  function renderCalloutPanel(view) {
+    const variant = variantOf(view);
+    calloutPanel.hidden = !variant;
+    if (!variant) return;
+    calloutTitle.textContent = t("callout_title", { variant: t(`opt_callout_${variant}`) });
+    calloutText.textContent = `${t("callout_help")} ${t(`callout_help_${variant}`)}`;
+    const settings = ctx.summary && ctx.summary.settings;
+    calloutHints.textContent = settings && settings.hints === false ? t("callout_no_hints") : "";
   }
 
   function quenchedSet(view) {
@@ -130,7 +278,8 @@ export function createGame(dom, ctx) {
     sortedHand = [...view.hand].sort(compareTiles);
     const interactive = places.size > 0;
     const over = msg.status === "finished";
-    handHint.textContent = over
+    const checking = Boolean(checkInfo(msg)?.mine);
+    handHint.textContent = over || checking
       ? ""
       : !view.hand.length
       ? t("hand_empty")
@@ -221,17 +370,25 @@ export function createGame(dom, ctx) {
     const spots = selected
       ? (places.get(selected) || []).map((spot) => ({ spot, hint: fitHint(msg.hints, selected, spot) }))
       : [];
+    updateNotes(msg);
+    const check = renderCheck(msg);
+    const callable = check && check.mine ? check.calls : null;
     frame = drawPyramid(svg, board, {
       spots,
       fall,
       quenched: quenchedSet(view),
       onSpot: chooseSpot,
       onFall: chooseFall,
+      callable,
+      onTile: callTile,
     });
     svg.classList.toggle("picking", spots.length > 0);
+    svg.classList.toggle("checking", Boolean(callable && callable.size));
     renderHand(msg, places);
     renderFall(msg);
+    renderNotices();
     renderSide(view);
+    renderCalloutPanel(view);
   }
 
   // --- animations ---------------------------------------------------------------------
@@ -287,6 +444,34 @@ export function createGame(dom, ctx) {
       ),
     );
     circles.forEach((c) => c.remove());
+  }
+
+  /** A ring around the tile at `spot` (a called tile), pulsing for `duration` ms. */
+  async function ring(spot, duration, className) {
+    const [r, c] = parseSpot(spot);
+    const [x, y] = tileXY(r, c);
+    const mark = s("rect", {
+      x: x - 3,
+      y: y - 3,
+      width: TW + 6,
+      height: TH + 6,
+      rx: 9,
+      class: `call-ring ${className}`,
+      "data-testid": "called-tile",
+      "data-spot": spot,
+    });
+    overlayLayer().append(mark);
+    await play(
+      mark,
+      [
+        { opacity: 0, strokeWidth: "8px" },
+        { opacity: 1, strokeWidth: "4px", offset: 0.25 },
+        { opacity: 1, strokeWidth: "4px", offset: 0.8 },
+        { opacity: 0, strokeWidth: "4px" },
+      ],
+      duration,
+    );
+    mark.remove();
   }
 
   async function flames(spots, duration) {
@@ -404,13 +589,37 @@ export function createGame(dom, ctx) {
     fill(chips);
     for (const b of hand.querySelectorAll("button")) b.disabled = true;
     fallBox.hidden = true;
+    checkBox.hidden = true;
     redraw();
     const seat = msg.last.seat;
+    const view = msg.view || {};
     for (const ev of msg.last.events || []) {
       const d = (ms) => ms * ctx.speed();
       const data = ev.data || {};
       ctx.setReason(ev, seat);
       switch (ev.kind) {
+        case "check_ok": {
+          notes = { ...notes, found: null, alarm: null };
+          renderNotices();
+          await sleep(d(500));
+          break;
+        }
+        case "false_alarm": {
+          notes = { ...notes, found: null, alarm: { at: data.at, seat: data.seat } };
+          renderNotices();
+          await ring(data.at, d(1000), "wrong");
+          break;
+        }
+        case "call": {
+          notes = {
+            ...notes,
+            alarm: null,
+            found: data.overlooked ? foundNote(data, view.players, variantOf(view)) : null,
+          };
+          renderNotices();
+          await ring(data.at, d(900), "right");
+          break;
+        }
         case "place": {
           board.set(data.at, data.tile);
           redraw();
@@ -543,6 +752,10 @@ export function createGame(dom, ctx) {
     if (pending && pending.kind === "die") {
       return { text: t("turn_die", { who: ctx.names[pending.player] ?? pending.player }), mine: false };
     }
+    if (pending && pending.kind === "check") {
+      if (pending.player === ctx.seat) return { text: t("turn_check_you"), mine: true };
+      return { text: t("turn_check_other", { who: ctx.names[pending.player] ?? pending.player }), mine: false };
+    }
     return null;
   }
 
@@ -609,13 +822,40 @@ export function createGame(dom, ctx) {
   };
 }
 
-/** The replay page's drawer: a finished game's full positions (every hand shown). */
+/** Whether a replay step's events hold a call that found overlooked mayhem. */
+function foundOverlooked(step) {
+  return (step.events || []).some((ev) => ev.kind === "call" && ev.data && ev.data.overlooked);
+}
+
+/** Whether overlooked mayhem began to stand at this step (the full position says so once
+ * the game is over: `overlooked` of the position JSON). */
+function overlookedHere(step, previous) {
+  return Boolean(step.state && step.state.overlooked) && !(previous && previous.state && previous.state.overlooked);
+}
+
+/** The replay page's drawer: a finished game's full positions (every hand shown). In a
+ * call-out game, where mayhem was overlooked and where it was found are marked: nothing is
+ * hidden once the game is over. */
 export function createReplay(dom) {
   installDefs();
   const svg = s("svg", { class: "pyramid", "data-testid": "pyramid", role: "group" });
-  fill(dom.area, h("div", { class: "pyramid-wrap" }, svg));
+  const notes = h("div", { class: "callout-notices", "data-testid": "replay-notes" });
+  fill(dom.area, notes, h("div", { class: "pyramid-wrap" }, svg));
   return {
-    render(state, names) {
+    marksTitle: () => t("replay_marks"),
+    marks(steps) {
+      const marks = [];
+      steps.forEach((step, i) => {
+        if (i > 0 && overlookedHere(step, steps[i - 1])) {
+          marks.push({ index: i, kind: "overlooked", text: t("replay_mark_overlooked", { n: step.seq }) });
+        }
+        if (foundOverlooked(step)) {
+          marks.push({ index: i, kind: "found", text: t("replay_mark_found", { n: step.seq }) });
+        }
+      });
+      return marks;
+    },
+    render(state, names, at = {}) {
       const pending = state.pending && state.pending.kind === "fall" ? state.pending : null;
       let fall = null;
       if (pending) {
@@ -623,6 +863,20 @@ export function createReplay(dom) {
         const [r, c] = spot.split(",").map(Number);
         fall = { spot, targets: [`${r - 1},${c - 1}`, `${r - 1},${c + 1}`], mine: false };
       }
+      const items = [];
+      const step = at.step || null;
+      if (step && foundOverlooked(step)) {
+        items.push(h("span", { class: "badge overlooked", "data-testid": "replay-found" }, t("replay_found")));
+      } else if (step && overlookedHere(step, at.previous)) {
+        items.push(h("span", { class: "badge overlooked", "data-testid": "replay-overlooked" }, t("replay_overlooked_here")));
+      } else if (state.overlooked) {
+        items.push(h("span", { class: "badge overlooked muted", "data-testid": "replay-overlooked" }, t("replay_overlooked_stands")));
+      }
+      if (state.pending && state.pending.kind === "check") {
+        const who = names[state.pending.player] ?? state.pending.player;
+        items.push(h("span", { class: "badge" }, t("replay_check", { who })));
+      }
+      fill(notes, items);
       drawPyramid(svg, boardFromList(state.pyramid), { fall });
       fill(
         dom.hands,

@@ -22,6 +22,7 @@ const OPTION_LABELS = {
   max_turns: "opt_max_turns",
   actions: "opt_actions",
   first_player: "opt_first_player",
+  callout: "opt_callout",
 };
 
 const form = document.getElementById("create-form");
@@ -226,16 +227,7 @@ function optionInput(field) {
     );
   }
   if (field.choices) {
-    return h(
-      "label",
-      { class: "num", title: field.help },
-      h("span", {}, text),
-      h(
-        "select",
-        { name, "data-option": field.name, "data-type": "str" },
-        field.choices.map((c) => h("option", { value: c, selected: c === field.default }, c)),
-      ),
-    );
+    return choiceInput(field, text, name);
   }
   return h(
     "label",
@@ -245,6 +237,67 @@ function optionInput(field) {
   );
 }
 
+/** An option's one-line help in the page's language (the catalogue's, from the descriptor). */
+function optionHelp(field) {
+  return (lang() === "fr" && field.help_fr) || field.help || "";
+}
+
+/**
+ * A choice option: a select whose values are named in the page's language
+ * (`opt_<name>_<choice>` of i18n.js, else the value), and under it its explanation: the
+ * page's own lines when it has them (`<name>_help`, then one `<name>_help_<choice>` per
+ * choice that has one: call-out's family and competitive variants), else the option's help.
+ */
+function choiceInput(field, text, name) {
+  const choiceLabel = (c) => (has(`opt_${field.name}_${c}`) ? t(`opt_${field.name}_${c}`) : c);
+  const select = h(
+    "select",
+    { name, "data-option": field.name, "data-type": "str", "data-testid": `option-${field.name}` },
+    field.choices.map((c) => h("option", { value: c, selected: c === field.default }, choiceLabel(c))),
+  );
+  const lines = [];
+  if (has(`${field.name}_help`)) lines.push([field.name, t(`${field.name}_help`)]);
+  for (const c of field.choices) {
+    if (has(`${field.name}_help_${c}`)) lines.push([`${field.name}-${c}`, t(`${field.name}_help_${c}`)]);
+  }
+  if (!lines.length && optionHelp(field)) lines.push([field.name, optionHelp(field)]);
+  return h(
+    "div",
+    { class: "choice-option" },
+    h("label", { class: "num", title: optionHelp(field) }, h("span", {}, text), select),
+    lines.map(([key, line]) => h("p", { class: "option-help muted", "data-testid": `option-help-${key}` }, line)),
+  );
+}
+
+/** Whether the game's hints are on by default for the options chosen: yes, except in a
+ * call-out game (the server's rule when a table does not say, docs/PROTOCOL.md). */
+function defaultHints() {
+  const callout = form.querySelector("[data-option=callout]");
+  return !callout || callout.value === "off";
+}
+
+let hintsTouched = false; // the creator set the hints box: the options no longer change it
+
+function hintsInput(game) {
+  if (!game.hints) return null;
+  const box = h("input", {
+    type: "checkbox",
+    name: "hints",
+    "data-testid": "create-hints",
+    checked: defaultHints(),
+    onchange: () => {
+      hintsTouched = true;
+    },
+  });
+  return h("label", { class: "check", title: t("hints_hint") }, box, h("span", {}, t("field_hints")));
+}
+
+/** Keep the hints box at its default while the creator has not set it. */
+function followHintsDefault() {
+  const box = form.elements.namedItem("hints");
+  if (box && !hintsTouched) box.checked = defaultHints();
+}
+
 let optionsGame = null;
 
 function renderOptions() {
@@ -252,25 +305,38 @@ function renderOptions() {
   if (!game) return;
   // keep what was chosen when only the language or the number of players changed
   const before = new Map();
+  const hintsBox = form.elements.namedItem("hints");
+  const hintsBefore = hintsBox ? hintsBox.checked : null;
   if (optionsGame === game.name) {
     for (const el of form.querySelectorAll("[data-option]")) {
       before.set(el.dataset.option, el.type === "checkbox" ? el.checked : el.value);
     }
+  } else {
+    hintsTouched = false;
   }
   optionsGame = game.name;
   const skip = presetKeys(game);
   const fields = game.options.filter((f) => !skip.has(f.name));
-  const main = fields.filter((f) => f.type === "bool");
-  const extra = fields.filter((f) => f.type !== "bool");
+  // on/off options and choices (call-out) up front; numbers under "More settings"
+  const main = fields.filter((f) => f.type === "bool" || f.choices);
+  const extra = fields.filter((f) => !(f.type === "bool" || f.choices));
   fill(optionsBox, main.length ? main.map(optionInput) : h("span", { class: "muted" }, t("none")));
   fill(optionsExtra, extra.map(optionInput));
-  optionsBox.closest("fieldset").hidden = main.length === 0;
   for (const el of form.querySelectorAll("[data-option]")) {
     if (!before.has(el.dataset.option)) continue;
     const value = before.get(el.dataset.option);
     if (el.type === "checkbox") el.checked = value;
     else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === value)) el.value = value;
   }
+  const hints = hintsInput(game);
+  if (hints) {
+    optionsBox.append(hints);
+    const box = form.elements.namedItem("hints");
+    if (hintsTouched && hintsBefore !== null) box.checked = hintsBefore;
+  }
+  const callout = form.querySelector("[data-option=callout]");
+  if (callout) callout.addEventListener("change", followHintsDefault);
+  optionsBox.closest("fieldset").hidden = main.length === 0 && !hints;
 }
 
 function renderForm() {
@@ -326,6 +392,8 @@ async function create(ev) {
     takeover_bot: form.elements.namedItem("takeover_bot").value,
     public: form.elements.namedItem("public").checked,
   };
+  const hints = form.elements.namedItem("hints");
+  if (hints && gameInfo().hints) body.hints = hints.checked;
   const seed = numberField("seed");
   if (seed !== undefined) body.seed = Math.trunc(seed);
   submit.disabled = true;

@@ -2,7 +2,9 @@
 // (and the arrow keys), drawing each step's full position and listing its events.
 // Data: GET /api/tables/{id}/replay -> [{seq, seat, action, events, state}], seq 0 the deal.
 // The position is drawn by the game's table module (its `createReplay`), loaded from the
-// `browser_module` GET /api/games names for the game: this page names no game.
+// `browser_module` GET /api/games names for the game: this page names no game. A drawer
+// may also name the steps worth a jump (`marks(steps)`: [{index, kind, text}], e.g. where
+// call-out mayhem was overlooked and where it was found), listed beside the slider.
 // The fairness panel reads GET /api/tables/{id}/record: the seed and salt it reveals must
 // hash (SHA-256 of the UTF-8 text "{seed}:{salt}", crypto.subtle) to the commitment the
 // table published at its start; `pyramids verify RECORD` also checks every chance draw.
@@ -19,6 +21,7 @@ const dom = {
   events: document.getElementById("step-events"),
   area: document.getElementById("game-area"),
   hands: document.getElementById("hands"),
+  marks: document.getElementById("replay-marks"),
 };
 
 let summary = null;
@@ -102,11 +105,36 @@ function render() {
     ),
   );
   dom.events.hidden = !(step.events || []).length;
-  if (drawer) drawer.render(step.state, names);
+  if (drawer) drawer.render(step.state, names, { step, previous: index > 0 ? steps[index - 1] : null });
+  renderMarks();
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("first").disabled = index === 0;
   document.getElementById("next").disabled = index === steps.length - 1;
   document.getElementById("last").disabled = index === steps.length - 1;
+}
+
+/** The drawer's marked steps as buttons that jump to them (hidden when there are none). */
+function renderMarks() {
+  const marks = drawer && drawer.marks ? drawer.marks(steps) : [];
+  dom.marks.hidden = marks.length === 0;
+  fill(
+    dom.marks,
+    marks.length ? h("span", { class: "muted" }, drawer.marksTitle ? drawer.marksTitle() : "") : null,
+    marks.map((mark) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `chip replay-mark mark-${mark.kind}${mark.index === index ? " current" : ""}`,
+          "data-testid": "replay-mark",
+          "data-kind": mark.kind,
+          "data-index": mark.index,
+          onclick: () => go(mark.index),
+        },
+        mark.text,
+      ),
+    ),
+  );
 }
 
 function go(i) {
