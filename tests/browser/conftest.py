@@ -103,3 +103,33 @@ def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
         yield pg, errors
     finally:
         context.close()
+
+
+def shown_seq(page: Any) -> int:
+    """The state number the table page shows (``data-testid=seq``)."""
+    return int(page.locator("[data-testid=seq]").inner_text() or "0")
+
+
+def wait_after_action(page: Any, before: int) -> None:
+    """Until the page shows a state later than ``before``, or the server refused (a toast)."""
+    page.wait_for_function(
+        """(before) => {
+          const seq = Number(document.querySelector('[data-testid=seq]').textContent || 0);
+          return seq > before || document.querySelector('.toast-error') !== null;
+        }""",
+        arg=before,
+    )
+
+
+def submit_create(pg: Any) -> str:
+    """In the lobby, with the form filled: create the table; the new table's id."""
+    watch = pg.locator("#created-watch")
+    before = watch.get_attribute("href")
+    pg.click("[data-testid=create-submit]")
+    pg.wait_for_function(
+        "(before) => document.getElementById('created-watch').getAttribute('href') !== before",
+        arg=before,
+    )
+    href: str | None = watch.get_attribute("href")
+    assert href is not None
+    return href.removeprefix("/t/")

@@ -27,7 +27,7 @@ from pyramids.flaming.state import FlamingState
 from pyramids.flaming.tiles import spot_name
 from pyramids.flaming.view import placement_hints
 from pyramids.games import make_game
-from tests.browser.conftest import PageErrors
+from tests.browser.conftest import PageErrors, shown_seq, submit_create, wait_after_action
 from tests.live import LiveServer
 
 SEED = 26
@@ -74,19 +74,9 @@ LOG = """() => [...document.querySelectorAll('[data-testid=log] li.log-entry')].
   [...li.querySelectorAll('.log-event')].map((e) => e.className)])"""
 
 
-def _seq(page: Any) -> int:
-    return int(page.locator("[data-testid=seq]").inner_text() or "0")
-
-
 def _wait_after_action(page: Any, before: int) -> None:
-    """Until the page shows a later state, or the server refused (a toast)."""
-    page.wait_for_function(
-        """(before) => {
-          const seq = Number(document.querySelector('[data-testid=seq]').textContent || 0);
-          return seq > before || document.querySelector('.toast-error') !== null;
-        }""",
-        arg=before,
-    )
+    """Until the page shows a later state; the server refused nothing (no toast)."""
+    wait_after_action(page, before)
     assert page.locator(".toast-error").count() == 0, page.locator(".toast-error").inner_text()
 
 
@@ -111,7 +101,7 @@ class Oracle:
             self.state.apply(self.state.parse_action(action))
             self.events[seq] = self.state.events()
             self.seq = seq
-        assert self.seq == _seq(page), (self.seq, _seq(page))
+        assert self.seq == shown_seq(page), (self.seq, shown_seq(page))
         assert self.state.current_player() != CHANCE
         return self.state
 
@@ -224,7 +214,7 @@ def test_a_call_out_game_with_a_right_call_and_a_false_alarm_by_clicking(
         elif not shot and pg.locator("[data-testid=overlooked-badge]").count():
             shot = True
             pg.screenshot(path=str(artifacts / "callout-found.png"), full_page=True)
-        before = _seq(pg)
+        before = shown_seq(pg)
         msg = _server_state(server, table["id"], token)
         assert msg["seq"] == before and msg["hints"] is None
         if kind == "check":
@@ -363,16 +353,7 @@ def test_the_lobby_offers_call_out_with_both_variants_explained_in_english_and_f
     for allow in (False, True):
         if allow:
             hints.check()
-        watch = pg.locator("#created-watch")
-        before = watch.get_attribute("href")
-        pg.click("[data-testid=create-submit]")
-        pg.wait_for_function(
-            "(before) => document.getElementById('created-watch').getAttribute('href') !== before",
-            arg=before,
-        )
-        href = watch.get_attribute("href")
-        assert href is not None
-        ids.append(href.removeprefix("/t/"))
+        ids.append(submit_create(pg))
     for table_id, allow in zip(ids, (False, True), strict=True):
         summary = httpx.get(f"{server.url}/api/tables/{table_id}").json()
         assert summary["options"]["callout"] == "family"

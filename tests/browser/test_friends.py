@@ -24,12 +24,10 @@ from urllib.parse import parse_qs, urlparse
 
 import httpx
 
-from tests.browser.conftest import DESKTOP, PageErrors, watch_errors
+from tests.browser.conftest import DESKTOP, PageErrors, shown_seq, wait_after_action, watch_errors
 from tests.browser.test_play_in_browser import (
     MAX_DECISIONS,
     NEXT_DECISION,
-    _seq,
-    _wait_after_action,
 )
 from tests.live import LiveServer
 
@@ -223,15 +221,15 @@ def test_two_friends_play_a_whole_game_in_two_browsers(
             page, other = pages[seat], pages[1 - seat]
             kind = page.wait_for_function(NEXT_DECISION, timeout=60_000).json_value()
             assert kind in ("place", "fall"), f"{HUMANS[seat]}'s page shows {kind} at seq {seq}"
-            assert _seq(page) == seq
+            assert shown_seq(page) == seq
             decisions[seat] += 1
             assert sum(decisions.values()) <= MAX_DECISIONS, "the game does not end"
             _check_hidden(server, table, seq, (page, tokens[seat]), (other, tokens[1 - seat]))
             if kind == "fall":
                 falls += 1
             _play_one(page, kind, falls)
-            _wait_after_action(page, seq)
-            assert _seq(page) > seq, page.locator(".toast-error").all_inner_texts()
+            wait_after_action(page, seq)
+            assert shown_seq(page) > seq, page.locator(".toast-error").all_inner_texts()
             _check_logged_alike(page, other, seq + 1, HUMANS[seat])
 
         assert decisions[0] > 0 and decisions[1] > 0
@@ -317,11 +315,11 @@ def test_absent_player_is_taken_over_and_gets_the_seat_back(
             f"(n) => Number(document.querySelector('{CLOCK}').dataset.left) < n", arg=left
         )
         spectator.locator(CLOCK).filter(has_text="for Cleo").wait_for()
-        before = _seq(player)
+        before = shown_seq(player)
         _play_one(player, kind, 1)
-        _wait_after_action(player, before)
+        wait_after_action(player, before)
         mine = before + 1  # the seq of Cleo's move
-        assert _seq(player) >= mine, player.locator(".toast-error").all_inner_texts()
+        assert shown_seq(player) >= mine, player.locator(".toast-error").all_inner_texts()
         assert errors_p.messages == [], errors_p.messages
         player.close()
 
@@ -368,9 +366,9 @@ def test_absent_player_is_taken_over_and_gets_the_seat_back(
         back.click("[data-testid=lang-fr]")
         assert re.fullmatch(r"encore \d+ s pour vous", back.locator(CLOCK).inner_text().strip())
         back.click("[data-testid=lang-en]")
-        before = _seq(back)
+        before = shown_seq(back)
         _play_one(back, kind, 2)
-        _wait_after_action(back, before)
-        assert _seq(back) > before, back.locator(".toast-error").all_inner_texts()
+        wait_after_action(back, before)
+        assert shown_seq(back) > before, back.locator(".toast-error").all_inner_texts()
         assert errors_back.messages == [], errors_back.messages
     assert errors_s.messages == [], errors_s.messages

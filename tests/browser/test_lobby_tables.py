@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from tests.browser.conftest import DESKTOP, PageErrors, watch_errors
+from tests.browser.conftest import DESKTOP, PageErrors, submit_create, watch_errors
 from tests.live import LiveServer
 
 
@@ -27,16 +27,7 @@ def _create(pg: Any, *, public: bool) -> str:
     box = pg.locator("[data-testid=create-public]")
     if public:
         box.check()
-    watch = pg.locator("#created-watch")
-    before = watch.get_attribute("href")
-    pg.click("[data-testid=create-submit]")
-    pg.wait_for_function(
-        "(before) => document.getElementById('created-watch').getAttribute('href') !== before",
-        arg=before,
-    )
-    href: str | None = watch.get_attribute("href")
-    assert href is not None
-    return href.removeprefix("/t/")
+    return submit_create(pg)
 
 
 def _open_ids(pg: Any, shown: str) -> list[str]:

@@ -20,7 +20,7 @@ import httpx
 
 from pyramids.flags.cards import CARDS
 from pyramids.flags.pieces import NAMES as PIECE_NAMES
-from tests.browser.conftest import DESKTOP, PageErrors
+from tests.browser.conftest import DESKTOP, PageErrors, shown_seq, wait_after_action
 from tests.live import LiveServer
 
 PHONE = {"width": 375, "height": 667}
@@ -42,21 +42,6 @@ NEXT_DECISION = """() => {
 
 FINISHED: dict[str, str] = {}
 """Table id of the game the first test finished, for the replay test in the same process."""
-
-
-def _seq(page: Any) -> int:
-    return int(page.locator("[data-testid=seq]").inner_text() or "0")
-
-
-def _wait_after_action(page: Any, before: int) -> None:
-    """Until the page shows a later state, or the server refused (a toast)."""
-    page.wait_for_function(
-        """(before) => {
-          const seq = Number(document.querySelector('[data-testid=seq]').textContent || 0);
-          return seq > before || document.querySelector('.toast-error') !== null;
-        }""",
-        arg=before,
-    )
 
 
 def _no_horizontal_scroll(page: Any) -> bool:
@@ -175,7 +160,7 @@ def test_play_a_complete_flaming_game_by_clicking(
             break
         decisions += 1
         assert decisions <= MAX_DECISIONS, "the game does not end"
-        before = _seq(pg)
+        before = shown_seq(pg)
         if kind == "fall":
             falls += 1
             side = "left" if falls % 2 else "right"
@@ -193,7 +178,7 @@ def test_play_a_complete_flaming_game_by_clicking(
                 _check_french(pg)
                 pg.select_option("[data-testid=speed]", "fast")  # the rest: shorter animations
             spot.click()
-        _wait_after_action(pg, before)
+        wait_after_action(pg, before)
     assert checked_midgame, "the game ended before the mid-game checks"
     assert falls > 0, "the game never asked for a fall direction"
     ranking = pg.locator("[data-testid=ranking] li")
