@@ -21,7 +21,7 @@ from pyramids.flaming import FlamingGame, FlamingOptions, FlamingState
 from pyramids.flaming.actions import CHECK_OK, call_action
 from pyramids.flaming.mayhem import called_keys
 from pyramids.flaming.view import FlamingView
-from pyramids.games.flaming.policy import perfect_check
+from pyramids.games.flaming.policy import CheckReflex, perfect_check
 from tests.flaming.helpers import play, position
 
 FAMILY = {"preset": "standard", "callout": "family"}
@@ -149,3 +149,32 @@ def test_the_search_rates_every_answer_of_a_check_but_the_bot_checks_perfectly()
     assert {s.action for s in stats} == set(legal)
     assert sum(s.visits for s in stats) == 300
     assert bot.act(view, legal, random.Random(1)) in _calls(misfit)
+
+
+def test_the_reflex_reads_the_same_answer_off_a_state_as_off_its_views() -> None:
+    """``CheckReflex.careful(state)`` (the search's fast path) equals ``perfect_check`` of
+    every seat's view at every check of lax seeded games, mayhem standing or not."""
+    reflex = CheckReflex()
+    game = FlamingGame(3, FlamingOptions(callout="family", fire_die=True))
+    compared = standing = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.current_player() < 0:
+                state.apply(state.sample_chance(rng))
+                continue
+            if reflex.applies(legal):
+                want = reflex.careful(state, legal)
+                for seat in range(3):
+                    view = state.view(seat)
+                    assert isinstance(view, FlamingView)
+                    assert perfect_check(view) == want
+                compared += 1
+                standing += want != CHECK_OK
+                action = CHECK_OK if rng.random() < 0.6 else want
+            else:
+                action = rng.choice(legal)
+            state.apply(action)
+    assert compared > 100 and standing > 10

@@ -292,7 +292,7 @@ def _rollout(
         else:
             legal = state.legal_actions()
             if reflex is not None and reflex.applies(legal):
-                action = reflex.answer(state.view(player), legal)[0]
+                action = reflex.careful(state, legal)
             elif policy is None or (share < 1.0 and rand() >= share):
                 action = legal[randrange(len(legal))]
             else:
@@ -345,6 +345,8 @@ def run_search(
         if first:
             first = False
             reflex = reflex_of(descriptor_of(state))
+            if reflex is not None and not reflex.in_play(state.game):
+                reflex = None
         if needs_game and game is None:  # the first state names the game's policy, evaluation
             game = descriptor_of(state)
             policy, share = _rollout_policy(settings.rollout, game)
@@ -369,7 +371,7 @@ def run_search(
                 continue
             actions = state.legal_actions()
             if reflex is not None and node is not root and reflex.applies(actions):
-                state.apply(reflex.answer(state.view(seat), actions)[0])
+                state.apply(reflex.careful(state, actions))
                 continue
             kids = node.children.get(seat)
             if kids is None:

@@ -32,12 +32,23 @@ class Reflex(Protocol):
     seeded rate (``SearchSettings.overlook``).
     """
 
+    def in_play(self, game: Game) -> bool:
+        """Whether games with these rules have reflex decisions at all (so a search of a
+        game without them pays nothing)."""
+        ...
+
     def applies(self, legal: Sequence[Action]) -> bool:
         """Whether the decision with these sorted legal actions is a reflex (cheap)."""
         ...
 
     def answer(self, view: View, legal: Sequence[Action]) -> tuple[Action, Action]:
         """(careful, careless): what a player who looks plays, and one who does not."""
+        ...
+
+    def careful(self, state: State, legal: Sequence[Action]) -> Action:
+        """The careful answer read off a full state (a search's own determinization): the
+        same as ``answer``'s for that state's views, without building one (it depends on
+        public facts only)."""
         ...
 
 

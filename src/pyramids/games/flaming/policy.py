@@ -31,11 +31,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from pyramids.core.game import Action, View
+from pyramids.core.game import Action, Game, State, View
 from pyramids.flaming.actions import CHECK_OK, call_action, is_place
 from pyramids.flaming.mayhem import fire_reach, first_event
 from pyramids.flaming.position import FlamingPosition, rebuild
-from pyramids.flaming.state import FALL, LEFT, decode_place
+from pyramids.flaming.state import FALL, LEFT, FlamingState, decode_place
 from pyramids.flaming.tiles import (
     ALL_TILES,
     EMBERS,
@@ -251,6 +251,10 @@ class CheckReflex:
     """The call-out checks as a ``pyramids.core.descriptor.Reflex``: careful is
     ``perfect_check``, careless is ``ok``."""
 
+    def in_play(self, game: Game) -> bool:
+        """Call-out games only (rules option ``callout`` on)."""
+        return bool(game.options.get("callout", "off") != "off")
+
     def applies(self, legal: Sequence[Action]) -> bool:
         """A check: its sorted legal actions start with ``ok``."""
         return bool(legal) and legal[0] == CHECK_OK
@@ -260,6 +264,14 @@ class CheckReflex:
         if not isinstance(view, FlamingView):
             raise TypeError("CheckReflex answers Flaming Pyramids views")
         return perfect_check(view), CHECK_OK
+
+    def careful(self, state: State, legal: Sequence[Action]) -> Action:
+        """``perfect_check`` on the state's own pyramid (the engine's scan of it)."""
+        if not isinstance(state, FlamingState):
+            raise TypeError("CheckReflex answers Flaming Pyramids states")
+        pos = state.position
+        cat, k = first_event(pos, state.options.curse_on)
+        return call_action(k) if cat else CHECK_OK
 
 
 class GreedyFlamingBot:
