@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from rich.console import RenderableType
+
 from pyramids.cli.hands import finish_hand, play_hand
 from pyramids.cli.io import dumps
 from pyramids.cli.terminal import Seats, Terminal
@@ -55,6 +57,12 @@ class BaseUI:
         A replay knows the whole game, so a note may say what the players did not see.
         """
         return []
+
+    def render_hands(
+        self, state: State, lang: str, names: list[str] | None = None
+    ) -> RenderableType | None:
+        """Every seat's hand, for the replay of a finished game (None: the game has none)."""
+        return None
 
     def play(
         self,

@@ -77,8 +77,26 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "replay_chance": {"en": "chance", "fr": "hasard"},
     "replay_prompt": {
-        "en": "Enter: next action, q: quit > ",
-        "fr": "Entrée : action suivante, q : quitter > ",
+        "en": "Enter: next action, b: back, a number: that action, q: quit > ",
+        "fr": "Entrée : action suivante, r : retour, un numéro : cette action, q : quitter > ",
+    },
+    "replay_help": {
+        "en": "Enter (or n) shows the next action, b (or back) the previous one, a number N "
+        "the position after action N (0: the start); q quits.",
+        "fr": "Entrée (ou s) montre l'action suivante, r (ou retour) la précédente, un numéro "
+        "N la position après l'action N (0 : le début) ; q quitte.",
+    },
+    "replay_at_start": {
+        "en": "This is the start: there is no action before.",
+        "fr": "C'est le début : il n'y a pas d'action avant.",
+    },
+    "replay_cannot_read": {
+        "en": "Cannot read {text!r}: Enter, b, a number or q (? for help).",
+        "fr": "Impossible de lire {text!r} : Entrée, r, un numéro ou q (? pour l'aide).",
+    },
+    "replay_hands_shown": {
+        "en": "The game is over: every hand is shown.",
+        "fr": "La partie est finie : toutes les mains sont montrées.",
     },
     "replay_end": {"en": "End of the record.", "fr": "Fin de la partie enregistrée."},
     "replay_to_range": {

@@ -161,6 +161,39 @@ def save_record(record: GameRecord, path: Path) -> None:
     path.write_text(dumps(record.to_json()) + "\n", encoding="utf-8")
 
 
+def output_problem(path: Path, *, make_folder: bool = False) -> str | None:
+    """Why ``path`` cannot be written as an output file, in words (None: it can).
+
+    Asked before any work starts, so that a long run never ends in a traceback and a lost
+    result. ``make_folder``: a missing folder is created (a game record's), else refused.
+    """
+    if path.is_dir():
+        return f"{path} is a folder: give a file name"
+    parent = path.parent
+    if make_folder and not parent.exists():
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"cannot create the folder {parent}: {exc.strerror or exc}"
+    if not parent.exists():
+        return f"the folder {parent} does not exist"
+    if not parent.is_dir():
+        return f"{parent} is not a folder"
+    target, mode = (path, os.W_OK) if path.exists() else (parent, os.W_OK | os.X_OK)
+    if not os.access(target, mode):
+        return f"{path} cannot be written: permission denied"
+    return None
+
+
+def check_output(path: Path | None, option: str) -> None:
+    """Exit 2 (``error: --out: the folder /x does not exist``) unless ``path`` is writable."""
+    if path is None:
+        return
+    problem = output_problem(path)
+    if problem is not None:
+        fail(f"{option}: {problem}")
+
+
 S = TypeVar("S", bound=State)
 
 

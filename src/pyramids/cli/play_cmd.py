@@ -6,7 +6,8 @@ registry's (``rules_options``) and the game's own play options (a match's
 ``Random(f"{seed}/chance")``, bot i from ``Random(f"{seed}/seat/{i}")``, so a game between
 bots only is the same game ``play_game`` plays with that seed. Humans see only their own
 view, type an action or a number, and are told why a refused input is refused; every
-event is shown with its reason. Records are saved as JSON.
+event is shown with its reason. Records are saved as JSON (the path checked before the
+game starts). A replay steps forward and back, and shows every hand once the game is over.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pyramids.cli.io import (
     default_record_path,
     fail,
     load_record,
+    output_problem,
 )
 from pyramids.cli.rules_options import foreign, owners, rules_specs, with_options
 from pyramids.cli.terminal import (
@@ -46,6 +48,7 @@ from pyramids.cli.terminal import (
     Terminal,
     default_bot,
     fit_bots,
+    for_players,
     new_seed,
     parse_seats,
 )
@@ -176,16 +179,16 @@ def play(
     try:
         the_game: Game = desc.make(count, rules)
     except PyramidsError as exc:
-        fail(str(exc))
+        fail(for_players(str(exc)))
     notes = fit_bots(table, the_game, language, quiet=seats is None)
     if seed is None:
         seed = new_seed()
     term = Terminal(Console(highlight=False), sys.stdin, language, delay)
     base_path = record or default_record_path(seed, datetime.now())
-    try:  # find out now, not after the game, that the record cannot be written there
-        base_path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(tr("e_save", language, path=base_path, error=exc.strerror or exc))
+    # find out now, not after the game, that the record cannot be written there
+    problem = output_problem(base_path, make_folder=True)
+    if problem is not None:
+        fail(tr("e_save", language, path=base_path, error=problem))
     term.show(ui.game_line(the_game, language))
     term.show(tr("seed_line", language, seed=seed))
     term.show(tr("seats_line", language, seats=", ".join(table.names(language))))
@@ -237,7 +240,8 @@ def replay_steps(record: GameRecord, source: str, lang: str = "en") -> Replayed:
         try:
             state.apply(state.parse_action(text))
         except PyramidsError as exc:
-            fail(tr("e_replay_action", lang, source=source, i=index, text=text, error=exc))
+            error = for_players(str(exc))
+            fail(tr("e_replay_action", lang, source=source, i=index, text=text, error=error))
         steps.append(Step(who, text, state.events(), state.clone()))
     return Replayed(game, ui, initial, setup, steps)
 
@@ -246,7 +250,11 @@ def replay(
     record_file: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record JSON file.")],
     *,
     auto: Annotated[
-        bool, typer.Option("--auto", help="Print every step without waiting for Enter.")
+        bool,
+        typer.Option(
+            "--auto",
+            help="Print every step without waiting (else Enter: next, b: back, N: action N).",
+        ),
     ] = False,
     delay: Annotated[
         float, typer.Option("--delay", min=0.0, help="Seconds between steps with --auto.")
@@ -267,12 +275,14 @@ def replay(
         fail(str(exc))
     language = lang.value
     replayed = replay_steps(rec, str(record_file), language)
-    ui, initial, setup, steps = replayed.ui, replayed.initial, replayed.setup, replayed.steps
+    ui, initial, steps = replayed.ui, replayed.initial, replayed.steps
     names = [seat_name(s, language) for s in range(rec.players)]
     if rec.seats and len(rec.seats) == rec.players:
         names = [tr("seat_kind", language, n=s, kind=k) for s, k in enumerate(rec.seats)]
     term = Terminal(Console(highlight=False), sys.stdin, language)
     width = term.console.width
+    # a finished game is replayed with every hand shown: nothing is secret any more
+    finished = state_at(replayed, len(steps)).is_terminal()
     if to is not None or as_json:
         n = len(steps) if to is None else to
         if n > len(steps):
@@ -282,6 +292,8 @@ def replay(
             typer.echo(ui.dump_position(state.to_json()))
         else:
             term.show(ui.render(state, None, language, names, width=width))
+            if finished:
+                show_hands(term, replayed, state, names)
         return
     term.show(
         Text(
@@ -299,29 +311,95 @@ def replay(
     current = replayed.game.info.rules_version
     if rec.rules_version and rec.rules_version != current:
         term.show(tr("rules_mismatch", language, recorded=rec.rules_version, current=current))
-    if setup:
-        term.show(tr("setup", language))
-        term.events(setup)
-    term.show(ui.render(initial, None, language, names, width=width))
-    notes = getattr(ui, "replay_notes", None)
-    before = initial
-    for i, step in enumerate(steps, start=1):
-        if not auto:
-            answer = term.ask(tr("replay_prompt", language))
-            if answer is None or answer.lower() in QUIT_WORDS:
-                return
-        elif i > 1 and delay > 0:
-            term.sleep(delay)
-        who = tr("replay_chance", language) if step.who == CHANCE else names[step.who]
+    if finished:
+        term.show(Text(tr("replay_hands_shown", language), style="italic"))
+    if auto:
+        for i in range(len(steps) + 1):
+            if i > 1 and delay > 0:
+                term.sleep(delay)
+            show_step(term, replayed, i, names, finished)
+        term.show(Text(tr("replay_end", language), style="bold"))
+        return
+    step_through(term, replayed, names, finished)
+
+
+def state_at(replayed: Replayed, i: int) -> State:
+    """The position after action ``i`` (0: the start)."""
+    return replayed.initial if i == 0 else replayed.steps[i - 1].state
+
+
+def show_hands(term: Terminal, replayed: Replayed, state: State, names: list[str]) -> None:
+    """Every seat's hand (a finished game's replay: nothing is secret any more)."""
+    hands = getattr(replayed.ui, "render_hands", None)
+    drawn = hands(state, term.lang, names) if hands is not None else None
+    if drawn is not None:
+        term.show(drawn)
+
+
+def show_step(term: Terminal, replayed: Replayed, i: int, names: list[str], finished: bool) -> None:
+    """Action ``i`` of a replay (0: the setup), its events and notes, then the position."""
+    lang = term.lang
+    width = term.console.width
+    steps = replayed.steps
+    if i == 0:
+        if replayed.setup:
+            term.show(tr("setup", lang))
+            term.events(replayed.setup)
+    else:
+        step = steps[i - 1]
+        who = tr("replay_chance", lang) if step.who == CHANCE else names[step.who]
         term.show(
             Rule(
-                tr("replay_step", language, i=i, count=len(steps), who=who, action=step.text),
+                tr("replay_step", lang, i=i, count=len(steps), who=who, action=step.text),
                 style="dim",
             )
         )
         term.events(step.events)
-        for note in notes(before, step.state, language) if notes else ():
-            term.show(Text(f"  {note}", style="italic"))
-        before = step.state
-        term.show(ui.render(step.state, None, language, names, width=width))
-    term.show(Text(tr("replay_end", language), style="bold"))
+        notes = getattr(replayed.ui, "replay_notes", None)
+        for note in notes(state_at(replayed, i - 1), step.state, lang) if notes else ():
+            term.say(f"  {note}", style="italic")
+    state = state_at(replayed, i)
+    term.show(replayed.ui.render(state, None, lang, names, width=width))
+    if finished:
+        show_hands(term, replayed, state, names)
+
+
+BACK_WORDS = frozenset({"b", "back", "p", "prev", "previous", "r", "retour"})
+NEXT_WORDS = frozenset({"", "n", "next", "s", "suivant"})
+
+
+def step_through(term: Terminal, replayed: Replayed, names: list[str], finished: bool) -> None:
+    """Interactive replay: Enter the next action, ``b`` the previous one, a number that
+    action (0: the start), ``?`` help, ``q`` (or the end of the input) stops."""
+    lang = term.lang
+    count = len(replayed.steps)
+    at = 0
+    show_step(term, replayed, at, names, finished)
+    while True:
+        if at == count:
+            term.show(Text(tr("replay_end", lang), style="bold"))
+        answer = term.ask(tr("replay_prompt", lang))
+        if answer is None or answer.lower() in QUIT_WORDS:
+            return
+        word = answer.strip().lower()
+        if word in NEXT_WORDS:
+            if at == count:
+                return
+            at += 1
+        elif word in BACK_WORDS:
+            if at == 0:
+                term.say(tr("replay_at_start", lang), style="bold")
+                continue
+            at -= 1
+        elif word.isdigit():
+            if int(word) > count:
+                term.say(tr("replay_to_range", lang, n=int(word), count=count).split(": ", 1)[-1])
+                continue
+            at = int(word)
+        elif word in HELP_WORDS:
+            term.say(tr("replay_help", lang))
+            continue
+        else:
+            term.say(tr("replay_cannot_read", lang, text=answer.strip()), style="bold red")
+            continue
+        show_step(term, replayed, at, names, finished)

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from pyramids.analysis import simulate as sim
+from pyramids.cli.io import check_output
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.core.errors import PyramidsError
 from pyramids.games import descriptors, names
@@ -54,6 +55,7 @@ def simulate(
 ) -> None:
     """Play many seeded bot games (in parallel) and print a JSON summary of the results."""
     err = Console(stderr=True)
+    check_output(out, "--out")
     config = sim.SimConfig(
         game=game.strip().lower(),
         players=players,
@@ -83,5 +85,10 @@ def simulate(
     if out is None:
         typer.echo(text)
     else:
-        out.write_text(text + "\n", encoding="utf-8")
+        try:
+            out.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:  # checked at the start; the disk may still fill up
+            err.print(f"[red]error:[/red] cannot write {out}: {exc.strerror or exc}")
+            typer.echo(text)
+            raise typer.Exit(2) from None
         err.print(f"summary written to {out}")

@@ -1,6 +1,8 @@
 """The terminal side every game shares: seats, the console, leaving a game, reading a choice.
 
-``Terminal`` prints rich renderables and reads typed lines; ``Seats`` says who plays
+``Terminal`` prints rich renderables (sentences wrapped between words at a terminal, rule
+IDs left out: ``for_players``) and reads typed lines (with ``readline`` line editing and
+history at a real terminal, line by line when piped); ``Seats`` says who plays
 each seat (a human at the keyboard or a bot from ``pyramids.bots``). What a game
 provides so that play and replay can draw it and ask a human is its ``GameUI``
 (``pyramids.cli.game_ui``).
@@ -8,7 +10,10 @@ provides so that play and replay can draw it and ask a human is its ``GameUI``
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -29,8 +34,31 @@ EXIT_INTERRUPTED = 130
 HUMAN = "human"
 QUIT_WORDS = frozenset({"q", "quit", "exit", "quitter"})
 HELP_WORDS = frozenset({"?", "h", "help", "aide"})
+NO_WORDS = frozenset({"n", "no", "non"})
 QUIET_EVENTS = frozenset({"draw"})
 """Events shown without the pause that follows mayhem events."""
+RULE_ID_RE = re.compile(r"\s*\((?:PF|FP)-[A-Z]+(?:-\d+)?(?:,\s*(?:PF|FP)-[A-Z]+(?:-\d+)?)*\)")
+"""A rule ID in parentheses, as the rules packages end some refusals: ``(PF-MOVE-3)``."""
+CLEAR_SCROLLBACK = "\x1b[3J"
+"""Erase the terminal's scrollback too, so a hot-seat player cannot scroll up to a hand."""
+
+
+def for_players(text: str) -> str:
+    """``text`` without rule IDs such as ``(PF-CAPTURE-2)``: players read words, not IDs."""
+    return RULE_ID_RE.sub("", text)
+
+
+@functools.cache
+def _load_readline() -> bool:
+    """Import ``readline`` once: ``input()`` then edits the line (arrows) and keeps a history.
+
+    False where the module is missing (Windows without pyreadline): plain input() still works.
+    """
+    try:
+        import readline  # noqa: F401  (importing it is what turns line editing on)
+    except ImportError:
+        return False
+    return True
 
 
 class PlayerLeftError(Exception):
@@ -58,16 +86,48 @@ class Terminal:
     sleep: Callable[[float], None] = time.sleep
     at_keyboard: int | None = None
     """Hot seat: the human seat that last decided at this terminal (None before anyone did)."""
+    confirm: bool | None = None
+    """Ask "place it anyway?" before a warned move; None: only at a real terminal."""
 
     def show(self, renderable: RenderableType | str) -> None:
-        """Print one renderable (plain strings are never read as markup)."""
+        """Print one renderable (plain strings are never read as markup).
+
+        In a terminal, long text wraps at word boundaries; piped, each line stays whole.
+        """
         if isinstance(renderable, str):
             renderable = Text(renderable)
-        self.console.print(renderable, crop=False, soft_wrap=isinstance(renderable, Text))
+        piped = not self.console.is_terminal
+        self.console.print(renderable, crop=False, soft_wrap=isinstance(renderable, Text) and piped)
 
     def clear(self) -> None:
-        """Wipe the screen (a real terminal only; piped output keeps everything)."""
-        self.console.clear()
+        """Wipe the screen and its scrollback (a real terminal only; piped output keeps all)."""
+        self.console.clear()  # flushed: what follows comes after it
+        if self.console.is_terminal and not self.console.is_dumb_terminal:
+            self.console.file.write(CLEAR_SCROLLBACK)
+            self.console.file.flush()
+
+    @property
+    def confirms(self) -> bool:
+        """Whether a warned move is confirmed first (piped input never is: it would eat lines)."""
+        return self.line_editing if self.confirm is None else self.confirm
+
+    @property
+    def line_editing(self) -> bool:
+        """Whether lines are read with ``input()`` and readline: the real stdin of a terminal."""
+        return self.stdin is sys.stdin and self.stdin.isatty() and self.console.is_terminal
+
+    def say(self, line: str, style: str = "") -> None:
+        """One sentence: wrapped at word boundaries in a terminal (continuation lines indented
+        under the first word), one line when piped (easy to search)."""
+        if not self.console.is_terminal:
+            self.show(Text(line, style=style))
+            return
+        indent = len(line) - len(line.lstrip())
+        text = Text(line.lstrip(), style=style)
+        for i, part in enumerate(text.wrap(self.console, max(20, self.console.width - indent - 2))):
+            self.console.print(
+                Text(" " * (indent + (2 if i else 0))) + part, crop=False, soft_wrap=True
+            )
 
     def pause(self) -> None:
         """Wait ``delay`` seconds (nothing when it is 0)."""
@@ -75,7 +135,21 @@ class Terminal:
             self.sleep(self.delay)
 
     def ask(self, prompt: str) -> str | None:
-        """Prompt and read one line; None at the end of the input."""
+        """Prompt and read one line; None at the end of the input.
+
+        At a real terminal the line is read by ``input()`` with ``readline`` loaded: arrow
+        keys edit it and recall earlier lines. Piped input is read line by line and echoed.
+        """
+        if self.line_editing:
+            _load_readline()
+            if self.console.color_system is not None and not self.console.no_color:
+                # bold, the escapes marked invisible (\001 \002) so readline counts right
+                prompt = f"\001\x1b[1m\002{prompt}\001\x1b[0m\002"
+            try:
+                return input(prompt).strip()
+            except EOFError:
+                self.console.print()
+                return None
         self.console.print(Text(prompt, style="bold"), end="")
         line = self.stdin.readline()
         if not line:
@@ -88,7 +162,7 @@ class Terminal:
     def events(self, events: Sequence[Event]) -> None:
         """Show each event with its reason, one at a time."""
         for event in events:
-            self.show(Text(f"  {describe(event, self.lang)}"))
+            self.say(f"  {for_players(describe(event, self.lang))}")
             if event.kind not in QUIET_EVENTS:
                 self.pause()
 
@@ -227,11 +301,14 @@ def ask_until_chosen(
     read: Callable[[str], tuple[Action | None, str]],
     *,
     empty_line: bool = False,
+    narrow: Callable[[str], RenderableType | None] | None = None,
 ) -> Action:
     """Prompt until ``read`` accepts a line; help re-shows ``choices``; quit or EOF leave.
 
     An empty line is asked again, unless ``empty_line``: then it goes to ``read`` too (a
-    check's Enter means ``ok``).
+    check's Enter means ``ok``). ``narrow`` may answer a line with a shorter list of
+    options (a filter, e.g. the moves of one piece) instead of an action; None: not a filter.
+    Refusals are said without rule IDs.
     """
     while True:
         line = term.ask(prompt)
@@ -246,7 +323,12 @@ def ask_until_chosen(
             term.show(help_text)
             term.show(choices)
             continue
+        if narrow is not None:
+            found = narrow(line)
+            if found is not None:
+                term.show(found)
+                continue
         action, why = read(line)
         if action is not None:
             return action
-        term.show(Text(why, style="bold red"))
+        term.say(for_players(why), style="bold red")

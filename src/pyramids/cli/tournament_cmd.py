@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pyramids.analysis import simulate as sim
 from pyramids.analysis import tournament as tour
+from pyramids.cli.io import check_output
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.cli.sim_cmd import GAME_HELP, PLAYERS_HELP
 from pyramids.core.errors import PyramidsError
@@ -60,6 +61,8 @@ def tournament(
 ) -> None:
     """Play a tournament between bot specs and report standings, win rates and ratings."""
     err = Console(stderr=True)
+    check_output(out_json, "--out-json")
+    check_output(out_md, "--out-md")
     config = tour.TournamentConfig(
         bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
         game=game.strip().lower(),
@@ -92,12 +95,22 @@ def tournament(
     ) as progress:
         task = progress.add_task("games", total=games)
         report = tour.run_tournament(config, lambda done: progress.advance(task, done))
-    if out_json is not None:
-        out_json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        err.print(f"JSON report written to {out_json}")
     markdown = tour.to_markdown(report)
-    if out_md is None:
-        typer.echo(markdown, nl=False)
-    else:
-        out_md.write_text(markdown, encoding="utf-8")
-        err.print(f"Markdown report written to {out_md}")
+    lost = False
+    for path, text, what in (
+        (out_json, json.dumps(report, indent=2) + "\n", "JSON"),
+        (out_md, markdown, "Markdown"),
+    ):
+        if path is None:
+            continue
+        try:  # checked at the start; the disk may still fill up
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            err.print(f"[red]error:[/red] cannot write {path}: {exc.strerror or exc}")
+            lost = True
+        else:
+            err.print(f"{what} report written to {path}")
+    if out_md is None or lost:
+        typer.echo(markdown, nl=False)  # the results are never lost: at least on stdout
+    if lost:
+        raise typer.Exit(2)

@@ -82,6 +82,12 @@ class GameUI(Protocol):
         """Lines ``pyramids replay`` shows after a step's events (e.g. mayhem overlooked)."""
         ...
 
+    def render_hands(
+        self, state: State, lang: str, names: list[str] | None = None
+    ) -> RenderableType | None:
+        """Every seat's hand (shown by the replay of a finished game); None: no hands."""
+        ...
+
     def play(
         self,
         term: Terminal,

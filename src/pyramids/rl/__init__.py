@@ -1,4 +1,4 @@
-"""The research ecosystem (``pip install 'pyramids[rl]'``): PettingZoo, Gymnasium, OpenSpiel.
+"""The research ecosystem (``pip install -e '.[rl]'`` from a checkout): PettingZoo, Gymnasium, OpenSpiel.
 
 Every part serves every game of the registry (``pyramids.games``) that provides an RL
 encoding (its descriptor's ``rl_encoding``), and names none:

@@ -30,6 +30,8 @@ from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
 from pyramids.server.fanout import FRAMES_EXTENSION
 from pyramids.server.hardening import WS_CLOSE_BAD_ORIGIN, SecurityHeaders, is_origin_allowed
+from pyramids.server.learn import pages as learn_pages
+from pyramids.server.learn import router as learn_router
 from pyramids.server.limits import WS_CLOSE_POLICY, RateLimitedError, client_key, is_too_deep
 from pyramids.server.live import Client, LiveTable, ProtocolError, SeatSpec, TableSettings, dumps
 from pyramids.server.schemas import (
@@ -400,12 +402,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The replay viewer of a finished table."""
         return page("replay.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_index_page() -> Response:
+        """The list of rules pages."""
+        return page("rules.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> Response:
+        """A game's rules for players, with diagrams (the page reads the game from the path)."""
+        if game not in {entry.name for entry in catalog().games}:
+            return error_response(404, "not_found", f"no rules page for game {game!r}")
+        return page("rules.html")
+
     @app.get("/texts/{lang}.json", include_in_schema=False)
     async def event_messages(lang: str) -> Response:
         """The shared message catalogue of one language (``pyramids.texts``) for the browser."""
         if lang not in texts.LANGS:
             return error_response(404, "not_found", f"no messages in language {lang!r}")
         return JSONResponse(texts.catalogue(lang), headers={"Cache-Control": "no-cache"})
+
+    app.include_router(learn_router)  # the tutorial's endpoints (server/learn.py)
+    app.include_router(learn_pages)
 
     if STATIC_DIR.is_dir():
         app.mount("/static", NoCacheStatic(directory=STATIC_DIR), name="static")

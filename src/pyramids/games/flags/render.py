@@ -384,20 +384,50 @@ def render_flags_state(
     )
 
 
-def render_flags_choices(labels: Sequence[str], header: str = "", width: int = 80) -> Text:
-    """A numbered list ``1) K1>K2`` laid out in columns that fit ``width``."""
+def render_numbered(
+    items: Sequence[tuple[int, str]], header: str = "", width: int = 80, digits: int = 0
+) -> Text:
+    """Options ``(number, label)`` as ``12) K1>K2`` laid out in columns that fit ``width``.
+
+    The numbers are those of the whole list of legal actions, so a filtered list keeps
+    them (``digits``: the width they are aligned to, default the widest here).
+    """
     out = Text()
     if header:
         out.append(header + "\n", style="bold")
-    if not labels:
+    if not items:
         return out
-    digits = len(str(len(labels)))
-    items = [f"{i + 1:>{digits}}) {label}" for i, label in enumerate(labels)]
-    cell = max(len(s) for s in items) + 2
+    digits = digits or len(str(max(n for n, _ in items)))
+    cells = [f"{n:>{digits}}) {label}" for n, label in items]
+    cell = max(len(s) for s in cells) + 2
     per_line = max(1, (width + 2) // cell)
-    for i, item in enumerate(items):
+    for i, item in enumerate(cells):
         if i and i % per_line == 0:
             out.append("\n")
-        last_in_line = (i + 1) % per_line == 0 or i + 1 == len(items)
+        last_in_line = (i + 1) % per_line == 0 or i + 1 == len(cells)
         out.append(item if last_in_line else item.ljust(cell))
+    return out
+
+
+def render_flags_choices(labels: Sequence[str], header: str = "", width: int = 80) -> Text:
+    """A numbered list ``1) K1>K2`` laid out in columns that fit ``width``."""
+    return render_numbered([(i + 1, label) for i, label in enumerate(labels)], header, width)
+
+
+def render_option_groups(
+    groups: Sequence[tuple[str, Sequence[tuple[int, str]]]], header: str = "", width: int = 80
+) -> Text:
+    """Numbered options in titled groups (``K1 moves:`` then its moves), one block each."""
+    out = Text()
+    if header:
+        out.append(header, style="bold")
+    digits = len(str(max((n for _, items in groups for n, _ in items), default=1)))
+    for title, items in groups:
+        if not items:
+            continue
+        if out.plain:
+            out.append("\n")
+        if title:
+            out.append(title + "\n", style="bold")
+        out.append_text(render_numbered(items, "", width, digits))
     return out

@@ -2,7 +2,8 @@
 
 ``UI`` is the game's ``GameUI`` (``pyramids.cli.game_ui``), named by the descriptor's
 ``terminal`` field: it draws the towers (``render``), asks a human for a move, an
-exchange, a capture or a tree action in the notation of PF-NOTE (or by number), says in
+exchange, a capture or a tree action in the notation of PF-NOTE (or by number; a turn's
+~200 moves are summed up and filtered by piece or target: ``K1``, ``>K2``, ``?``), says in
 the player's language why an input is refused, and filters events so a seat sees only
 what it may know (PF-VIEW: other players' drawn, exchanged and stolen cards appear as
 ``?``). It also tells ``simulate`` and ``bench`` how to count the game: flags,
@@ -12,10 +13,11 @@ how a game ended (PF-WIN); a turn is a move or an exchange (PF-WIN-5).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.text import Text
 
 from pyramids.cli.game_ui import BaseUI, CommandTexts
@@ -34,12 +36,16 @@ from pyramids.flags.actions import (
 )
 from pyramids.flags.cards import CODES
 from pyramids.flags.notation import parse_action as parse_notation
-from pyramids.flags.pieces import NAMES, SIZE
+from pyramids.flags.pieces import BY_NAME, NAMES, SIZE
 from pyramids.flags.state import ACTION, CAPTURE, NONE, FlagsState
 from pyramids.games.flags.render import (
+    pieces_line,
     render_flags_choices,
+    render_flags_hand,
     render_flags_position,
     render_flags_state,
+    render_numbered,
+    render_option_groups,
 )
 from pyramids.games.flags.words import tr, tree_words
 
@@ -132,6 +138,95 @@ def read_choice(
     return None, tr("refused", lang, reason=human_reason(state, action, legal, lang))
 
 
+MOVES_SHOWN = 24
+"""More moves than this are summed up (the pieces that can move) instead of listed."""
+_FILTER_RE = re.compile(r"^(>)?\s*([A-Z][0-9]|TABLE)\s*(>)?$")
+"""A filter as typed: ``K1`` (its moves and the moves onto it), ``>K2`` (onto K2 only),
+``K1>`` (K1's moves only), ``>table``."""
+
+
+def _moves(legal: Sequence[Action]) -> list[tuple[int, int, int]]:
+    """(number, lowest piece, target) of each move among the legal actions."""
+    return [(i + 1, *decode_move(a)) for i, a in enumerate(legal) if MOVE_BASE <= a < SWAP_BASE]
+
+
+def _target_name(target: int, lang: str) -> str:
+    return tr("f_table_word", lang) if target == TABLE else NAMES[target]
+
+
+def _others(state: FlagsState, legal: Sequence[Action]) -> list[tuple[int, str]]:
+    """The numbered options that are not moves (exchanges, takes, done, tree actions)."""
+    return [
+        (i + 1, state.action_to_string(a))
+        for i, a in enumerate(legal)
+        if not MOVE_BASE <= a < SWAP_BASE
+    ]
+
+
+def all_options(state: FlagsState, legal: Sequence[Action], lang: str, width: int) -> Text:
+    """Every option with its number, the moves grouped by the piece that moves (``?``)."""
+    groups: dict[int, list[tuple[int, str]]] = {}
+    for n, lowest, target in _moves(legal):
+        groups.setdefault(lowest, []).append((n, f"{NAMES[lowest]}>{_target_name(target, 'en')}"))
+    titled = [(tr("f_moves_of", lang, piece=NAMES[p]), items) for p, items in groups.items()]
+    others = _others(state, legal)
+    if others:
+        titled.append((tr("f_other_options", lang) if groups else "", others))
+    return render_option_groups(titled, tr("actions_header", lang), width)
+
+
+def options_overview(state: FlagsState, legal: Sequence[Action], lang: str, width: int) -> Text:
+    """What a human sees at the prompt: every option when there are few, else the pieces
+    that can move (type one to see its moves) and the other options with their numbers."""
+    moves = _moves(legal)
+    if len(moves) <= MOVES_SHOWN:
+        labels = [state.action_to_string(a) for a in legal]
+        return render_flags_choices(labels, tr("actions_header", lang), width)
+    out = Text(tr("f_overview", lang, moves=len(moves), count=len(legal)) + "\n", style="bold")
+    out.append(tr("f_can_move", lang))
+    movers = list(dict.fromkeys(lowest for _, lowest, _ in moves))
+    out.append_text(pieces_line(movers))
+    out.append("\n" + tr("f_filter_help", lang, piece=NAMES[movers[0]]), style="dim")
+    others = _others(state, legal)
+    if others:
+        out.append("\n")
+        out.append_text(render_numbered(others, tr("f_other_options", lang), width))
+    return out
+
+
+def filter_options(
+    state: FlagsState, legal: Sequence[Action], line: str, lang: str, width: int
+) -> Text | None:
+    """The moves a filter names (``K1``, ``>K2``, ``K1>``, ``>table``) with their numbers;
+    None when ``line`` is not a filter (it is then read as an action)."""
+    m = _FILTER_RE.match(line.strip().upper())
+    if not m or state.pending != NONE:
+        return None
+    onto_only, name, from_only = m.group(1), m.group(2), m.group(3)
+    if onto_only and from_only:
+        return None
+    if name == "TABLE":
+        target: int | None = TABLE
+        piece = None
+    elif name in BY_NAME:
+        piece = target = BY_NAME[name]
+    else:
+        return None
+    moves = _moves(legal)
+    groups: list[tuple[str, list[tuple[int, str]]]] = []
+    shown = NAMES[piece] if piece is not None else tr("f_table_word", lang)
+    if piece is not None and not onto_only:
+        mine = [(n, f"{NAMES[lo]}>{_target_name(t, 'en')}") for n, lo, t in moves if lo == piece]
+        groups.append((tr("f_moves_of", lang, piece=shown), mine))
+    if not from_only:
+        onto = [(n, f"{NAMES[lo]}>{_target_name(t, 'en')}") for n, lo, t in moves if t == target]
+        groups.append((tr("f_moves_onto", lang, piece=shown), onto))
+    if not any(items for _, items in groups):
+        key = "f_no_moves_onto" if piece is None or onto_only else "f_no_moves"
+        return Text(tr(key, lang, piece=shown), style="bold")
+    return render_option_groups(groups, "", width)
+
+
 def ask_flags_human(term: Terminal, state: FlagsState, seat: int, seats: Seats) -> Action:
     """Show the seat its view and options; read until it gives a legal action (PlayerLeftError to leave)."""
     lang = term.lang
@@ -150,15 +245,14 @@ def ask_flags_human(term: Terminal, state: FlagsState, seat: int, seats: Seats) 
             turn_line=False,
         )
     )
-    labels = [state.action_to_string(a) for a in legal]
-    choices = render_flags_choices(labels, tr("actions_header", lang), width)
-    term.show(choices)
+    term.show(options_overview(state, legal, lang, width))
     return ask_until_chosen(
         term,
         tr("prompt", lang, who=names[seat]),
-        choices,
+        all_options(state, legal, lang, width),
         tr("f_help", lang),
         lambda line: read_choice(state, line, legal, lang),
+        narrow=lambda line: filter_options(state, legal, line, lang, width),
     )
 
 
@@ -172,6 +266,19 @@ class FlagsUI(BaseUI):
         seat="Show this seat's hand: country, flag and facts of each card.",
         show="Draw POSITION: towers, bank, each seat's pyramids and flags, deck, pending decision.",
     )
+
+    def render_hands(
+        self, state: State, lang: str, names: list[str] | None = None
+    ) -> RenderableType | None:
+        """Every seat's cards with their countries, flags and facts."""
+        flags = _flags(state)
+        who = names or [seat_name(s, lang) for s in range(flags.num_players)]
+        return Group(
+            *(
+                render_flags_hand(flags.view(s).hand or [], tr("hand_of", lang, who=who[s]), lang)
+                for s in range(flags.num_players)
+            )
+        )
 
     def at_rest(self, state: State) -> bool:
         """No capture, tree action or chance outcome pending."""

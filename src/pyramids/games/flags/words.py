@@ -94,6 +94,33 @@ WORDS: dict[str, dict[str, str]] = {
         "done arrête ; actions des arbres : split:R3, trade:O2:P1@1, grow, newstart, pirate:1, "
         "wild:R. ? affiche les choix, q enregistre la partie et quitte.",
     },
+    "f_overview": {
+        "en": "Your options: {moves} moves (LOWEST>TARGET) and {count} in all.",
+        "fr": "Vos choix : {moves} déplacements (BAS>CIBLE), {count} en tout.",
+    },
+    "f_can_move": {"en": "Pieces that can move: ", "fr": "Pièces qui peuvent bouger : "},
+    "f_filter_help": {
+        "en": "Type a piece ({piece}) to see its moves and the moves onto it, >{piece} for "
+        "the moves onto it only, >table, or ? for every option with its number.",
+        "fr": "Tapez une pièce ({piece}) pour voir ses déplacements et ceux qui vont dessus, "
+        ">{piece} pour ceux qui vont dessus seulement, >table, ou ? pour tous les choix "
+        "numérotés.",
+    },
+    "f_moves_of": {
+        "en": "{piece} moves (with what is on it):",
+        "fr": "{piece} se déplace (avec ce qui est dessus) :",
+    },
+    "f_moves_onto": {"en": "Onto {piece}:", "fr": "Sur {piece} :"},
+    "f_other_options": {"en": "Other options:", "fr": "Autres choix :"},
+    "f_no_moves": {
+        "en": "No move of {piece} or onto it now: ? lists every option.",
+        "fr": "Aucun déplacement de {piece} ni sur {piece} maintenant : ? affiche tous les choix.",
+    },
+    "f_no_moves_onto": {
+        "en": "No move onto {piece} now: ? lists every option.",
+        "fr": "Aucun déplacement sur {piece} maintenant : ? affiche tous les choix.",
+    },
+    "f_table_word": {"en": "table", "fr": "table"},
     "f_cannot_read": {
         "en": "Cannot read {text!r}: type a number or an action such as W1>R2, B3>table, "
         "swap:CZE, take:O2 or done (? for help).",

@@ -17,10 +17,15 @@ from pyramids.cli.i18n import seat_name
 from pyramids.flaming.state import CHECK, DIE, FALL, NONE, FlamingState
 from pyramids.flaming.tiles import (
     COLOUR_LETTER,
+    EMBERS,
+    IGNITES,
     IS_EMBER,
+    MATERIAL,
     NAMES,
     SUPPORT_LEFT,
     SUPPORT_RIGHT,
+    WEIGHT,
+    Material,
     col_of,
     row_of,
     spot_name,
@@ -189,6 +194,51 @@ def render_legend(
     return Text("   ".join(parts), style=SPOT_STYLE)
 
 
+def _ignited(mask: int, lang: str) -> str:
+    """The materials in ``mask`` in words: ``straw and wood``."""
+    picked = [tr(f"mat_{m.name.lower()}", lang) for m in Material if m & mask]
+    if len(picked) <= 1:
+        return "".join(picked)
+    return f"{', '.join(picked[:-1])} {tr('and', lang)} {picked[-1]}"
+
+
+def render_materials(lang: str = "en") -> Text:
+    """Two dim lines: each material's weights and what each kind of ember ignites (FP-TILE).
+
+    Read from the engine's tile tables (``MATERIAL``, ``WEIGHT``, ``IGNITES``), so the
+    legend says what the rules do.
+    """
+    weights: dict[Material, list[int]] = {}
+    for tile, material in enumerate(MATERIAL):
+        weights.setdefault(material, [])
+        if WEIGHT[tile] not in weights[material]:
+            weights[material].append(WEIGHT[tile])
+    burnable = 0
+    by_mask: dict[int, list[str]] = {}
+    for ember in EMBERS:
+        burnable |= IGNITES[ember]
+        by_mask.setdefault(IGNITES[ember], []).append(NAMES[ember])
+    line = {
+        m.name.lower(): " ".join(str(w) for w in sorted(weights.get(m, [])))
+        for m in Material
+        if m is not Material.EMBER
+    }
+    never = [m for m in Material if m is not Material.EMBER and not burnable & m]
+    text = tr(
+        "legend_materials",
+        lang,
+        straw=line["straw"],
+        wood=line["wood"],
+        stone=line["stone"],
+        never=tr("legend_never", lang) if Material.STONE in never else "",
+    ).replace(" ()", "")
+    ignites = (" ; " if lang == "fr" else "; ").join(
+        tr("legend_ignites", lang, embers=" ".join(names), materials=_ignited(mask, lang))
+        for mask, names in sorted(by_mask.items())
+    )
+    return Text(text + "\n" + tr("legend_embers", lang, ignites=ignites), style=SPOT_STYLE)
+
+
 def view_spots(state: FlamingState) -> list[int]:
     """The places to play, when the game is at rest (none mid-turn, during a check or after the end)."""
     if state.is_terminal() or state.pending[0] != NONE:
@@ -330,6 +380,8 @@ def render_position(
                 lang, spots=bool(spots), falling=falling is not None, burning=burning is not None
             )
         )
+        if view.hand is not None:  # a player deciding: what their tiles are made of
+            parts.append(render_materials(lang))
     parts.append(render_status(view, lang, names, spots, turn_line=turn_line))
     if view.hand is not None and view.player is not None:
         who = _names(view, names, lang)[view.player]

@@ -6,17 +6,20 @@ a fall direction (a number, ``R40@1,1``, just ``R40`` when one spot is open, ``l
 ``right``), asks a checker in call-out mode (FP-CALL) whether everything is OK (Enter)
 or which tile breaks a rule (``r,c``), says in the player's language why an input is
 refused (never naming other hands) and plays a match of several hands (``--hands``,
-FP-MATCH). A check shows the public pyramid only: no hand, no open spots, no hints.
+FP-MATCH). Before a placement that collapses, burns, explodes or curses it warns, with
+the engine's answers (``placement_hints`` and the placement tried on a clone), except in
+call-out mode. A check shows the public pyramid only: no hand, no open spots, no hints.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
@@ -24,13 +27,20 @@ from pyramids.cli.game_ui import BaseUI, CommandTexts
 from pyramids.cli.hands import finish_hand, play_hand
 from pyramids.cli.i18n import join_words, seat_name
 from pyramids.cli.io import hand_record_path
-from pyramids.cli.terminal import Seats, Terminal, ask_until_chosen
+from pyramids.cli.terminal import (
+    NO_WORDS,
+    PlayerLeftError,
+    Seats,
+    Terminal,
+    ask_until_chosen,
+    for_players,
+)
 from pyramids.core import ActionParseError, Event
 from pyramids.core.descriptor import OptionSpec
 from pyramids.core.errors import PositionError
 from pyramids.core.game import Action, Game, State
 from pyramids.flaming import FlamingGame, FlamingState
-from pyramids.flaming.actions import CHECK_OK, call_action, is_check
+from pyramids.flaming.actions import CHECK_OK, call_action, is_check, is_place
 from pyramids.flaming.match import Match
 from pyramids.flaming.mayhem import called_keys
 from pyramids.flaming.notation import parse_action as parse_notation
@@ -53,8 +63,16 @@ from pyramids.flaming.tiles import (
     check_spot,
     spot_name,
 )
-from pyramids.games.flaming.render import render_choices, render_position, render_state, view_spots
+from pyramids.flaming.view import placement_hints
+from pyramids.games.flaming.render import (
+    render_choices,
+    render_hand,
+    render_position,
+    render_state,
+    view_spots,
+)
 from pyramids.games.flaming.words import tr
+from pyramids.texts import describe
 
 LEFT_WORDS = frozenset({"l", "left", "g", "gauche"})
 RIGHT_WORDS = frozenset({"r", "right", "d", "droite"})
@@ -226,15 +244,114 @@ def ask_human(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> A
             turn_line=False,
         )
     )
-    choices = render_choices(choice_labels(state, legal, lang), tr("actions_header", lang))
+    warnings = placement_warnings(state, legal, lang)
+    labels = warned_labels(choice_labels(state, legal, lang), legal, warnings)
+    choices = render_choices(labels, tr("actions_header", lang))
+    if warnings:
+        choices.append("\n" + tr("w_legend", lang), style="dim")
     term.show(choices)
+
+    def read(line: str) -> tuple[Action | None, str]:
+        action, why = read_choice(state, line, legal, lang)
+        if action is None or action not in warnings:
+            return action, why
+        if not confirm_placement(term, state, action, warnings[action]):
+            return None, tr("w_again", lang)
+        return action, why
+
     return ask_until_chosen(
         term,
         tr("prompt", lang, who=names[seat]),
         choices,
         tr("help", lang),
-        lambda line: read_choice(state, line, legal, lang),
+        read,
     )
+
+
+# --- warnings before a placement (never in call-out mode: spotting mayhem is the game) -------
+
+MAYHEM_TAGS = (
+    ("collapse", "w_collapses"),
+    ("free_air", "w_falls"),
+    ("explosion", "w_explodes"),
+    ("die_explosion", "w_explodes"),
+    ("fire", "w_burns"),
+    ("fire_found", "w_fire_die"),
+    ("curse", "w_curse"),
+)
+"""Event kinds of a trial placement that make it worth a warning, and their short word."""
+
+
+@dataclass(frozen=True)
+class PlacementWarning:
+    """What a placement would set off, as the engine answers: short tags and the events."""
+
+    tags: tuple[str, ...]
+    """Short words for the list of options: ``collapses``, ``burns``."""
+    events: tuple[Event, ...]
+    """The mayhem events of the placement applied on a clone (FP-MAYHEM), to say in full."""
+
+
+def placement_warnings(
+    state: FlamingState, legal: Sequence[Action], lang: str
+) -> dict[Action, PlacementWarning]:
+    """Each legal placement of the seat to move that collapses, burns, explodes or curses.
+
+    Asked of the engine, never worked out here: the fit of each tile on each spot is
+    ``placement_hints`` (FP-FIT, the hints the browser shows), and whether the placement
+    sets a fire, an explosion or the curse off is read from the events of the placement
+    applied to a clone of the state (exact, and never a hidden tile: Flaming Pyramids'
+    events are public). Empty in call-out mode (FP-CALL): there spotting mayhem is the game.
+    """
+    if state.options.callout_on or state.pending[0] != NONE or state.is_terminal():
+        return {}
+    seat = state.to_move
+    hints = placement_hints(state.view(seat)) or {"spots": {}}
+    out: dict[Action, PlacementWarning] = {}
+    for action in legal:
+        if not is_place(action):
+            continue
+        tile, where = decode_place(action)
+        fit = hints["spots"].get(NAMES[tile], {}).get(spot_name(where))
+        trial = state.clone()
+        trial.apply(action)
+        kinds = {e.kind for e in trial.events()}
+        tags = [tr(key, lang) for kind, key in MAYHEM_TAGS if kind in kinds]
+        if fit is not None and not fit["fits"] and tr("w_collapses", lang) not in tags:
+            tags.insert(0, tr("w_collapses", lang))
+        if tags:
+            mayhem = {kind for kind, _ in MAYHEM_TAGS}
+            events = tuple(e for e in trial.events() if e.kind in mayhem)
+            out[action] = PlacementWarning(tuple(dict.fromkeys(tags)), events)
+    return out
+
+
+def warned_labels(
+    labels: Sequence[str], legal: Sequence[Action], warnings: Mapping[Action, PlacementWarning]
+) -> list[str]:
+    """``R40@1,1 (!) collapses`` for a warned placement, the label alone otherwise."""
+    return [
+        f"{label} (!) {', '.join(warnings[a].tags)}" if a in warnings else label
+        for label, a in zip(labels, legal, strict=True)
+    ]
+
+
+def confirm_placement(
+    term: Terminal, state: FlamingState, action: Action, warning: PlacementWarning
+) -> bool:
+    """At a real terminal, say what the placement sets off (the trial's events in words)
+    and ask whether to place it anyway (Enter: yes). Piped input is never asked."""
+    if not term.confirms:
+        return True  # the list of options already said it; the events will say the rest
+    lang = term.lang
+    tile, where = decode_place(action)
+    term.say(tr("w_careful", lang, tile=NAMES[tile], at=spot_name(where)), style="bold yellow")
+    for event in warning.events:
+        term.say(f"  {for_players(describe(event, lang))}", style="yellow")
+    answer = term.ask(tr("w_confirm", lang))
+    if answer is None:
+        raise PlayerLeftError("eof")
+    return answer.strip().lower() not in NO_WORDS
 
 
 # --- a match of several hands (FP-MATCH) ----------------------------------------------------
@@ -321,6 +438,18 @@ class FlamingUI(BaseUI):
             return []
         spots = [f"{NAMES[pos.board[k]]}@{spot_name(k)}" for k in sorted(found)]
         return [tr("replay_overlooked", lang, tiles=join_words(spots, lang))]
+
+    def render_hands(
+        self, state: State, lang: str, names: list[str] | None = None
+    ) -> RenderableType | None:
+        """``Hand of seat 0: [R40] [Y2]`` for every seat."""
+        flaming = _flaming(state)
+        who = names or [seat_name(s, lang) for s in range(flaming.num_players)]
+        lines = [
+            render_hand(flaming.view(s).hand or [], tr("hand_of", lang, who=who[s]), lang)
+            for s in range(flaming.num_players)
+        ]
+        return Group(*lines)
 
     def at_rest(self, state: State) -> bool:
         """No fall, die roll or check pending."""

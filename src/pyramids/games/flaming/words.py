@@ -44,6 +44,43 @@ WORDS: dict[str, dict[str, str]] = {
     "legend_fall": {"en": "↓T↓ falling tile", "fr": "↓T↓ tuile qui tombe"},
     "legend_land": {"en": "·r,c· where it may land", "fr": "·r,c· où elle peut tomber"},
     "legend_die": {"en": "*T* ember awaiting the fire die", "fr": "*T* braise en attente du dé"},
+    "legend_materials": {
+        "en": "Materials: straw {straw}, wood {wood}, stone {stone} ({never})",
+        "fr": "Matériaux : paille {straw}, bois {wood}, pierre {stone} ({never})",
+    },
+    "legend_never": {"en": "never burns", "fr": "ne brûle jamais"},
+    "legend_embers": {
+        "en": "{ignites}; touching embers explode",
+        "fr": "{ignites} ; des braises qui se touchent explosent",
+    },
+    "legend_ignites": {
+        "en": "{embers} ignite {materials}",
+        "fr": "{embers} enflamment {materials}",
+    },
+    "and": {"en": "and", "fr": "et"},
+    "mat_straw": {"en": "straw", "fr": "la paille"},
+    "mat_wood": {"en": "wood", "fr": "le bois"},
+    "mat_stone": {"en": "stone", "fr": "la pierre"},
+    # --- warnings before a placement (the engine's answers: fit hints, a trial placement) ---
+    "w_collapses": {"en": "collapses", "fr": "s'effondre"},
+    "w_burns": {"en": "burns", "fr": "brûle"},
+    "w_explodes": {"en": "explodes", "fr": "explose"},
+    "w_fire_die": {"en": "fire die", "fr": "dé de feu"},
+    "w_curse": {"en": "curse", "fr": "malédiction"},
+    "w_falls": {"en": "falls", "fr": "tombe"},
+    "w_legend": {
+        "en": "(!) marks a placement that sets off mayhem: it collapses, burns or explodes.",
+        "fr": "(!) marque une pose qui déclenche le chaos : elle s'effondre, brûle ou explose.",
+    },
+    "w_careful": {
+        "en": "Careful, {tile} at {at} sets off mayhem:",
+        "fr": "Attention, {tile} en {at} déclenche le chaos :",
+    },
+    "w_confirm": {
+        "en": "Place it anyway? (Enter: yes, n: choose again) ",
+        "fr": "La poser quand même ? (Entrée : oui, n : choisir autre chose) ",
+    },
+    "w_again": {"en": "Choose again.", "fr": "Choisissez à nouveau."},
     # --- play ---------------------------------------------------------------------------
     "game_line": {
         "en": "Flaming Pyramids, {players} players, preset {preset}, curse {curse}, fire die {die}",

@@ -64,6 +64,27 @@ export function tileTitle(code) {
   });
 }
 
+/** A tile in words for sentences: "the red 40" ("le 40 rouge"), "the millstone (200)". */
+export function tileWords(code) {
+  const info = tileInfo(code);
+  if (info.colour === "W") return t("tile_words_W", { w: info.weight });
+  return t("tile_words", { colour: t(`colour_${info.colour}`), w: info.weight });
+}
+
+/** The spots of `board` holding a tile above the base with only one of its two supports
+ * (FP-FIT-3 judges such a tile against that one support). Pure geometry of the drawing. */
+export function oneSupportSpots(board) {
+  const spots = new Set();
+  for (const spot of board.keys()) {
+    const [r, c] = parseSpot(spot);
+    if (r === 0) continue;
+    const left = board.has(`${r - 1},${c - 1}`);
+    const right = board.has(`${r - 1},${c + 1}`);
+    if (left !== right) spots.add(spot);
+  }
+  return spots;
+}
+
 /** Parse "R40@1,-1" into {tile, row, col, spot}. */
 export function parsePlaced(text) {
   const [tile, at] = text.split("@");
@@ -397,6 +418,8 @@ export function drawPyramid(svg, board, opts = {}) {
     if (opts.quenched && opts.quenched.has(code)) classes.push("quenched");
     const callable = Boolean(opts.callable && opts.callable.has(spot));
     if (callable) classes.push("callable");
+    const leaning = Boolean(opts.oneSupport && opts.oneSupport.has(spot));
+    if (leaning) classes.push("one-support");
     const g = drawTile(code, {
       class: classes.join(" "),
       transform: `translate(${x} ${y})`,
@@ -405,7 +428,7 @@ export function drawPyramid(svg, board, opts = {}) {
       "data-tile": code,
     });
     if (callable) {
-      const label = t("call_tile", { tile: code, spot });
+      const label = t("call_tile", { tile: tileWords(code), spot });
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
       g.setAttribute("aria-label", label);
@@ -417,6 +440,26 @@ export function drawPyramid(svg, board, opts = {}) {
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") call(ev);
       });
+    }
+    if (leaning) {
+      // a small mark under the missing side: this tile rests on one support
+      const missingLeft = !board.has(`${r - 1},${c - 1}`);
+      const title = g.querySelector("title");
+      if (title) title.textContent += ` — ${t("one_support_title")}`;
+      g.append(
+        s(
+          "text",
+          {
+            class: "one-support-mark",
+            "data-testid": "one-support",
+            x: missingLeft ? 8 : TW - 8,
+            y: TH - 4,
+            "aria-hidden": "true",
+          },
+          missingLeft ? "◣" : "◢",
+        ),
+      );
+      g.setAttribute("data-one-support", missingLeft ? "right" : "left");
     }
     tiles.append(g);
   }

@@ -22,15 +22,20 @@ import {
   fitHint,
   hintMark,
   installDefs,
+  oneSupportSpots,
   parsePlaced,
   parseSpot,
   tileElement,
   tileSvg,
   tileTitle,
+  tileWords,
   tileXY,
 } from "./flaming-draw.js";
+import { renderFlamingEnd } from "./flaming-end.js";
+import { TOLD_BY_ACTION, flamingActionWords } from "./flaming-words.js";
 import { t } from "./i18n.js";
-import { fill, h, replaySeatHead, s, sleep } from "./util.js";
+import { capitalise, fill, h, replaySeatHead, s, sleep } from "./util.js";
+
 
 /** Build the Flaming Pyramids parts of the table page; returns the game module. */
 export function createGame(dom, ctx) {
@@ -105,6 +110,7 @@ export function createGame(dom, ctx) {
 
   let selected = null;
   let frame = null;
+  let leaning = new Set(); // spots of tiles resting on one support (the drawing's geometry)
   let sortedHand = [];
   // What the checks told so far (call-out mode): `found` is the badge of overlooked mayhem
   // found by a call (kept until the next check ends), `alarm` the false alarm of the state
@@ -215,6 +221,11 @@ export function createGame(dom, ctx) {
     if (notes.alarm) {
       items.push(h("span", { class: "notice false-alarm", "data-testid": "false-alarm" }, t("false_alarm")));
     }
+    if (leaning.size) {
+      items.push(
+        h("span", { class: "notice one-support-note", "data-testid": "one-support-note" }, t("one_support_note", { n: leaning.size })),
+      );
+    }
     fill(notices, items);
     notices.hidden = items.length === 0;
   }
@@ -277,17 +288,15 @@ export function createGame(dom, ctx) {
     handTitle.textContent = t("your_hand");
     sortedHand = [...view.hand].sort(compareTiles);
     const interactive = places.size > 0;
-    const over = msg.status === "finished";
-    const checking = Boolean(checkInfo(msg)?.mine);
-    handHint.textContent = over || checking
-      ? ""
-      : !view.hand.length
+    const state = ctx.turnState();
+    handHint.textContent = !view.hand.length
       ? t("hand_empty")
       : interactive
         ? selected
-          ? t("hand_hint_picked", { tile: selected })
+          ? t("hand_hint_picked", { tile: tileWords(selected) })
           : t("hand_hint")
-        : t("hand_wait");
+        : state.hand;
+    handHint.dataset.phase = state.phase;
     fill(
       hand,
       sortedHand.map((tile, i) =>
@@ -301,6 +310,7 @@ export function createGame(dom, ctx) {
             disabled: !places.has(tile),
             "aria-pressed": String(tile === selected),
             title: tileTitle(tile),
+            "aria-label": capitalise(tileWords(tile)),
             onclick: () => pick(tile),
           },
           tileSvg(tile),
@@ -311,7 +321,7 @@ export function createGame(dom, ctx) {
     const spots = selected ? places.get(selected) || [] : [];
     fill(
       chips,
-      spots.length ? h("span", { class: "chips-label" }, t("spots_label", { tile: selected })) : null,
+      spots.length ? h("span", { class: "chips-label" }, t("spots_label", { tile: tileWords(selected) })) : null,
       spots.map((spot) => {
         const hint = fitHint(msg.hints, selected, spot);
         return h(
@@ -321,7 +331,12 @@ export function createGame(dom, ctx) {
             class: `chip spot-chip${hint.fits === false ? " misfit" : ""}`,
             "data-testid": "spot-button",
             "data-spot": spot,
-            title: hint.fits === false ? `${t("collapses")}: ${hint.reason}` : hint.fits ? t("fits") : "",
+            title: [
+              `${capitalise(flamingActionWords(`${selected}@${spot}`, { form: "button" }))} (${selected}@${spot})`,
+              hint.fits === false ? `${t("collapses")}: ${hint.reason}` : hint.fits ? t("fits") : "",
+            ]
+              .filter(Boolean)
+              .join(" — "),
             onclick: () => chooseSpot(spot),
           },
           `${spot} ${hintMark(hint)}`.trim(),
@@ -337,9 +352,12 @@ export function createGame(dom, ctx) {
       return;
     }
     fallBox.hidden = false;
-    fallTitle.textContent = t("fall_title", { tile: fall.tile });
+    fallTitle.textContent = capitalise(t("fall_title", { tile: tileWords(fall.tile) }));
+    fallTitle.title = `${fall.tile}@${fall.spot}`;
     fallLeft.textContent = `← ${t("fall_left", { spot: fall.targets[0] })}`;
     fallRight.textContent = `${t("fall_right", { spot: fall.targets[1] })} →`;
+    fallLeft.title = "left";
+    fallRight.title = "right";
   }
 
   function renderSide(view) {
@@ -373,7 +391,10 @@ export function createGame(dom, ctx) {
     updateNotes(msg);
     const check = renderCheck(msg);
     const callable = check && check.mine ? check.calls : null;
+    // call-out games draw every tile alike (spotting what breaks a rule is the game there)
+    leaning = variantOf(view) ? new Set() : oneSupportSpots(board);
     frame = drawPyramid(svg, board, {
+      oneSupport: leaning,
       spots,
       fall,
       quenched: quenchedSet(view),
@@ -504,17 +525,21 @@ export function createGame(dom, ctx) {
           duration,
         ),
       ),
-      ...spots.map((spot) =>
-        play(
+      ...spots.map((spot) => {
+        // the tile catches fire, glows, chars black, then crumbles away
+        tileElement(svg, spot)?.classList.add("on-fire");
+        return play(
           bodyAt(spot),
           [
-            { opacity: 1 },
-            { opacity: 1, offset: 0.5 },
-            { opacity: 0, transform: "translateY(-6px)" },
+            { opacity: 1, filter: "none" },
+            { opacity: 1, filter: "sepia(1) saturate(5) hue-rotate(-25deg) drop-shadow(0 0 6px #ff7a00)", offset: 0.25 },
+            { opacity: 1, filter: "sepia(1) saturate(3) brightness(0.6) drop-shadow(0 0 8px #ff4500)", offset: 0.55 },
+            { opacity: 0.9, filter: "grayscale(1) brightness(0.25)", offset: 0.8 },
+            { opacity: 0, filter: "grayscale(1) brightness(0.1)", transform: "translateY(-6px)" },
           ],
           duration,
-        ),
-      ),
+        );
+      }),
     ]);
     groups.forEach((g) => g.parentNode.remove());
   }
@@ -588,6 +613,9 @@ export function createGame(dom, ctx) {
     selected = null;
     fill(chips);
     for (const b of hand.querySelectorAll("button")) b.disabled = true;
+    const state = ctx.turnState();
+    handHint.textContent = state.hand;
+    handHint.dataset.phase = state.phase;
     fallBox.hidden = true;
     checkBox.hidden = true;
     redraw();
@@ -741,22 +769,45 @@ export function createGame(dom, ctx) {
 
   // --- text for the shared parts ---------------------------------------------------------
 
+  /** The status line and the hand's words for a pending decision (the shared turnState
+   * asks; the page's one source of whose turn it is). */
   function turnText(msg) {
     const view = msg.view || {};
     const pending = view.pending;
+    const who = pending ? ctx.names[pending.player] ?? pending.player : "";
     if (pending && pending.kind === "fall" && pending.tile) {
-      const tile = parsePlaced(pending.tile).tile;
-      if (pending.player === ctx.seat) return { text: t("turn_fall_you", { tile }), mine: true };
-      return { text: t("turn_fall_other", { who: ctx.names[pending.player] ?? pending.player, tile }), mine: false };
+      const tile = tileWords(parsePlaced(pending.tile).tile);
+      if (pending.player === ctx.seat) return { text: t("turn_fall_you", { tile }), mine: true, hand: t("hand_fall_first") };
+      return { text: t("turn_fall_other", { who, tile }), mine: false, hand: t("hand_wait_fall", { who }) };
     }
     if (pending && pending.kind === "die") {
-      return { text: t("turn_die", { who: ctx.names[pending.player] ?? pending.player }), mine: false };
+      return { text: t("turn_die", { who }), mine: false, hand: t("hand_wait_die") };
     }
     if (pending && pending.kind === "check") {
-      if (pending.player === ctx.seat) return { text: t("turn_check_you"), mine: true };
-      return { text: t("turn_check_other", { who: ctx.names[pending.player] ?? pending.player }), mine: false };
+      if (pending.player === ctx.seat) return { text: t("turn_check_you"), mine: true, hand: t("hand_check_first") };
+      return { text: t("turn_check_other", { who }), mine: false, hand: t("hand_wait_check", { who }) };
     }
     return null;
+  }
+
+  /** The words under the board before the first move: the leftover tiles that start the
+   * pyramid (a 2-player deal, FP-SETUP-2), else null (the shared "Waiting for the first move."). */
+  function restingText(msg) {
+    const pyramid = (msg.view && msg.view.pyramid) || [];
+    if (!pyramid.length) return null;
+    const tiles = pyramid.map((item) => tileWords(parsePlaced(item).tile)).join(", ");
+    return t(pyramid.length === 1 ? "leftover_start_one" : "leftover_start", { n: pyramid.length, tiles });
+  }
+
+  function actionWords(action, opts) {
+    const pending = ctx.current && ctx.current.view && ctx.current.view.pending;
+    let tile = null;
+    if (opts.form === "button" && pending && pending.tile) tile = parsePlaced(pending.tile).tile;
+    if (opts.form === "button" && action.startsWith("call:")) {
+      const board = boardFromList(ctx.current.view.pyramid);
+      tile = board.get(action.slice("call:".length)) || null;
+    }
+    return flamingActionWords(action, { ...opts, tile });
   }
 
   function seatDetails(view, seat) {
@@ -815,6 +866,10 @@ export function createGame(dom, ctx) {
     render,
     animate,
     turnText,
+    restingText,
+    actionWords,
+    toldByAction: TOLD_BY_ACTION,
+    renderEnd: renderFlamingEnd,
     seatDetails,
     rankingDetail,
     onKey,
@@ -842,6 +897,9 @@ export function createReplay(dom) {
   const notes = h("div", { class: "callout-notices", "data-testid": "replay-notes" });
   fill(dom.area, notes, h("div", { class: "pyramid-wrap" }, svg));
   return {
+    // a step in words, as on the table: form "log" says "{who} plays the red 40 on 1,1"
+    actionWords: (action, { events = [], form = "log" } = {}) => flamingActionWords(action, { events, form }),
+    toldByAction: TOLD_BY_ACTION,
     marksTitle: () => t("replay_marks"),
     marks(steps) {
       const marks = [];

@@ -13,8 +13,13 @@ import {
   relativeTime,
   toast,
 } from "./util.js";
+import { confirmOn, copyText } from "./clipboard.js";
+import { presetRuleLine, withRuleLine } from "./rules-links.js";
+import { initLearnBanner } from "./learn-banner.js";
 
 const REFRESH_MS = 5000;
+// The option inputs (a rule link beside an option names it with data-option too).
+const OPTION_INPUTS = "input[data-option], select[data-option]";
 const KINDS = ["human", "random", "greedy", "ismcts"];
 const OPTION_LABELS = {
   curse: "opt_curse",
@@ -91,6 +96,7 @@ function renderPresets() {
   );
   const names = presets.map((p) => p.name);
   presetSelect.value = names.includes(current) ? current : game ? game.default_preset : "";
+  if (game) presetRuleLine(presetSelect, game.name); // part A: what the presets do, and their rule
 }
 
 function kindLabel(kind) {
@@ -169,7 +175,7 @@ function optionInput(field) {
   if (field.type === "bool" && field.nullable) {
     return h(
       "label",
-      { class: "num", title: field.help },
+      { class: "num", title: optionHelp(field) },
       h("span", {}, text),
       h(
         "select",
@@ -183,7 +189,7 @@ function optionInput(field) {
   if (field.type === "bool") {
     return h(
       "label",
-      { class: "check", title: field.help },
+      { class: "check", title: optionHelp(field) },
       h("input", {
         type: "checkbox",
         name,
@@ -198,7 +204,7 @@ function optionInput(field) {
     const n = Number(playersSelect.value) || 2;
     return h(
       "label",
-      { class: "num", title: field.help },
+      { class: "num", title: optionHelp(field) },
       h("span", {}, text),
       h(
         "select",
@@ -212,7 +218,7 @@ function optionInput(field) {
   if (field.type === "int") {
     return h(
       "label",
-      { class: "num", title: field.help },
+      { class: "num", title: optionHelp(field) },
       h("span", {}, text),
       h("input", {
         type: "number",
@@ -231,7 +237,7 @@ function optionInput(field) {
   }
   return h(
     "label",
-    { class: "num", title: field.help },
+    { class: "num", title: optionHelp(field) },
     h("span", {}, text),
     h("input", { type: "text", name, "data-option": field.name, "data-type": "str", value: field.default ?? "" }),
   );
@@ -308,7 +314,7 @@ function renderOptions() {
   const hintsBox = form.elements.namedItem("hints");
   const hintsBefore = hintsBox ? hintsBox.checked : null;
   if (optionsGame === game.name) {
-    for (const el of form.querySelectorAll("[data-option]")) {
+    for (const el of form.querySelectorAll(OPTION_INPUTS)) {
       before.set(el.dataset.option, el.type === "checkbox" ? el.checked : el.value);
     }
   } else {
@@ -320,9 +326,11 @@ function renderOptions() {
   // on/off options and choices (call-out) up front; numbers under "More settings"
   const main = fields.filter((f) => f.type === "bool" || f.choices);
   const extra = fields.filter((f) => !(f.type === "bool" || f.choices));
-  fill(optionsBox, main.length ? main.map(optionInput) : h("span", { class: "muted" }, t("none")));
-  fill(optionsExtra, extra.map(optionInput));
-  for (const el of form.querySelectorAll("[data-option]")) {
+  // each option with its one-line explanation and a link to its rule (rules-links.js)
+  const withRule = (f) => withRuleLine(game.name, f, optionInput(f));
+  fill(optionsBox, main.length ? main.map(withRule) : h("span", { class: "muted" }, t("none")));
+  fill(optionsExtra, extra.map(withRule));
+  for (const el of form.querySelectorAll(OPTION_INPUTS)) {
     if (!before.has(el.dataset.option)) continue;
     const value = before.get(el.dataset.option);
     if (el.type === "checkbox") el.checked = value;
@@ -330,7 +338,7 @@ function renderOptions() {
   }
   const hints = hintsInput(game);
   if (hints) {
-    optionsBox.append(hints);
+    optionsBox.append(withRuleLine(game.name, { name: "hints" }, hints));
     const box = form.elements.namedItem("hints");
     if (hintsTouched && hintsBefore !== null) box.checked = hintsBefore;
   }
@@ -350,7 +358,7 @@ function readOptions() {
   const game = gameInfo();
   const preset = game.presets.find((p) => p.name === presetSelect.value);
   const options = { ...(preset ? preset.options : {}) };
-  for (const el of form.querySelectorAll("[data-option]")) {
+  for (const el of form.querySelectorAll(OPTION_INPUTS)) {
     const key = el.dataset.option;
     const type = el.dataset.type;
     const field = game.options.find((f) => f.name === key);
@@ -378,8 +386,10 @@ async function create(ev) {
   ev.preventDefault();
   if (!catalog) return;
   const n = Number(playersSelect.value);
-  const seats = seatState.slice(0, n).map((st) => {
-    const name = st.name.trim() || undefined;
+  const seats = seatState.slice(0, n).map((st, i) => {
+    // An unnamed human is named as the field's placeholder says, in the page's language
+    // (the server's default, "Seat 1", is English).
+    const name = st.name.trim() || (st.kind === "human" ? t("name_placeholder", { n: i + 1 }) : undefined);
     return st.kind === "human" ? { kind: "human", name } : { kind: "bot", bot: st.kind, name };
   });
   const body = {
@@ -414,28 +424,44 @@ function absolute(url) {
   return new URL(url, location.origin).href;
 }
 
-async function copy(text, button) {
-  try {
-    await navigator.clipboard.writeText(text);
-    button.textContent = t("copied");
-    setTimeout(() => {
-      button.textContent = t("copy");
-    }, 1500);
-  } catch {
-    toast(t("copy_failed"));
+/** Copy an invite link (clipboard, else the old way); when both fail, select it for the hand. */
+async function copy(text, button, link) {
+  if (await copyText(text)) {
+    confirmOn(button, t("copied"), () => t("copy"));
+    return;
   }
+  const range = document.createRange();
+  range.selectNodeContents(link);
+  const selection = getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+  toast(t("copy_failed"));
 }
 
 function showCreated(result) {
   const panel = document.getElementById("created");
   const box = document.getElementById("invites");
   const invites = result.invites || [];
+  // The creator plays the first human seat (the form lists the creator's own seat first).
+  const creator = invites.length ? [...invites].sort((x, y) => x.seat - y.seat)[0] : null;
   fill(
     box,
     invites.map((inv) => {
       const url = absolute(inv.url);
-      const button = h("button", { type: "button", class: "chip", "data-testid": "copy-invite" }, t("copy"));
-      button.addEventListener("click", () => copy(url, button));
+      const link = h("a", { href: url, "data-testid": "invite-link", "data-seat": inv.seat }, url);
+      const button = h(
+        "button",
+        {
+          type: "button",
+          class: "chip",
+          "data-testid": "copy-invite",
+          "data-seat": inv.seat,
+          "aria-label": t("copy_link_label", { name: inv.name }),
+        },
+        t("copy"),
+      );
+      button.addEventListener("click", () => copy(url, button, link));
+      const yours = creator && inv.seat === creator.seat;
       return h(
         "div",
         { class: "invite" },
@@ -445,17 +471,19 @@ function showCreated(result) {
           h("span", { class: `seat-dot seat-c${inv.seat}`, "aria-hidden": "true" }),
           " ",
           t("invite_for", { name: inv.name, n: inv.seat + 1 }),
+          yours ? h("span", { class: "badge invite-yours" }, t("invite_yours")) : null,
         ),
-        h(
-          "div",
-          { class: "invite-url" },
-          h("a", { href: url, "data-testid": "invite-link", "data-seat": inv.seat }, url),
-          button,
-        ),
+        h("div", { class: "invite-url" }, link, button),
       );
     }),
   );
   document.getElementById("created-watch").href = `/t/${encodeURIComponent(result.table.id)}`;
+  const playNow = document.getElementById("created-play");
+  playNow.hidden = !creator;
+  if (creator) {
+    playNow.href = creator.url;
+    playNow.title = t("play_now_hint", { name: creator.name });
+  }
   panel.hidden = false;
   panel.scrollIntoView({ behavior: "smooth", block: "start" });
 }
@@ -698,6 +726,7 @@ async function refresh() {
 
 async function init() {
   initI18n();
+  initLearnBanner(document.getElementById("learn-banner")); // part B: the tutorial's offer
   form.addEventListener("submit", create);
   gameSelect.addEventListener("change", renderForm);
   playersSelect.addEventListener("change", () => {

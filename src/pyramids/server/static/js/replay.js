@@ -1,5 +1,9 @@
 // The replay viewer (/t/{id}/replay): steps through a finished game with prev/next
-// (and the arrow keys), drawing each step's full position and listing its events.
+// (and the arrow keys), autoplay at a chosen speed (space), a jump to the next mayhem
+// (a step with an event other than a placement, a draw or a move), drawing each step's
+// full position, every hand included (the game is over: nothing is hidden), and telling
+// the step in words (its events' sentences; the notation stays in the tooltip).
+// `#step=N` (N a step's seq) opens the replay there; the address follows the step shown.
 // Data: GET /api/tables/{id}/replay -> [{seq, seat, action, events, state}], seq 0 the deal.
 // The position is drawn by the game's table module (its `createReplay`), loaded from the
 // `browser_module` GET /api/games names for the game: this page names no game. A drawer
@@ -11,6 +15,11 @@
 
 import { eventText, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { api, capitalise, errorText, fill, h, seatNames, tableIdFromPath, toast, withNames } from "./util.js";
+import { copyText } from "./clipboard.js";
+
+/** Event kinds that are the ordinary course of play; any other is mayhem worth a jump. */
+const CALM_KINDS = new Set(["place", "draw", "move"]);
+const AUTOPLAY_MS = 1200; // one step at speed 1×
 
 const tableId = tableIdFromPath();
 const dom = {
@@ -30,6 +39,52 @@ let index = 0;
 let names = [];
 let drawer = null; // the game module's replay drawer: {render(state, names)}
 let fairness = null; // {commitment, seed (exact digits), salt, seeded, computed, verdict}
+let timer = null; // the autoplay interval while playing
+
+/** The step's game events (the server's stand-in notices are not the game's). */
+function gameEvents(step) {
+  return (step.events || []).filter((ev) => ev.game !== "server");
+}
+
+/** Whether a step holds mayhem: an event other than a placement, a draw or a move. */
+function isMayhem(step) {
+  return gameEvents(step).some((ev) => !CALM_KINDS.has(ev.kind));
+}
+
+/** The index of the first mayhem step after `from`, or -1. */
+function nextMayhem(from) {
+  for (let i = from + 1; i < steps.length; i++) if (isMayhem(steps[i])) return i;
+  return -1;
+}
+
+/** The step index whose seq is `seq` (steps are numbered from 0), or -1. */
+function indexOfSeq(seq) {
+  return steps.findIndex((step) => step.seq === seq);
+}
+
+/** The seq named by the address (`#step=N`), or null. */
+function seqFromHash() {
+  const match = /(?:^#|&)step=(\d+)/.exec(location.hash);
+  return match ? Number(match[1]) : null;
+}
+
+/** This page's address opening at step `seq`. */
+function stepUrl(seq) {
+  const url = new URL(location.href);
+  url.hash = `step=${seq}`;
+  return url.href;
+}
+
+/** The step told in words: its first event's sentence, with the players' names. */
+function stepSentence(step) {
+  if (step.action === null || step.action === undefined) return t("replay_start");
+  const who =
+    step.seat === null || step.seat === undefined || step.seat < 0 ? t("log_chance") : (names[step.seat] ?? step.seat);
+  const first = gameEvents(step)[0];
+  if (first) return withNames(capitalise(eventText(first)), names);
+  if (step.seat === null || step.seat === undefined || step.seat < 0) return t("replay_chance_step");
+  return t("replay_action", { who, action: step.action });
+}
 
 /** SHA-256 of `text` (UTF-8) as lowercase hex; null where the browser offers no
  * crypto.subtle (a page served over plain HTTP to another machine). */
@@ -90,14 +145,19 @@ function render() {
   const step = steps[index];
   const last = steps[steps.length - 1].seq;
   dom.step.textContent = `${step.seq} / ${last}`;
+  dom.step.title = t("replay_step_n", { n: step.seq, last });
+  dom.step.dataset.seq = String(step.seq);
   dom.slider.max = String(steps.length - 1);
   dom.slider.value = String(index);
+  dom.action.textContent = stepSentence(step);
   if (step.action === null || step.action === undefined) {
-    dom.action.textContent = t("replay_start");
+    dom.action.removeAttribute("title");
+    delete dom.action.dataset.notation;
   } else {
-    const who = step.seat === null || step.seat === undefined || step.seat < 0 ? t("log_chance") : names[step.seat] ?? step.seat;
-    dom.action.textContent = t("replay_action", { who, action: step.action });
+    dom.action.title = t("replay_notation", { action: step.action });
+    dom.action.dataset.notation = step.action;
   }
+  dom.action.classList.toggle("mayhem", isMayhem(step));
   fill(
     dom.events,
     (step.events || []).map((ev) =>
@@ -111,6 +171,58 @@ function render() {
   document.getElementById("first").disabled = index === 0;
   document.getElementById("next").disabled = index === steps.length - 1;
   document.getElementById("last").disabled = index === steps.length - 1;
+  const mayhem = document.getElementById("next-mayhem");
+  mayhem.disabled = nextMayhem(index) < 0;
+  mayhem.title = mayhem.disabled ? t("replay_no_mayhem") : t("replay_next_mayhem_hint");
+  renderPlay();
+}
+
+function renderPlay() {
+  const play = document.getElementById("play");
+  play.textContent = timer ? t("replay_pause") : t("replay_play");
+  play.setAttribute("aria-pressed", String(Boolean(timer)));
+}
+
+/** Show the step's seq in the address without adding a history entry per step. */
+function markAddress() {
+  if (!steps.length) return;
+  const hash = `#step=${steps[index].seq}`;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+function stop() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  renderPlay();
+}
+
+/** Autoplay from the current step (from the start when at the end) at the chosen speed. */
+function play() {
+  stop();
+  if (index >= steps.length - 1) go(0);
+  const speed = Number(document.getElementById("speed").value) || 1;
+  timer = setInterval(() => {
+    if (index >= steps.length - 1) {
+      stop();
+      return;
+    }
+    go(index + 1, { keepPlaying: true });
+  }, AUTOPLAY_MS / speed);
+  renderPlay();
+}
+
+function togglePlay() {
+  if (timer) stop();
+  else play();
+}
+
+async function copyStepLink(button) {
+  if (!steps.length) return;
+  const seq = steps[index].seq;
+  const url = stepUrl(seq);
+  button.dataset.url = url;
+  if (await copyText(url)) toast(t("replay_link_copied", { n: seq }));
+  else toast(t("copy_failed"));
 }
 
 /** The drawer's marked steps as buttons that jump to them (hidden when there are none). */
@@ -137,9 +249,11 @@ function renderMarks() {
   );
 }
 
-function go(i) {
+function go(i, { keepPlaying = false } = {}) {
+  if (!keepPlaying && timer) stop();
   index = Math.max(0, Math.min(steps.length - 1, i));
   render();
+  markAddress();
 }
 
 async function init() {
@@ -154,8 +268,29 @@ async function init() {
   document.getElementById("first").addEventListener("click", () => go(0));
   document.getElementById("last").addEventListener("click", () => go(steps.length - 1));
   dom.slider.addEventListener("input", () => go(Number(dom.slider.value)));
+  document.getElementById("play").addEventListener("click", togglePlay);
+  document.getElementById("speed").addEventListener("change", () => {
+    if (timer) play();
+  });
+  document.getElementById("next-mayhem").addEventListener("click", () => {
+    const i = nextMayhem(index);
+    if (i >= 0) go(i);
+  });
+  const link = document.getElementById("step-link");
+  link.addEventListener("click", () => copyStepLink(link));
+  window.addEventListener("hashchange", () => {
+    const seq = seqFromHash();
+    const i = seq === null ? -1 : indexOfSeq(seq);
+    if (i >= 0 && i !== index) go(i);
+  });
   document.addEventListener("keydown", (ev) => {
+    if (ev.target instanceof HTMLSelectElement) return;
     if (ev.target instanceof HTMLInputElement && ev.target.type !== "range") return;
+    if (ev.key === " " && !(ev.target instanceof HTMLButtonElement)) {
+      ev.preventDefault();
+      togglePlay();
+      return;
+    }
     if (ev.key === "ArrowLeft") {
       ev.preventDefault();
       go(index - 1);
@@ -191,7 +326,9 @@ async function init() {
     dom.action.textContent = errorText(err.code, err.message);
     return;
   }
-  go(0);
+  const asked = seqFromHash();
+  const start = asked === null ? -1 : indexOfSeq(asked);
+  go(start >= 0 ? start : 0);
   renderFairness();
 }
 

@@ -1,10 +1,17 @@
 // The table page (/t/{id}, an invite: /t/{id}?token=…): connection, state queue, and everything every game
-// shares: whose turn, seq, seats, log, the current event's reason, the final ranking and
+// shares: whose turn, seats, log, the current event's reason, the end screen and
 // the generic "all legal actions" list. The drawing and the game's own controls come
 // from the game's table module, the `browser_module` GET /api/games names for the game.
+//
+// Whose turn it is has one source of truth, turnState(): the status banner, the tab title,
+// the turn sound and the game's hand and controls all read it, so they agree during a
+// fall choice, a check and while an animation plays. Words come first: log lines and
+// buttons say what happens (the game module's actionWords); the notation is in tooltips
+// and, with the "Show notation" toggle (remembered), next to the words.
 
 import { TableConnection } from "./connection.js";
 import { eventText, has, initI18n, lang, onLangChange, t } from "./i18n.js";
+import { playAgain } from "./table-end.js";
 import {
   api,
   capitalise,
@@ -20,6 +27,8 @@ import {
 } from "./util.js";
 
 const SPEED_KEY = "pyramids.speed";
+const NOTATION_KEY = "pyramids.notation";
+const SOUND_KEY = "pyramids.sound";
 const SPEEDS = { normal: 1, fast: 0.4, off: 0 };
 
 const tableId = tableIdFromPath();
@@ -83,7 +92,13 @@ const dom = {
   ranking: document.getElementById("ranking"),
   rankingTitle: document.getElementById("ranking-title"),
   replayLink: document.getElementById("replay-link"),
+  endStats: document.getElementById("end-stats"),
+  playAgain: document.getElementById("play-again"),
+  againInvites: document.getElementById("again-invites"),
   speed: document.getElementById("speed"),
+  notation: document.getElementById("notation"),
+  sound: document.getElementById("sound"),
+  statusBar: document.querySelector(".status-bar"),
 };
 
 /** Everything the page knows; shared with the game module as `ctx`. */
@@ -102,6 +117,8 @@ const ctx = {
   speed: speedFactor,
   rerender: () => renderAll(),
   isInteractive,
+  turnState,
+  log: () => logEntries,
 };
 
 let game = null;
@@ -131,6 +148,60 @@ function isInteractive() {
       !ctx.animating &&
       queue.length === 0,
   );
+}
+
+/**
+ * Whose turn it is and what the viewer may do, the one answer every part of the page
+ * reads: {phase, mine, text, hand}. `phase` is loading, open, over, playing (an action's
+ * events are being shown), sending (the viewer's action is on its way), act (the viewer
+ * decides now) or wait (someone else decides, or chance); `text` is the status line and
+ * `hand` what the viewer's hand says.
+ */
+function turnState() {
+  const msg = ctx.current;
+  if (!msg) return { phase: "loading", mine: false, text: t("loading"), hand: "" };
+  if (ctx.animating && ctx.animatingMsg) {
+    const seat = ctx.animatingMsg.last ? ctx.animatingMsg.last.seat : null;
+    const text =
+      seat === ctx.seat && seat !== null
+        ? t("turn_playing_you")
+        : seat === null || seat === undefined || seat < 0
+          ? t("turn_playing_chance")
+          : t("turn_playing", { who: ctx.names[seat] ?? seat });
+    return { phase: "playing", mine: false, text, hand: t("hand_playing") };
+  }
+  if (msg.status === "finished" || msg.to_move === null || msg.to_move === undefined) {
+    return { phase: "over", mine: false, text: t("turn_over"), hand: "" };
+  }
+  if (msg.status === "open") return { phase: "open", mine: false, text: t("turn_waiting_players"), hand: t("hand_wait") };
+  if (ctx.busy) return { phase: "sending", mine: false, text: t("turn_sending"), hand: t("hand_sending") };
+  const special = game && game.turnText ? game.turnText(msg, ctx) : null;
+  let text;
+  let mine;
+  let hand = null;
+  if (special) {
+    ({ text, mine } = special);
+    hand = special.hand ?? null;
+  } else if (msg.to_move < 0) {
+    text = t("turn_chance"); // the server draws a chance outcome (-1)
+    mine = false;
+  } else if (msg.to_move === ctx.seat) {
+    text = t("turn_you");
+    mine = true;
+  } else {
+    text = t("turn_of", { who: ctx.names[msg.to_move] ?? msg.to_move });
+    mine = false;
+  }
+  // the viewer acts only when the page lets it: its own decision, on the latest state
+  mine = Boolean(mine && isInteractive());
+  if (hand === null) {
+    hand = mine
+      ? ""
+      : msg.to_move >= 0 && msg.to_move !== ctx.seat
+        ? t("hand_wait_for", { who: ctx.names[msg.to_move] ?? msg.to_move })
+        : t("hand_wait");
+  }
+  return { phase: mine ? "act" : "wait", mine, text, hand };
 }
 
 // --- the countdown of a decision (turn_time > 0) ---------------------------------------
@@ -243,7 +314,8 @@ function renderReason() {
   const r = ctx.reason;
   if (!r) {
     const msg = ctx.current;
-    dom.reason.textContent = msg && msg.seq === 0 ? t("event_none") : "";
+    const resting = msg && msg.seq === 0 && game && game.restingText ? game.restingText(msg, ctx) : null;
+    dom.reason.textContent = msg && msg.seq === 0 ? resting || t("event_none") : "";
     dom.reason.dataset.kind = "";
     return;
   }
@@ -261,41 +333,28 @@ function restingEvent(last) {
   return events[events.length - 1];
 }
 
+let wasMine = false; // whether the last status shown was the viewer's turn (for the sound)
+
 function renderTurn() {
   const msg = ctx.current;
   const summary = ctx.summary;
-  let text = "";
-  let mine = false;
-  if (!msg) {
-    text = t("loading");
-  } else if (msg.status === "finished" || msg.to_move === null || msg.to_move === undefined) {
-    text = t("turn_over");
-  } else if (msg.status === "open") {
-    text = t("turn_waiting_players");
-  } else {
-    const special = game && game.turnText ? game.turnText(msg, ctx) : null;
-    if (special) {
-      text = special.text;
-      mine = special.mine;
-    } else if (msg.to_move < 0) {
-      text = t("turn_chance"); // the server draws a chance outcome (-1)
-    } else if (msg.to_move === ctx.seat) {
-      text = t("turn_you");
-      mine = true;
-    } else {
-      text = t("turn_of", { who: ctx.names[msg.to_move] ?? msg.to_move });
-    }
-  }
-  dom.turn.textContent = text;
+  const state = turnState();
+  const mine = state.mine;
+  dom.turn.textContent = state.text;
+  dom.turn.dataset.phase = state.phase;
   dom.turn.classList.toggle("mine", mine);
+  dom.statusBar.classList.toggle("mine", mine);
+  dom.statusBar.dataset.phase = state.phase;
   document.body.classList.toggle("my-turn", mine);
+  if (mine && !wasMine) turnSound();
+  wasMine = mine;
   dom.seq.textContent = msg ? String(msg.seq) : "";
   const turnNo = msg && msg.view && msg.view.turn;
   dom.turnNo.textContent = turnNo ? t("turn_n", { n: turnNo }) : "";
   if (summary) {
     const gameName = gameTitle(summary.game);
     dom.title.textContent = `${gameName} · ${summary.id}`;
-    document.title = `${gameName} · ${t("app_name")}`;
+    document.title = mine ? `● ${t("tab_your_turn")} — ${gameName}` : `${gameName} · ${t("app_name")}`;
     dom.seeded.hidden = !summary.seeded;
     // the seed's commitment, published at the start; the record reveals seed and salt at the end
     dom.commitment.hidden = !summary.commitment;
@@ -359,20 +418,50 @@ function renderSeats() {
   fill(dom.seats, items);
 }
 
+/** An action in words ("Ann plays the red 40 on 1,1"): the game module's words, else the
+ * notation. */
+function actionWords(action, seat, events = [], form = "log") {
+  const words = game && game.actionWords ? game.actionWords(action, { seat, events, form }, ctx) : null;
+  return words || (form === "log" ? `{who}: ${action}` : action);
+}
+
+/** The log line's sentence, its subject (the seat's name) in a span.log-who: the game's words
+ * say "{who} plays …", the name goes where {who} stands. */
+function sentenceWithWho(entry, who) {
+  const whoSpan = () => h("span", { class: "log-who" }, who);
+  if (entry.action === null || entry.action === undefined) return [t("log_setup")];
+  const words = actionWords(entry.action, entry.seat, entry.events || []);
+  const at = words.indexOf("{who}");
+  const chance = entry.seat === null || entry.seat === undefined || entry.seat < 0;
+  if (at < 0) return chance ? [capitalise(words)] : [whoSpan(), " ", h("span", {}, words)];
+  const before = words.slice(0, at);
+  const after = words.slice(at + "{who}".length);
+  return [before ? capitalise(before) : null, whoSpan(), after];
+}
+
 function logLine(entry) {
-  const who = entry.seat === null || entry.seat === undefined || entry.seat < 0 ? t("log_chance") : ctx.names[entry.seat] ?? entry.seat;
+  const chance = entry.seat === null || entry.seat === undefined || entry.seat < 0;
+  const who = chance ? t("log_chance") : ctx.names[entry.seat] ?? entry.seat;
+  const told = (game && game.toldByAction) || new Set();
+  // an event the action's words already tell stays in the list, shown with the notation only
+  const byAction = entry.action !== null && entry.action !== undefined;
   const events = (entry.events || []).map((ev) =>
-    h("li", { class: `log-event ev-${ev.kind}` }, withNames(capitalise(eventText(ev)), ctx.names)),
+    h(
+      "li",
+      { class: `log-event ev-${ev.kind}`, "data-told": byAction && told.has(ev.kind) ? "action" : null },
+      withNames(capitalise(eventText(ev)), ctx.names),
+    ),
   );
+  const notation = entry.action ?? "";
   return h(
     "li",
-    { class: "log-entry", "data-seq": entry.seq },
+    { class: "log-entry", "data-seq": entry.seq, "data-seat": chance ? "" : entry.seat, title: notation || null },
     h(
       "div",
       { class: "log-head" },
-      h("span", { class: "log-seq" }, `#${entry.seq}`),
-      h("span", { class: "log-who" }, who),
-      h("code", { class: "log-action" }, entry.action ?? t("log_setup")),
+      h("span", { class: "log-seq notation" }, `#${entry.seq}`),
+      h("span", { class: "log-words", "data-testid": "log-words" }, sentenceWithWho(entry, who)),
+      notation ? h("code", { class: "log-action notation" }, notation) : null,
     ),
     events.length ? h("ul", { class: "log-events" }, events) : null,
   );
@@ -411,10 +500,12 @@ function renderAllActions() {
             type: "button",
             "data-testid": "action",
             "data-action": action,
+            title: action,
             disabled: !enabled,
             onclick: () => send(action),
           },
-          action,
+          capitalise(actionWords(action, ctx.seat, [], "button")),
+          h("code", { class: "notation" }, action),
         ),
       ),
     ),
@@ -451,6 +542,8 @@ function renderRanking() {
     ),
   );
   dom.replayLink.href = `/t/${encodeURIComponent(tableId)}/replay`;
+  dom.playAgain.hidden = ctx.seat === null || ctx.seat === undefined || !ctx.summary;
+  if (game && game.renderEnd) game.renderEnd(dom.endStats, msg, ctx);
 }
 
 function renderBanner() {
@@ -520,7 +613,10 @@ async function processQueue() {
       if (msg.last) addLog(msg.last);
       if (animate) {
         ctx.animating = true;
+        ctx.animatingMsg = msg;
         ctx.busy = false;
+        renderTurn();
+        renderClock();
         renderAllActions();
         try {
           await game.animate(prev, msg, ctx);
@@ -528,6 +624,7 @@ async function processQueue() {
           console.warn("animation failed", err);
         }
         ctx.animating = false;
+        ctx.animatingMsg = null;
       }
       ctx.current = msg;
       ctx.busy = false;
@@ -617,10 +714,69 @@ function initSpeed() {
   });
 }
 
+function initNotation() {
+  const apply = () => document.body.classList.toggle("show-notation", dom.notation.checked);
+  dom.notation.checked = localStorage.getItem(NOTATION_KEY) === "on";
+  apply();
+  dom.notation.addEventListener("change", () => {
+    localStorage.setItem(NOTATION_KEY, dom.notation.checked ? "on" : "off");
+    apply();
+  });
+}
+
+let audio = null;
+
+function initSound() {
+  dom.sound.checked = localStorage.getItem(SOUND_KEY) === "on";
+  dom.sound.addEventListener("change", () => {
+    localStorage.setItem(SOUND_KEY, dom.sound.checked ? "on" : "off");
+    if (dom.sound.checked) turnSound(); // a sample; the click also lets the page make sound
+  });
+}
+
+/** A short two-note beep (WebAudio) when the turn becomes the viewer's, if asked for. */
+function turnSound() {
+  if (!dom.sound.checked) return;
+  try {
+    audio ??= new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === "suspended") audio.resume();
+    const now = audio.currentTime;
+    [660, 880].forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = freq;
+      const start = now + i * 0.12;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.15, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.11);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.12);
+    });
+    document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+  } catch {
+    // no sound here: the banner and the title still tell
+  }
+}
+
+/** Keep the turn banner under the (sticky, wrapping) top bar: its height as a CSS variable. */
+function initStickyBanner() {
+  const bar = document.querySelector(".topbar");
+  if (!bar) return;
+  const set = () => document.documentElement.style.setProperty("--topbar-h", `${bar.offsetHeight}px`);
+  set();
+  if (typeof ResizeObserver === "function") new ResizeObserver(set).observe(bar);
+}
+
 function init() {
   initI18n();
   initSpeed();
+  initNotation();
+  initSound();
+  initStickyBanner();
   initClock();
+  dom.playAgain.addEventListener("click", () => playAgain(ctx, dom));
   onLangChange(() => {
     if (connStatus[0] === "refused") dom.conn.textContent = t("conn_refused");
     else setStatus(...connStatus);
