@@ -18,6 +18,7 @@ unless an ancestor that scrolls or clips within the screen holds it.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -123,6 +124,16 @@ def english_tells(page: list[dict[str, str]], events: list[dict[str, str]]) -> l
                     continue
                 tells.add(phrase)
     return sorted(tells, key=len, reverse=True)
+
+
+def place_names() -> list[str]:
+    """The French proper names on the Flags cards (a highest point such as "pic Blue
+    Mountain" keeps its English words in French): names, not untranslated text."""
+    path = REPO_ROOT / "src" / "pyramids" / "server" / "static" / "data" / "flags-cards.json"
+    cards = json.loads(path.read_text(encoding="utf-8"))["cards"]
+    names = [c[k] for c in cards for k in ("country_fr", "capital_fr") if c.get(k)]
+    names += [f["name_fr"] for c in cards for f in c["facts"].values() if f.get("name_fr")]
+    return names
 
 
 def english_found(text: str, tells: list[str], names: list[str]) -> list[str]:
@@ -247,7 +258,7 @@ def test_no_english_reaches_a_french_page(
     tells = english_tells(data["page"], data["events"])
     assert len(tells) > 100, "the English catalogue should give many tells"
 
-    names = ["Ann", *BOT_NAMES]
+    names = ["Ann", *BOT_NAMES, *place_names()]
     gaps: dict[str, list[str]] = {}
     create_in_lobby(pg)
     if found := english_found(pg.evaluate(VISIBLE_TEXT), tells, names):
@@ -332,6 +343,9 @@ def test_the_tell_list_catches_english_and_spares_french_names_and_codes() -> No
     assert english_found("À VOUS DE JOUER — YOUR TURN", tells, []) == ["your turn"]
     assert english_found("take:O1\nleft\nW2>R3", ["take", "left"], []) == []
     assert english_found("G20 falls left", ["left"], []) == ["left"]
+    assert "pic Blue Mountain" in place_names()  # a place keeps its name in French
+    assert english_found("Jamaïque · pic Blue Mountain", ["blue"], place_names()) == []
+    assert english_found("la pyramide blue", ["blue"], place_names()) == ["blue"]
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"], ids=["en", "fr"])

@@ -484,7 +484,9 @@ export function drawPyramid(svg, board, opts = {}) {
       },
       s("title", {}, label),
       s("rect", { x: GAP + 1, y: GAP + 1, width: TW - 2 * GAP - 2, height: TH - 2 * GAP - 2, rx: 7 }),
-      s("text", { x: TW / 2, y: TH / 2 + 1, class: "spot-label" }, sp.spot),
+      // words first: a "+" marks the spot; its row,col only with the notation shown
+      s("text", { x: TW / 2, y: TH / 2 + 3, class: "spot-here" }, "+"),
+      s("text", { x: TW / 2, y: TH / 2 + 1, class: "spot-label notation" }, sp.spot),
       s("text", { x: TW / 2, y: TH / 2 + 14, class: "spot-hint" }, hintMark(hint)),
     );
     const choose = (ev) => {
