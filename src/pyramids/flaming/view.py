@@ -203,12 +203,20 @@ def determinize(view: FlamingView, rng: random.Random) -> FlamingPosition:
     return pos
 
 
-def view_spots(view: FlamingView) -> list[int]:
-    """The placement spots of ``view``'s pyramid in scan order (FP-PLACE-2, FP-PLACE-3, FP-PLACE-4, FP-PLACE-5; public)."""
+def public_position(view: FlamingView) -> FlamingPosition:
+    """A position holding only ``view``'s public pyramid facts: the pyramid and the quenched
+    embers (no hands or piles), every tile a mayhem candidate: what placement spots and
+    the mayhem checks read."""
     pos = FlamingPosition.empty(view.players)
     pos.board = dict(view.board)
+    pos.quenched = dict(view.quenched)
     rebuild(pos)
-    return placement_spots(pos)
+    return pos
+
+
+def view_spots(view: FlamingView) -> list[int]:
+    """The placement spots of ``view``'s pyramid in scan order (FP-PLACE-2, FP-PLACE-3, FP-PLACE-4, FP-PLACE-5; public)."""
+    return placement_spots(public_position(view))
 
 
 def placement_hints(view: FlamingView) -> dict[str, Any] | None:

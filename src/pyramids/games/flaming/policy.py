@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from pyramids.core.game import Action, Game, State, View
 from pyramids.flaming.actions import CHECK_OK, call_action, is_place
 from pyramids.flaming.mayhem import fire_reach, first_event
-from pyramids.flaming.position import FlamingPosition, rebuild
 from pyramids.flaming.state import FALL, LEFT, FlamingState, decode_place
 from pyramids.flaming.tiles import (
     ALL_TILES,
@@ -51,7 +50,7 @@ from pyramids.flaming.tiles import (
     completes_curse,
     fits,
 )
-from pyramids.flaming.view import FlamingView
+from pyramids.flaming.view import FlamingView, public_position
 
 # --- tuning (variants played against each other, see docs/BOTS.md) -------------------
 
@@ -239,11 +238,7 @@ def perfect_check(view: FlamingView) -> Action:
     A call of the first event the engine's checks find (FP-MAYHEM-2), or ``ok`` when
     nothing stands. Everything it reads is public: the pyramid and the quenched embers.
     """
-    pos = FlamingPosition.empty(view.players)
-    pos.board = dict(view.board)
-    pos.quenched = dict(view.quenched)
-    rebuild(pos)
-    cat, k = first_event(pos, bool(view.options.get("curse")))
+    cat, k = first_event(public_position(view), bool(view.options.get("curse")))
     return call_action(k) if cat else CHECK_OK
 
 
