@@ -27,6 +27,17 @@ Run from the repository root (the full-size figures)::
 
 ``--quick`` is a reduced run (smaller budgets and game counts); the page is marked
 PRELIMINARY whenever the parameters are below the full-size ones.
+
+**Native search** (issue 11; ``scripts/strength_native.py``): when the native core is built,
+every ladder budget has a line per search (``ismcts:B+python``, ``ismcts:B+native``: the
+same time per decision) and the page adds "Native search against the Python search": the
+iterations/s of both at the ``normal`` settings (and whether their statistics were
+identical), ``normal`` native against Python at the same time per decision in 2-player
+Flaming (``--nvp-games``, ``--nvp-budget``), and the gain per level. The issue's figures,
+sized for 2 cores and 45 minutes (Flaming only, budgets 0.01 s and 0.03 s, 200 games per
+line, no OpenSpiel part)::
+
+    .venv/bin/python scripts/strength.py --native-run --jobs 2
 """
 
 from __future__ import annotations
@@ -43,12 +54,13 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyspiel
+import strength_native as nvp
 from open_spiel.python.algorithms import ismcts as os_ismcts  # type: ignore[import-untyped]
 from open_spiel.python.algorithms import mcts as os_mcts
 
@@ -77,6 +89,20 @@ POSITION_PLIES = (20, 30)
 TARGET_2P = 0.65
 TARGET_4P = 0.40
 TARGET_BUDGET = "1s"
+NATIVE_RUN: dict[str, Any] = {
+    "games": "flaming",
+    "budgets": "0.01s,0.03s",
+    "games_2p": nvp.NVP_FULL_GAMES,
+    "games_4p": nvp.NVP_FULL_GAMES,
+    "h2h_games": 0,
+    "positions": 0,
+    "searches": "python,native",
+    "nvp_games": nvp.NVP_FULL_GAMES,
+    "nvp_budget": nvp.NVP_BUDGET,
+    "nvp_positions": nvp.NVP_FULL_POSITIONS,
+}
+"""``--native-run``: the issue 11 figures (both searches), sized for 2 cores and 45 minutes;
+explicit options still win."""
 
 
 # --- positions and OpenSpiel plumbing ------------------------------------------------------
@@ -406,10 +432,19 @@ def ladder_row(
     )
 
 
-def ladder_specs(budgets: Sequence[str]) -> list[str]:
-    """random, greedy, ismcts at each budget, the oracle at the largest."""
+def ladder_specs(
+    budgets: Sequence[str], searches: Sequence[str] = ("python",), *, oracle: bool = True
+) -> list[str]:
+    """random, greedy, ismcts at each budget with each search (``+python``, ``+native``),
+    the oracle at the largest with the last search (unless ``oracle`` is false)."""
     largest = max(budgets, key=budget_seconds)
-    return ["random", "greedy", *(f"ismcts:{b}" for b in budgets), f"oracle:{largest}"]
+    specs = ["random", "greedy", *(f"ismcts:{b}+{s}" for b in budgets for s in searches)]
+    return specs + ([f"oracle:{largest}+{searches[-1]}"] if oracle else [])
+
+
+def _spec_seconds(spec: str) -> float:
+    """Seconds of the budget of a spec written ``ismcts:0.1s+native``."""
+    return budget_seconds(spec.partition(":")[2].partition("+")[0])
 
 
 def budget_seconds(budget: str) -> float:
@@ -455,20 +490,24 @@ def full_estimate(
     for game, players in sorted({(r.game, r.players) for r in ladder}):
         rows = {r.spec: r for r in ladder if (r.game, r.players) == (game, players)}
         cost = 0.0
-        for spec in ladder_specs(FULL_BUDGETS):
+        searches = sorted({r.spec.rpartition("+")[2] for r in rows.values() if "+" in r.spec})
+        for spec in ladder_specs(FULL_BUDGETS, searches or ["python"]):
             name, _, budget = spec.partition(":")
+            budget, _, search = budget.partition("+")
             if not budget:
                 if spec in rows:
                     cost += rows[spec].core_seconds_per_game * FULL_GAMES
                 continue
             full = budget_seconds(budget)
-            same = [r for r in rows.values() if r.spec.startswith(name + ":")]
+            same = [
+                r
+                for r in rows.values()
+                if r.spec.startswith(name + ":") and r.spec.endswith("+" + search)
+            ]
             if not same:
                 continue
-            near = min(
-                same, key=lambda r: abs(math.log(budget_seconds(r.spec[len(name) + 1 :]) / full))
-            )
-            b = budget_seconds(near.spec[len(name) + 1 :])
+            near = min(same, key=lambda r: abs(math.log(_spec_seconds(r.spec) / full)))
+            b = _spec_seconds(near.spec)
             cost += near.core_seconds_per_game * full / b * FULL_GAMES
         total += cost / jobs
         lines.append(f"{TITLES[game]} {players}p ladder: about {_duration(cost / jobs)}")
@@ -489,6 +528,47 @@ def full_estimate(
     return total, lines
 
 
+def nvp_estimate(run: Run) -> tuple[float, list[str]]:
+    """Estimated wall seconds of the native-figures run (``NATIVE_RUN``), from this run.
+
+    A line's fixed cost (starting its processes) is its ``random`` line's; the rest scales
+    with the games and with the nearest ``NATIVE_RUN`` budget / the measured budget."""
+    a = run.args
+    lines: list[str] = []
+    total = 0.0
+    budgets = NATIVE_RUN["budgets"].split(",")
+    for game, players in sorted({(r.game, r.players) for r in run.ladder}):
+        if game != "flaming":
+            continue
+        rows = [r for r in run.ladder if (r.game, r.players) == (game, players)]
+        fixed = min((r.seconds * r.jobs for r in rows if r.spec == "random"), default=0.0)
+        cost = 0.0
+        for r in rows:
+            if r.spec.startswith("oracle"):
+                continue
+            scale = 1.0
+            if ":" in r.spec:
+                near = min(
+                    budgets, key=lambda b: abs(math.log(budget_seconds(b) / _spec_seconds(r.spec)))
+                )
+                scale = budget_seconds(near) / _spec_seconds(r.spec)
+            per_game = max(0.0, r.seconds * r.jobs - fixed) / r.games
+            cost += fixed + per_game * scale * NATIVE_RUN["games_2p"]
+        total += cost / a.jobs
+        lines.append(f"{TITLES[game]} {players}p ladder: about {_duration(cost / a.jobs)}")
+    if run.nvp_h2h is not None and run.nvp_h2h.games:
+        per_game = run.nvp_h2h.seconds * run.nvp_h2h.jobs / run.nvp_h2h.games
+        cost = per_game * NATIVE_RUN["nvp_budget"] / run.nvp_h2h.budget * NATIVE_RUN["nvp_games"]
+        total += cost / a.jobs
+        lines.append(f"native against Python: about {_duration(cost / a.jobs)}")
+    if run.nvp_speed:
+        secs = sum(r.python_seconds + r.native_seconds for r in run.nvp_speed)
+        secs *= NATIVE_RUN["nvp_positions"] / max(1, run.nvp_speed[0].positions)
+        total += secs
+        lines.append(f"iterations/s table (one core): about {_duration(secs)}")
+    return total, lines
+
+
 @dataclass
 class Run:
     """Everything one run measured, with its arguments."""
@@ -501,10 +581,18 @@ class Run:
     h2h: list[H2HGame]
     ladder: list[LadderRow]
     seconds: float
+    nvp_speed: list[nvp.SpeedRow] = field(default_factory=list)
+    nvp_h2h: nvp.H2H | None = None
 
 
 def preliminary(args: argparse.Namespace) -> bool:
-    """Whether the run is below the full-size parameters."""
+    """Whether the run is below the full-size parameters (of ``--native-run`` for one)."""
+    if args.native_run:
+        return bool(
+            min(args.games_2p, args.games_4p) < nvp.NVP_FULL_GAMES
+            or args.nvp_games < nvp.NVP_FULL_GAMES
+            or args.nvp_positions < nvp.NVP_FULL_POSITIONS
+        )
     return (
         tuple(args.budgets) != FULL_BUDGETS
         or args.games_2p < FULL_GAMES
@@ -519,7 +607,16 @@ def render(run: Run) -> str:
     prelim = preliminary(a)
     largest = max(a.budgets, key=budget_seconds)
     out: list[str] = ["# Strength and speed of the search bots", ""]
-    if prelim:
+    if prelim and a.native_run:
+        out += [
+            f"> **PRELIMINARY: reduced parameters.** {a.games_2p} two-player and {a.games_4p} "
+            f"four-player games per ladder line, {a.nvp_games} native-against-Python games, "
+            f"{a.nvp_positions} speed positions per line (full `--native-run`: "
+            f"{nvp.NVP_FULL_GAMES}, {nvp.NVP_FULL_GAMES}, {nvp.NVP_FULL_POSITIONS}). The "
+            'targets cannot be judged from this page; see "Full run" at the end.',
+            "",
+        ]
+    elif prelim:
         out += [
             "> **PRELIMINARY: reduced parameters.** Budgets "
             + ", ".join(a.budgets)
@@ -662,9 +759,12 @@ def render(run: Run) -> str:
                 f"| {lr.core_seconds_per_game:.2f} |"
             )
         out.append("")
+    if a.native_run or run.nvp_speed or run.nvp_h2h is not None or len(a.searches) > 1:
+        out += nvp.render(run.nvp_speed, run.nvp_h2h, run.ladder, a.seed)
     out += ["## Targets", ""]
     out += targets(run, largest)
     est, est_lines = full_estimate(run.ladder, run.speed, run.h2h, a.h2h_budget, a.jobs)
+    nest, nest_lines = nvp_estimate(run)
     out += [
         "## Full run",
         "",
@@ -682,6 +782,21 @@ def render(run: Run) -> str:
         "",
         *(f"- {line}" for line in est_lines),
         "",
+        "The native-search figures (issue 11: both searches in the ladder at the same time "
+        f"budgets {NATIVE_RUN['budgets']}, {nvp.NVP_FULL_GAMES} games per line, Flaming 2 and "
+        f"4 players; {nvp.NVP_FULL_GAMES} games native against Python at "
+        f"{NATIVE_RUN['nvp_budget']:g} s a decision; the iterations/s table on "
+        f"{nvp.NVP_FULL_POSITIONS} positions per line), sized for 2 cores and 45 minutes:",
+        "",
+        "```",
+        ".venv/bin/python scripts/strength.py --native-run --jobs 2 --machine '2-core dev box' "
+        "--note 'nothing else running'",
+        "```",
+        "",
+        f"Estimated from this run: about **{_duration(nest)}**:",
+        "",
+        *(f"- {line}" for line in nest_lines),
+        "",
     ]
     return "\n".join(out)
 
@@ -690,7 +805,14 @@ def targets(run: Run, largest: str) -> list[str]:
     """The targets section: met, not met, or not measured at the required size."""
     a = run.args
     lines: list[str] = []
-    big = [r for r in run.ladder if r.game == "flaming" and r.spec == f"ismcts:{largest}"]
+    if a.native_run:  # the search issue's targets need 1 s budgets: not this run's
+        lines += nvp.targets(run.nvp_speed, run.nvp_h2h, run.ladder, nvp.NVP_FULL_GAMES)
+        return [*lines, ""]
+    big = [
+        r
+        for r in run.ladder
+        if r.game == "flaming" and r.spec == f"ismcts:{largest}+{a.searches[0]}"
+    ]
     for players, goal, n_req in ((2, TARGET_2P, FULL_GAMES), (4, TARGET_4P, 0)):
         what = (
             "ISMCTS at 1 s wins at least 65% of 2-player Flaming games against greedy "
@@ -703,9 +825,7 @@ def targets(run: Run, largest: str) -> list[str]:
         if row is None:
             lines.append(f"- {what}: **not measured** (no Flaming {players}-player ladder).")
             continue
-        fig = (
-            f"ismcts:{largest}: {row.wins:g}/{row.games} = {_pct(row.rate)} (95% CI {_ci(row.ci)})"
-        )
+        fig = f"{row.spec}: {row.wins:g}/{row.games} = {_pct(row.rate)} (95% CI {_ci(row.ci)})"
         if largest != TARGET_BUDGET or row.games < n_req:
             verdict = "**not measured at the required budget and game count**"
             hint = "above the target" if row.rate >= goal else "below the target"
@@ -746,6 +866,8 @@ def targets(run: Run, largest: str) -> list[str]:
             f"- Ours at least as strong as OpenSpiel's (score ≥ 50% head-to-head): **{status}** "
             f"({score:g}/{n} = {_pct(score / n)}, 95% CI {_ci((lo, hi))})."
         )
+    if a.native_run or run.nvp_speed or run.nvp_h2h is not None or len(a.searches) > 1:
+        lines += nvp.targets(run.nvp_speed, run.nvp_h2h, run.ladder, nvp.NVP_FULL_GAMES)
     lines.append(
         "- Pyramids and Flags: the issue sets no numeric target; its ladder is above."
         if any(r.game == "flags" for r in run.ladder)
@@ -762,6 +884,19 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     """The command line (see the module docstring)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="reduced run: 0.05s,0.2s, 30/32 games")
+    p.add_argument(
+        "--native-run",
+        action="store_true",
+        help="the native-search figures (issue 11), sized for 2 cores and 45 minutes",
+    )
+    p.add_argument(
+        "--searches",
+        default=None,
+        help="ladder searches: python,native (default: both when the native core is built)",
+    )
+    p.add_argument("--nvp-games", type=int, default=None, help="native against Python games")
+    p.add_argument("--nvp-budget", type=float, default=None, help="their seconds per decision")
+    p.add_argument("--nvp-positions", type=int, default=None, help="iterations/s positions")
     p.add_argument("--games-2p", type=int, default=None)
     p.add_argument("--games-4p", type=int, default=None)
     p.add_argument("--h2h-games", type=int, default=None)
@@ -772,12 +907,13 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--budgets", default=None, help="ladder budgets, e.g. 0.1s,1s")
-    p.add_argument("--games", default="flaming,flags", help="which games: flaming,flags")
+    p.add_argument("--games", default=None, help="which games: flaming,flags")
     p.add_argument("--out", default=str(ROOT / "docs" / "STRENGTH.md"))
     p.add_argument("--machine", default="2-core dev box")
     p.add_argument("--note", default="", help="what else was running")
     a = p.parse_args(argv)
     quick = a.quick
+    built = nvp.native_built()
     defaults: dict[str, Any] = {
         "games_2p": 30 if quick else FULL_GAMES,
         "games_4p": 32 if quick else FULL_GAMES,
@@ -787,10 +923,27 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         "positions": 4 if quick else FULL_POSITIONS,
         "os_sims": 20 if quick else FULL_OS_SIMS,
         "budgets": "0.05s,0.2s" if quick else ",".join(FULL_BUDGETS),
+        "games": "flaming,flags",
+        "searches": "python,native" if built else "python",
+        "nvp_games": (10 if quick else nvp.NVP_FULL_GAMES) if built else 0,
+        "nvp_budget": nvp.NVP_BUDGET,
+        "nvp_positions": (2 if quick else nvp.NVP_FULL_POSITIONS) if built else 0,
     }
+    if a.native_run:
+        defaults |= NATIVE_RUN
+        if quick:
+            defaults |= {"games_2p": 20, "games_4p": 20, "nvp_games": 20, "nvp_positions": 2}
     for key, value in defaults.items():
         if getattr(a, key) is None:
             setattr(a, key, value)
+    a.searches = [x.strip() for x in a.searches.split(",") if x.strip()]
+    for x in a.searches:
+        if x not in nvp.SEARCHES:
+            p.error(f"unknown search {x!r} (choose python, native)")
+    if "native" in a.searches and not built:
+        p.error("the native search needs the native core (./run builds it)")
+    if not built:  # the native-against-Python parts need the native core: not run
+        a.nvp_games = a.nvp_positions = 0
     a.budgets = [b.strip() for b in a.budgets.split(",") if b.strip()]
     for b in a.budgets:
         budget_seconds(b)
@@ -840,14 +993,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             n = args.games_2p if players == 2 else args.games_4p
             if n < 1:
                 continue
-            for spec in ladder_specs(args.budgets):
+            for spec in ladder_specs(args.budgets, args.searches, oracle=not args.native_run):
                 lrow = ladder_row(game, players, spec, games=n, seed=args.seed, jobs=args.jobs)
                 log(
                     f"ladder {game} {players}p {spec}: {lrow.wins:g}/{lrow.games} "
                     f"({lrow.seconds:.1f}s)"
                 )
                 ladder.append(lrow)
-    run = Run(args, command, started, load, speed, h2h, ladder, time.perf_counter() - t0)
+    nvp_speed: list[nvp.SpeedRow] = []
+    if args.nvp_positions > 0:
+        for game in nvp.TITLES:
+            for players in (2, 4):
+                srow = nvp.measure_speed(game, players, args.seed, count=args.nvp_positions)
+                log(
+                    f"native/python {game} {players}p: {srow.native_rate:.0f} vs "
+                    f"{srow.python_rate:.0f} it/s ({srow.speedup:.1f}x), identical "
+                    f"{srow.identical}/{srow.positions}"
+                )
+                nvp_speed.append(srow)
+    nvp_h2h = None
+    if args.nvp_games > 0:
+        nvp_h2h = nvp.run_h2h(args.seed, args.nvp_games, args.nvp_budget, args.jobs)
+        log(f"native against python: {nvp_h2h.native_wins:g}/{nvp_h2h.games}")
+    run = Run(
+        args,
+        command,
+        started,
+        load,
+        speed,
+        h2h,
+        ladder,
+        time.perf_counter() - t0,
+        nvp_speed,
+        nvp_h2h,
+    )
     Path(args.out).write_text(render(run), encoding="utf-8")
     log(f"wrote {args.out}")
     return 0

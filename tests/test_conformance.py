@@ -4,11 +4,17 @@ Every preset, every player count from 2 to 6, fire die on and off, and call-out 
 (family and competitive): seeded random playouts check the protocol after every action (sorted unique legal actions, chance
 probabilities, notation and JSON round trips, clones, refused illegal actions, views
 consistent with determinize, returns, game end, replay determinism).
+
+On both engines (docs/NATIVE.md): every game of the registry is checked on the Python
+engine and on the native core (skipped where it is not built, except under CI, where a
+missing native engine fails).
 """
 
 from __future__ import annotations
 
 import copy
+import os
+import pickle
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,21 +35,39 @@ from pyramids.core import (
     View,
 )
 from pyramids.core.conformance import ConformanceError, check_game
-from pyramids.flaming import PRESETS, FlamingGame, FlamingOptions, position_from_json
+from pyramids.flaming import PRESETS
 from pyramids.flaming.state import PLACE_BASE
+from pyramids.games import descriptor, descriptors, load_position, make_game
+from pyramids.games.engine import NATIVE, PYTHON, EngineError
 
 SEEDS = (0, 1, 2)
+ENGINES = (PYTHON, NATIVE)
+"""The engines every case runs on (``pyramids.games.engine``)."""
 
 
+def game_on(engine: str, name: str, players: int, options: dict[str, Any] | None = None) -> Game:
+    """The registry's game ``name`` on ``engine``; the case is skipped when that engine
+    cannot play it (the native core not built), and fails so under CI."""
+    try:
+        return make_game(name, players, options or {}, engine=engine)
+    except EngineError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{name} on the {engine} engine: {exc}")
+        pytest.skip(f"{name} on the {engine} engine: {exc}")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("fire_die", [False, True], ids=["no_die", "fire_die"])
 @pytest.mark.parametrize("players", range(2, 7))
 @pytest.mark.parametrize("preset", PRESETS)
-def test_flaming_conforms_to_the_core_protocol(preset: str, players: int, fire_die: bool) -> None:
+def test_flaming_conforms_to_the_core_protocol(
+    preset: str, players: int, fire_die: bool, engine: str
+) -> None:
     """FP-END-5 / core protocol: random seeded playouts break no protocol rule and all end.
 
     Returns: "the winner gets 1 and every other seat 0".
     """
-    game = FlamingGame(players, FlamingOptions(preset=preset, fire_die=fire_die))
+    game = game_on(engine, "flaming", players, {"preset": preset, "fire_die": fire_die})
     report = check_game(game, SEEDS, view_every=3, returns_total=1.0)
     assert report.games == len(SEEDS)
     assert report.states_checked == report.actions + report.games
@@ -61,9 +85,10 @@ CALLOUT_CASES = [
 """Both variants, every player count, each with both presets and the fire die on and off."""
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("callout", "players", "preset", "fire_die"), CALLOUT_CASES)
 def test_flaming_callout_conforms_to_the_core_protocol(
-    callout: str, players: int, preset: str, fire_die: bool
+    callout: str, players: int, preset: str, fire_die: bool, engine: str
 ) -> None:
     """FP-CALL / core protocol: call-out games keep the protocol too.
 
@@ -71,22 +96,79 @@ def test_flaming_callout_conforms_to_the_core_protocol(
     position), so seeded random playouts make right calls and false alarms and leave
     mayhem overlooked; views (which never say whether mayhem stands) still determinize.
     """
-    options = FlamingOptions(preset=preset, fire_die=fire_die, callout=callout)
-    report = check_game(FlamingGame(players, options), SEEDS[:2], view_every=3, returns_total=1.0)
+    options = {"preset": preset, "fire_die": fire_die, "callout": callout}
+    game = game_on(engine, "flaming", players, options)
+    report = check_game(game, SEEDS[:2], view_every=3, returns_total=1.0)
     assert report.games == 2
     assert set(report.decisions_per_seat) == set(range(players))
     assert report.hidden_states > 0
 
 
-def test_games_cut_by_max_turns_conform() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_games_cut_by_max_turns_conform(engine: str) -> None:
     """FP-END-4: "Option max_turns ... ends a game nobody has won after that many turns".
 
     FP-END-5: "after max_turns, 1 is split equally among the seats ranked 1".
     """
-    game = FlamingGame(4, FlamingOptions(preset="standard", fire_die=True, max_turns=6))
-    report = check_game(game, range(4), returns_total=1.0)
+    options = {"preset": "standard", "fire_die": True, "max_turns": 6}
+    report = check_game(game_on(engine, "flaming", 4, options), range(4), returns_total=1.0)
     assert report.games == 4
     assert sum(report.returns_total) == pytest.approx(4.0)
+
+
+REGISTRY_CASES = [
+    (desc.name, players)
+    for desc in descriptors()
+    for players in sorted({desc.info.min_players, desc.info.max_players})
+]
+"""Every registered game with its fewest and its most seats."""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(("name", "players"), REGISTRY_CASES)
+def test_every_registered_game_conforms_on_both_engines(
+    name: str, players: int, engine: str
+) -> None:
+    """Core protocol, for every game of the registry on either engine (its default rules)."""
+    report = check_game(game_on(engine, name, players), (0,), view_every=7)
+    assert report.games == 1
+    assert set(report.decisions_per_seat) == set(range(players))
+
+
+@pytest.mark.parametrize("name", [desc.name for desc in descriptors()])
+def test_native_states_copy_deepcopy_and_pickle(name: str) -> None:
+    """A native mid-game state survives copy.copy, copy.deepcopy and pickling (the native
+    wrappers' promise, docs/NATIVE.md): equal, the same position and decision, and
+    independent of the original."""
+    engine = NATIVE
+    game = game_on(engine, name, game_players(name))
+    state = game.new_initial_state(5)
+    rng = random.Random(5)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    before = state.to_json()
+    for twin in (copy.copy(state), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert type(twin) is type(state)
+        assert twin == state
+        assert twin.to_json() == before
+        assert twin.legal_actions() == state.legal_actions()
+        assert twin.history() == state.history()
+        if not twin.is_terminal():
+            if twin.current_player() == CHANCE:
+                twin.apply(twin.chance_outcomes()[0][0])
+            else:
+                twin.apply(twin.legal_actions()[-1])
+            assert state.to_json() == before
+
+
+def game_players(name: str) -> int:
+    """The fewest seats of the registered game ``name``."""
+    return next(d.info.min_players for d in descriptors() if d.name == name)
 
 
 def test_conformance_error_is_an_assertion_error() -> None:
@@ -392,10 +474,19 @@ MINIMAL = {
 }
 
 
+def minimal_on(engine: str) -> State:
+    """The MINIMAL position on ``engine``."""
+    game_on(engine, "flaming", 2)  # skips when the engine cannot play
+    return load_position(descriptor("flaming"), MINIMAL, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("action", [10**9, PLACE_BASE + 45, PLACE_BASE + 63], ids=str)
-def test_an_action_number_that_names_no_tile_is_refused_as_illegal(action: int) -> None:
+def test_an_action_number_that_names_no_tile_is_refused_as_illegal(
+    action: int, engine: str
+) -> None:
     """Core: apply "raises IllegalActionError (message says why) and changes nothing"."""
-    state = position_from_json(MINIMAL)
+    state = minimal_on(engine)
     before = state.to_json()
     with pytest.raises(IllegalActionError):
         state.apply(action)
@@ -403,13 +494,15 @@ def test_an_action_number_that_names_no_tile_is_refused_as_illegal(action: int) 
     assert state.illegal_reason(action)
 
 
-def test_a_determinization_shows_the_viewer_the_hand_as_seen() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_determinization_shows_the_viewer_the_hand_as_seen(engine: str) -> None:
     """FP-VIEW-1 and D8: a determinization of seat 0's view shows seat 0 that same view.
 
     D8: "A hand is listed in the order its tiles came into it".
     """
-    state = position_from_json(MINIMAL)
+    state = minimal_on(engine)
     view = state.view(0)
     assert view.to_json()["hand"] == ["R40", "Y2"]
-    sample = state.game.determinize(view, random.Random(1))
+    game = make_game("flaming", 2, dict(MINIMAL["rules"]), engine=engine)  # type: ignore[call-overload]
+    sample = game.determinize(view, random.Random(1))
     assert sample.view(0).to_json() == view.to_json()

@@ -5,8 +5,10 @@ pyproject.toml (``lint-imports``, run by ``./run checks``; one test below runs i
 What stays here: the rules core and each rules package import only the standard library,
 ``pyramids.core`` and their own package, and do no I/O: no print, open or input, no
 clock, no ``importlib``, no module-level ``random`` state (a ``random.Random`` passed in
-or made from a seed is fine); the rules engines import without the web stack; and the
-server's static files hold each registered game's browser module.
+or made from a seed is fine); the native engines' wrappers (``pyramids.native``, between
+the rules packages and ``pyramids.games``) import only the standard library, core, the
+extension module and their own game's rules package; the rules engines import without the
+web stack; and the server's static files hold each registered game's browser module.
 """
 
 from __future__ import annotations
@@ -258,6 +260,57 @@ def test_the_rules_engines_and_hosts_run_without_the_web_stack() -> None:
         )
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+
+
+NATIVE_FILES = python_files("native")
+RULES_GAMES = tuple(p for p in RULES_PACKAGES if p != "core")
+
+
+def native_violations(imports: list[Import], module: str) -> list[str]:
+    """Imports a native wrapper module (``pyramids.native.<game>``) may not make: anything but
+    the standard library, core, ``pyramids.native``, ``pyramids._native`` and its own
+    game's rules package (``pyramids.<game>``; the package's ``__init__`` has no game)."""
+    game = module.rpartition(".")[2]
+    allowed = ["pyramids.core", "pyramids.native", "pyramids._native"]
+    if game in RULES_GAMES:
+        allowed.append(f"pyramids.{game}")
+    bad = []
+    for imp in imports:
+        if is_stdlib(imp.module) or any(is_within(imp.module, a) for a in allowed):
+            continue
+        if imp.module == "pyramids" and set(imp.names) <= {"_native"}:
+            continue
+        bad.append(f"line {imp.line}: imports {imp.module}")
+    return bad
+
+
+@pytest.mark.parametrize("path", NATIVE_FILES, ids=[str(p.relative_to(SRC)) for p in NATIVE_FILES])
+def test_native_wrappers_import_only_core_and_their_own_rules(path: Path) -> None:
+    """docs/NATIVE.md: ``pyramids.native`` sits between the rules packages and ``pyramids.games``;
+    ``pyramids.native.flaming`` never imports Flags' rules nor the reverse."""
+    module = package_of(path) + "." + path.stem
+    bad = native_violations(imports_of(path), module.removesuffix(".__init__"))
+    assert not bad, f"{path.relative_to(SRC)}: " + "; ".join(bad)
+
+
+def test_the_rules_packages_never_import_the_native_core() -> None:
+    """The Python engines stay the readable reference: no rules module imports the native
+    wrappers or the extension module."""
+    for package, path in RULES_FILES:
+        for imp in imports_of(path):
+            assert not is_within(imp.module, "pyramids.native"), (package, path, imp)
+            assert not is_within(imp.module, "pyramids._native"), (package, path, imp)
+            assert "_native" not in imp.names, (package, path, imp)
+
+
+def test_the_native_checker_catches_a_foreign_import() -> None:
+    """Self-test: a Flaming wrapper importing Flags' rules or the registry is reported."""
+    source = "from pyramids.flags import FlagsGame\nfrom pyramids.games import make_game\nimport json\nfrom pyramids import _native\nfrom pyramids.flaming import FlamingGame\n"
+    found = " | ".join(
+        native_violations(imports_in(source, "pyramids.native"), "pyramids.native.flaming")
+    )
+    assert "pyramids.flags" in found and "pyramids.games" in found
+    assert "json" not in found and "pyramids.flaming" not in found and "_native" not in found
 
 
 def test_serve_without_the_server_extra_says_how_to_install_it() -> None:

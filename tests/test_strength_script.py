@@ -5,6 +5,7 @@ Only the page's structure is checked: every figure in it depends on the clock.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +38,22 @@ TINY = [
     "0.005s",
     "--jobs",
     "1",
+    "--nvp-games",
+    "1",
+    "--nvp-budget",
+    "0.005",
+    "--nvp-positions",
+    "1",
 ]
+
+
+def native_built() -> bool:
+    """Whether the native search can run (else the page has the Python search only)."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        return bool(importlib.import_module("strength_native").native_built())
+    finally:
+        sys.path.pop(0)
 
 
 def test_strength_script_writes_every_section(tmp_path: Path) -> None:
@@ -65,7 +81,19 @@ def test_strength_script_writes_every_section(tmp_path: Path) -> None:
     ):
         assert heading in page, heading
     assert "PRELIMINARY" in page
-    for spec in ("random", "greedy", "ismcts:0.005s", "oracle:0.005s"):
+    search = "native" if native_built() else "python"
+    for spec in ("random", "greedy", "ismcts:0.005s+python", f"oracle:0.005s+{search}"):
         assert f"| {spec} |" in page, spec
+    if search == "native":
+        for heading in (
+            "## Native search against the Python search",
+            "### Iterations per second at the `normal` settings",
+            "### Head-to-head: `normal` on the native search against the Python search",
+            "### Gain of the native search per level (ladder against greedy)",
+        ):
+            assert heading in page, heading
+        assert "| ismcts:0.005s+native |" in page
+        assert "native / Python ≥ 30×" in page
+        assert "scripts/strength.py --native-run --jobs 2" in page
     assert "not measured at the required budget and game count" in page
     assert "failed:" not in page

@@ -62,7 +62,9 @@ def destinations(event: Event) -> list[int | None]:
 
 
 def recount(game: FlamingGame, bots: Sequence[str], seed: int) -> Recount:
-    """Play the game again and count every check as the record and events tell it."""
+    """Play the game again and count every check as the record and events tell it (on the
+    Python engine, reading its position: whichever engine played the run being checked)."""
+    game = FlamingGame.from_options(game.num_players, game.options)
     _final, record = play_game(game, [make_bot(b) for b in bots], seed)
     state = game.new_initial_state(seed)
     assert isinstance(state, FlamingState)

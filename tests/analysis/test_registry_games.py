@@ -21,9 +21,17 @@ from pyramids.analysis import bench
 from pyramids.analysis.simulate import SimConfig, check_config, simulate
 from pyramids.analysis.tournament import TournamentConfig, run_tournament
 from pyramids.games import GAMES, register, unregister
+from pyramids.games.engine import AUTO, ENV_VAR
 from tests.thirdgame import DESCRIPTOR
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _auto_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The third game has no native engine: it plays on Python whatever the choice (the
+    fixture keeps these tests off the choice of the run)."""
+    monkeypatch.setenv(ENV_VAR, AUTO)
 
 
 @pytest.fixture

@@ -31,7 +31,8 @@ def load(path: Path) -> GameRecord:
 
 def final_state(record: GameRecord) -> FlamingState:
     """The state after the last action of ``record``."""
-    game = make_game(record.game, record.players, record.options)
+    # the Python reference replays the record, whichever engine the command played on
+    game = make_game(record.game, record.players, record.options, engine="python")
     state = game.new_initial_state(record.seed)
     for _, after in replay(game, record):
         state = after

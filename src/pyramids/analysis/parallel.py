@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
@@ -27,13 +28,15 @@ def play_chunks(
     per_job: int,
     at_most: int,
     on_progress: Callable[[int], None] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> list[R]:
     """``play_chunk(config, indices)`` over games ``0..games-1``; results in game order.
 
     One job (or one game) plays here, a game at a time, so progress moves per game;
     otherwise ``jobs`` spawned processes take chunks (see ``chunks``). ``play_chunk`` must
     be a module-level function and ``config`` picklable; each result's game order is its
-    position in its chunk's list.
+    position in its chunk's list. ``environ``: variables set in each worker process on top
+    of this one's (e.g. ``PYRAMIDS_ENGINE``, so that the workers play on the same engine).
     """
     if jobs == 1 or games == 1:
         work = [range(i, i + 1) for i in range(games)]
@@ -48,7 +51,12 @@ def play_chunks(
     by_chunk: dict[int, list[R]] = {}
     # spawn, not fork: the caller may run threads (a progress bar), and fork copies their locks.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=context,
+        initializer=_set_environ,
+        initargs=(dict(environ or {}),),
+    ) as pool:
         futures = {pool.submit(play_chunk, config, chunk): i for i, chunk in enumerate(work)}
         for future in as_completed(futures):
             done = future.result()
@@ -56,3 +64,8 @@ def play_chunks(
             if on_progress is not None:
                 on_progress(len(done))
     return [r for i in range(len(work)) for r in by_chunk[i]]
+
+
+def _set_environ(environ: dict[str, str]) -> None:
+    """A worker's start: the variables its parent asked for."""
+    os.environ.update(environ)

@@ -26,7 +26,8 @@ from pyramids.bots import make_bot
 from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.core.game import Event, Game, State
 from pyramids.core.record import play_game
-from pyramids.games import GAMES, descriptor, descriptors, names
+from pyramids.games import GAMES, descriptor, descriptors, engine_for, make, names
+from pyramids.games.engine import ENV_VAR, check_engine
 
 ENDINGS = ("win", "max_turns", "deck_out")
 """Event kinds that end a game by a safeguard, after ``win`` (a winner): the max_turns
@@ -192,7 +193,8 @@ class SimConfig:
     """What to simulate: the game and its rules, the seats' bots, the seeds, the parallelism.
 
     ``options`` are the rules options given (by ``OptionSpec`` name); the others take the
-    game's defaults.
+    game's defaults. ``engine``: ``auto``, ``native`` or ``python`` (None:
+    ``$PYRAMIDS_ENGINE``, else auto; ``pyramids.core.engine``), also in the workers.
     """
 
     players: int = 2
@@ -202,10 +204,16 @@ class SimConfig:
     jobs: int = 1
     game: str = field(default_factory=lambda: names()[0])
     options: Mapping[str, Any] = field(default_factory=dict)
+    engine: str | None = None
 
     def make_game(self) -> Game:
-        """The game of this configuration (PositionError for bad options)."""
-        return descriptor(self.game).make(self.players, dict(self.options))
+        """The game of this configuration (PositionError for bad options, EngineError for an
+        engine that cannot be used)."""
+        return make(descriptor(self.game), self.players, dict(self.options), engine=self.engine)
+
+    def environ(self) -> dict[str, str]:
+        """The variables a worker process needs to play as this process does (the engine)."""
+        return {} if self.engine is None else {ENV_VAR: check_engine(self.engine)}
 
 
 @dataclass
@@ -355,6 +363,7 @@ def play_games(
         per_job=4,
         at_most=50,
         on_progress=on_progress,
+        environ=config.environ(),
     )
 
 
@@ -397,6 +406,7 @@ def summarize(config: SimConfig, results: Sequence[GameResult], seconds: float) 
     summary: dict[str, Any] = {
         "game": game.info.short_name,
         "rules_version": game.info.rules_version,
+        "engine": engine_for(descriptor(config.game), config.engine),
         "options": dict(game.options),
         "players": config.players,
         "bots": list(config.bots),

@@ -30,7 +30,7 @@ from pyramids.analysis.ratings import SkillRatings, placements, wilson_interval
 from pyramids.bots import make_bot
 from pyramids.core.game import Action, Bot, Game, OracleBot, State, View
 from pyramids.core.record import play_game
-from pyramids.games import names
+from pyramids.games import descriptor, engine_for, names
 
 TOURNAMENT_FORMAT = 1
 """Version of the report's JSON layout."""
@@ -164,11 +164,17 @@ class TournamentConfig:
     jobs: int = 1
     schedule: str = "permutations"
     options: Mapping[str, Any] = field(default_factory=dict)
+    engine: str | None = None
+    """``auto``, ``native`` or ``python`` (None: ``$PYRAMIDS_ENGINE``, else auto)."""
 
     def rules(self) -> sim.SimConfig:
-        """The game and rules options as a simulate configuration (its bots unused)."""
+        """The game, rules options and engine as a simulate configuration (its bots unused)."""
         return sim.SimConfig(
-            game=self.game, players=self.players, options=self.options, bots=("random",)
+            game=self.game,
+            players=self.players,
+            options=self.options,
+            bots=("random",),
+            engine=self.engine,
         )
 
     def make_game(self) -> Game:
@@ -341,6 +347,7 @@ def play_games(
         per_job=16,
         at_most=20,
         on_progress=on_progress,
+        environ=config.rules().environ(),
     )
 
 
@@ -453,6 +460,7 @@ def summarize(
         "format": TOURNAMENT_FORMAT,
         "game": game.info.short_name,
         "rules_version": game.info.rules_version,
+        "engine": engine_for(descriptor(config.game), config.engine),
         "options": dict(game.options),
         "players": p,
         "contestants": contestants,

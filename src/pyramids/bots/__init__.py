@@ -4,14 +4,20 @@ The registry ``BOTS`` maps names to factories; ``make_bot(spec)`` also reads a s
 budget after the name. Spec grammar (case and surrounding blanks ignored)::
 
     random | greedy
-    ismcts[:BUDGET][+ROLLOUT][+guided]     oracle[:BUDGET][+ROLLOUT][+guided]
+    ismcts[:BUDGET][+ROLLOUT][+guided][+SEARCH]
+    oracle[:BUDGET][+ROLLOUT][+guided][+SEARCH]
     BUDGET  = easy | normal | hard     a level of BOT_LEVELS (budget and rollout)
             | N                        N iterations per decision (e.g. 500)
             | Xs                       X seconds per decision (e.g. 1s, 0.1s)
     ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
     guided                             the greedy bot orders and biases the expansion
+    SEARCH  = native | python          which search runs (default: the native one when
+                                       the game plays on the native engine); python
+                                       also plays its search on the Python engine
 
-``ismcts`` alone is ``ismcts:normal``. Every bot plays every game of the registry
+``ismcts`` alone is ``ismcts:normal``. ``+python`` / ``+native`` put both searches in one
+game (``scripts/strength.py`` plays the native search against the Python one); for an
+iteration budget both give the same statistics (docs/BOTS.md, "The native search"). Every bot plays every game of the registry
 (``pyramids.games``) and names none: ``greedy`` plays the view's game's default policy
 (its descriptor's ``policy``), the search bots rebuild the game from ``view.game`` and
 roll out with that policy. ``oracle`` reads the true state: it is a
@@ -28,6 +34,8 @@ from pyramids.bots.greedy import GreedyBot
 from pyramids.bots.ismcts import (
     GUIDED,
     MIXED_ROLLOUT,
+    NATIVE_SEARCH,
+    PYTHON_SEARCH,
     RANDOM_ROLLOUT,
     ROLLOUTS,
     ActionStats,
@@ -95,7 +103,7 @@ PLAYER_BOTS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
 
 def parse_settings(text: str) -> SearchSettings:
-    """Search settings from ``BUDGET[+ROLLOUT][+guided]`` (see the module docstring).
+    """Search settings from ``BUDGET[+ROLLOUT][+guided][+SEARCH]`` (see the module docstring).
 
     ValueError if bad.
     """
@@ -103,14 +111,18 @@ def parse_settings(text: str) -> SearchSettings:
     budget = budget.strip()
     rollout = ""
     guided = False
+    search = ""
     for extra in (e.strip() for e in extras):
         if extra == GUIDED:
             guided = True
         elif extra in ROLLOUTS and not rollout:
             rollout = extra
+        elif extra in (NATIVE_SEARCH, PYTHON_SEARCH) and not search:
+            search = extra
         else:
             raise ValueError(
-                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED})"
+                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, "
+                f"or the search: {NATIVE_SEARCH}, {PYTHON_SEARCH})"
             )
     if not budget:
         settings = BOT_LEVELS[DEFAULT_LEVEL].settings
@@ -137,6 +149,8 @@ def parse_settings(text: str) -> SearchSettings:
         )
     if rollout:
         settings = replace(settings, rollout=rollout)
+    if search:
+        settings = replace(settings, search=search)
     return replace(settings, guided=True) if guided else settings
 
 

@@ -56,6 +56,16 @@ answer on any machine) or seconds of ``time.perf_counter`` (machine-dependent), 
 The same search on the true state (``sample`` returns a clone of it instead of a
 determinization) is the plain MCTS of the oracle yardstick (``pyramids.bots.oracle``).
 
+**Native search.** ``run_search`` here is the readable reference. When the view's game
+plays on the native engine (``pyramids.games.engine_for``), ``ISMCTSBot``
+runs the same algorithm in Rust instead (``pyramids.bots.native_search``, crate
+``native/search``, the GIL released): the same draws from the caller's generator in the
+same order and the same float arithmetic, so for an iteration budget the statistics and
+the generator state after are identical to this module's (tests/native/test_search.py);
+``SearchSettings.search`` (spec suffix ``+native`` / ``+python``) forces either, ``python``
+on the game's Python engine. ``threads`` above 1 runs root-parallel native trees (not
+identical). See docs/BOTS.md, "The native search".
+
 The game a view belongs to is found without knowing any game: ``view.game`` is its
 short name in the registry, and ``pyramids.games.game_of_view`` rebuilds it with the
 view's ``players`` and ``options``. The rollout policy and the evaluation come from the
@@ -72,10 +82,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pyramids.bots import native_search
 from pyramids.core.descriptor import Evaluation, GameDescriptor, Reflex
 from pyramids.core.errors import PositionError
 from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
 from pyramids.games import descriptor, descriptor_of, game_of_view, names
+from pyramids.games.engine import PYTHON
 
 RANDOM_ROLLOUT = "random"
 GREEDY_ROLLOUT = "greedy"
@@ -105,6 +117,15 @@ BIAS = 10.0
 DEFAULT_ITERATIONS = 1000
 """Iterations when no budget is given (the ``normal`` level)."""
 
+AUTO_SEARCH = "auto"
+NATIVE_SEARCH = "native"
+PYTHON_SEARCH = "python"
+SEARCHES = (AUTO_SEARCH, NATIVE_SEARCH, PYTHON_SEARCH)
+"""Which search runs (``SearchSettings.search``, spec suffixes ``+native`` / ``+python``):
+``auto`` is the native search when the view's game plays on the native engine, else this
+module's; ``native`` forces the native search (an error where it cannot run); ``python``
+forces this module's search, on the game's Python engine."""
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -133,6 +154,12 @@ class SearchSettings:
     overlook: float = 0.0
     """The chance of the careless answer to a reflex decision whose careful answer differs
     (Flaming call-out: saying ok over standing mayhem). 0 checks perfectly."""
+    search: str = AUTO_SEARCH
+    """Which search runs: ``auto``, ``native`` or ``python`` (see ``SEARCHES``)."""
+    threads: int = 1
+    """Root-parallel trees of the native search (1: the search identical to this module's;
+    more: independent trees on threads, statistics summed, not identical; docs/BOTS.md).
+    The Python search always runs one tree."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -151,6 +178,10 @@ class SearchSettings:
             raise ValueError(f"bias must be at least 0, not {self.bias}")
         if not 0.0 <= self.overlook <= 1.0:
             raise ValueError(f"overlook must be a chance from 0 to 1, not {self.overlook}")
+        if self.search not in SEARCHES:
+            raise ValueError(f"unknown search {self.search!r} (choose {', '.join(SEARCHES)})")
+        if self.threads < 1:
+            raise ValueError(f"threads must be at least 1, not {self.threads}")
 
     @property
     def budget_text(self) -> str:
@@ -202,15 +233,16 @@ class _Node:
         """Progressive bias of guided search: ``bias / (rank + 1)`` by order of expansion."""
 
 
-def game_of(view: View) -> Game:
-    """The game ``view`` belongs to, from the registry (``view.game``, players, options)."""
+def game_of(view: View, engine: str | None = None) -> Game:
+    """The game ``view`` belongs to, from the registry (``view.game``, players, options),
+    on ``engine`` (None: the default engine, ``pyramids.core.engine``)."""
     name = getattr(view, "game", None)
     players = getattr(view, "players", None)
     options = getattr(view, "options", None)
     if not isinstance(name, str) or not isinstance(players, int) or options is None:
         raise TypeError(f"cannot tell which game a {type(view).__name__} belongs to")
     try:
-        return game_of_view(view)
+        return game_of_view(view, engine=engine)
     except PositionError as err:
         raise TypeError(
             f"cannot tell which game a {type(view).__name__} belongs to: {err}"
@@ -440,13 +472,21 @@ def run_search(
 def _root_stats(root: _Node, player: int, legal: Sequence[Action]) -> list[ActionStats]:
     """Statistics of every legal root action, most visited first (then best mean, action)."""
     kids = root.children.get(player, {})
-    total = sum(kid.visits for a, kid in kids.items() if a in legal) or 1
-    stats = []
+    edges = []
     for a in legal:
         kid = kids.get(a)
-        visits = kid.visits if kid is not None else 0
-        win = kid.total / visits if kid is not None and visits else 0.0
-        stats.append(ActionStats(a, visits, visits / total, win))
+        edges.append((a, 0, 0.0) if kid is None else (a, kid.visits, kid.total))
+    return root_stats(edges)
+
+
+def root_stats(edges: Sequence[tuple[Action, int, float]]) -> list[ActionStats]:
+    """``ActionStats`` from (action, visits, reward total) per legal root action, most
+    visited first (then best mean, then action); shared by both searches."""
+    total = sum(visits for _, visits, _ in edges) or 1
+    stats = [
+        ActionStats(a, visits, visits / total, reward / visits if visits else 0.0)
+        for a, visits, reward in edges
+    ]
     stats.sort(key=lambda s: (-s.visits, -s.win, s.action))
     return stats
 
@@ -501,7 +541,18 @@ class ISMCTSBot:
             raise ValueError("a spectator's view has no decision to search")
         if not legal:
             raise ValueError("no legal action to choose from")
-        game = self._game_of(view)
+        search = self.settings.search
+        name = getattr(view, "game", None)
+        if self._game_of is game_of and isinstance(name, str) and name in names():
+            desc = descriptor(name)
+            if native_search.uses_native_search(desc, search, rng):
+                raw, iterations, seconds = native_search.search_view(
+                    desc, view=view, player=seat, legal=legal, settings=self.settings, rng=rng
+                )
+                return SearchResult(root_stats(raw), iterations, seconds)
+            game = game_of(view, PYTHON) if search == PYTHON_SEARCH else game_of(view)
+        else:
+            game = self._game_of(view)
 
         def sample(r: random.Random) -> State:
             return game.determinize(view, r)

@@ -8,6 +8,13 @@ facts (chance points, like the fire die, are still drawn at random). It cheats, 
 purpose: playing the honest ``ismcts`` bot against it with the same budget measures
 what hidden information costs. It is registered as ``oracle`` for simulations but is
 not in ``PLAYER_BOTS``; given only a view, it refuses (TypeError).
+
+When the state is a native engine's, the search runs natively (``pyramids.bots.native_search``),
+identical to the Python search for an iteration budget, as for ``ismcts``. ``+python`` runs
+the Python search on the Python engine's copy of the state (loaded by its position);
+``+native`` runs the native one even from a Python engine's state, loaded by its position
+(what a seat learnt from the history, such as a pile card seen, is not in a position, so
+that search may differ from the Python one where a rollout policy reads such knowledge).
 """
 
 from __future__ import annotations
@@ -15,15 +22,21 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from pyramids.bots import native_search
 from pyramids.bots.ismcts import (
+    NATIVE_SEARCH,
+    PYTHON_SEARCH,
     ActionStats,
     SearchResult,
     SearchSettings,
     pick,
     reflex_answer,
+    root_stats,
     run_search,
 )
 from pyramids.core.game import Action, State, View
+from pyramids.games import descriptor_of, load_position
+from pyramids.games.engine import PYTHON
 
 
 class OracleMCTSBot:
@@ -44,7 +57,18 @@ class OracleMCTSBot:
             raise ValueError("the oracle decides for a seat, not at a chance point or the end")
         if not legal:
             raise ValueError("no legal action to choose from")
-        root = state.clone()
+        desc = descriptor_of(state)
+        search = self.settings.search
+        native = native_search.is_native_state(state) or search == NATIVE_SEARCH
+        if native and native_search.uses_native_search(desc, search, rng):
+            raw, iterations, seconds = native_search.search_state(
+                desc, state=state, player=seat, legal=legal, settings=self.settings, rng=rng
+            )
+            return SearchResult(root_stats(raw), iterations, seconds)
+        if search == PYTHON_SEARCH and native_search.is_native_state(state):
+            root = load_position(desc, state.to_json(), engine=PYTHON)
+        else:
+            root = state.clone()
 
         def sample(_rng: random.Random) -> State:
             return root.clone()

@@ -18,6 +18,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 import typer
 
 from pyramids.core import GameRecord, PyramidsError, State
+from pyramids.games.engine import EngineError
 from pyramids.texts import describe
 
 EXIT_REFUSED = 2
@@ -214,6 +215,8 @@ def load_position(
         fail(str(exc))
     except PyramidsError as exc:
         fail(f"bad position: {exc}")
+    except EngineError as exc:
+        fail(str(exc))
 
 
 def apply_texts(state: State, actions: list[str], lang: str) -> list[str]:

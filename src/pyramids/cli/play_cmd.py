@@ -25,6 +25,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from pyramids.bots import PLAYER_BOTS
+from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.game_ui import GameUI, ui_of
 from pyramids.cli.hands import HandResult, finish_hand, play_hand
 from pyramids.cli.i18n import Lang, seat_name, tr
@@ -55,7 +56,8 @@ from pyramids.cli.terminal import (
 from pyramids.core import CHANCE, Event, GameRecord, PyramidsError
 from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.core.game import Game, State
-from pyramids.games import descriptor, descriptors, make_game
+from pyramids.games import descriptor, descriptors, make, make_game
+from pyramids.games.engine import EngineError
 
 __all__ = [  # the shared terminal machinery stays importable from here
     "EXIT_INPUT_ENDED",
@@ -162,8 +164,10 @@ def play(
     delay: Annotated[
         float, typer.Option("--delay", min=0.0, help="Seconds between events (mayhem, captures).")
     ] = 0.6,
+    engine: EngineOption = None,
 ) -> None:
     """Play a game in the terminal against bots or friends."""
+    use_engine(engine)
     language = lang.value
     desc = descriptor(str(game.value))
     ui = ui_of(desc)
@@ -177,9 +181,11 @@ def play(
     rules = {k: v for k, v in options.items() if k not in extra}
     extras = {k: v for k, v in options.items() if k in extra}
     try:
-        the_game: Game = desc.make(count, rules)
+        the_game: Game = make(desc, count, rules)
     except PyramidsError as exc:
         fail(for_players(str(exc)))
+    except EngineError as exc:
+        fail(str(exc))
     notes = fit_bots(table, the_game, language, quiet=seats is None)
     if seed is None:
         seed = new_seed()
@@ -225,7 +231,7 @@ def replay_steps(record: GameRecord, source: str, lang: str = "en") -> Replayed:
     """Every step of a record, checked first; exits 2 naming the first bad action."""
     try:
         game = make_game(record.game, record.players, record.options)
-    except PyramidsError as exc:
+    except (PyramidsError, EngineError) as exc:
         fail(f"{source}: {exc}")
     try:
         ui = ui_of(game)
@@ -267,8 +273,10 @@ def replay(
         bool, typer.Option("--json", help="With --to (or alone: the end), print position JSON.")
     ] = False,
     lang: Annotated[Lang, typer.Option("--lang", help="Language.")] = Lang.EN,
+    engine: EngineOption = None,
 ) -> None:
     """Step through a recorded game (any game): each action, its events and the position."""
+    use_engine(engine)
     try:
         rec = load_record(record_file)
     except InputError as exc:

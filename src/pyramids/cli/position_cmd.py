@@ -8,6 +8,7 @@ spectator) sees it. Anything they cannot use is refused on stderr with the reaso
 exit status 2, nothing on stdout.
 """
 
+import functools
 import sys
 from typing import Annotated, Any
 
@@ -15,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from pyramids import games
 from pyramids.cli.game_ui import ui_of
 from pyramids.cli.i18n import Lang, tr
 from pyramids.cli.io import apply_texts, fail, load_position
@@ -37,8 +39,9 @@ ColorOpt = Annotated[
 
 
 def load_state(desc: GameDescriptor, position: str) -> tuple[State, dict[str, Any]]:
-    """The position of ``desc``'s game named by POSITION, and its raw JSON; exits 2 on a problem."""
-    return load_position(position, desc.load_position, sys.stdin)
+    """The position of ``desc``'s game named by POSITION (on the engine of ``$PYRAMIDS_ENGINE``),
+    and its raw JSON; exits 2 on a problem."""
+    return load_position(position, functools.partial(games.load_position, desc), sys.stdin)
 
 
 def make_console(color: bool | None) -> Console:

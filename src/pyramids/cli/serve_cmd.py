@@ -19,6 +19,8 @@ from typing import Annotated
 
 import typer
 
+from pyramids.cli.engine_opt import EngineOption, use_engine
+
 READY_LINE = "pyramids: serving on http://{host}:{port}/"
 SERVER_LIBRARIES = frozenset(
     {
@@ -161,8 +163,12 @@ def serve(
             "(scripts, bots) are always let in.",
         ),
     ] = None,
+    engine: EngineOption = None,
 ) -> None:
     """Run the server: play in the browser at the printed address."""
+    # the server's games, bots and searches (and their worker processes) follow the process's
+    # PYRAMIDS_ENGINE: the server code never names an engine
+    use_engine(engine)
     try:
         import uvicorn
 

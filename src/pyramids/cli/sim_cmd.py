@@ -17,10 +17,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from pyramids.analysis import simulate as sim
+from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.io import check_output
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.core.errors import PyramidsError
 from pyramids.games import descriptors, names
+from pyramids.games.engine import EngineError
 
 GAME_HELP = "Game: " + ", ".join(f"{d.name} ({d.title()})" for d in descriptors()) + "."
 PLAYERS_HELP = (
@@ -52,9 +54,11 @@ def simulate(
         Path | None, typer.Option("--out", "-o", help="Write the JSON summary here, not to stdout.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    engine: EngineOption = None,
 ) -> None:
     """Play many seeded bot games (in parallel) and print a JSON summary of the results."""
     err = Console(stderr=True)
+    use_engine(engine)
     check_output(out, "--out")
     config = sim.SimConfig(
         game=game.strip().lower(),
@@ -64,10 +68,11 @@ def simulate(
         seed=seed,
         games=games,
         jobs=jobs if jobs is not None else sim.default_jobs(),
+        engine=engine,
     )
     try:
         sim.check_config(config)
-    except (PyramidsError, ValueError) as exc:
+    except (PyramidsError, ValueError, EngineError) as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
     with Progress(

@@ -17,11 +17,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pyramids.analysis import simulate as sim
 from pyramids.analysis import tournament as tour
+from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.io import check_output
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.cli.sim_cmd import GAME_HELP, PLAYERS_HELP
 from pyramids.core.errors import PyramidsError
 from pyramids.games import names
+from pyramids.games.engine import EngineError
 
 
 @with_options(rules_specs())
@@ -58,9 +60,11 @@ def tournament(
         typer.Option("--out-md", help="Write the Markdown report here instead of stdout."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    engine: EngineOption = None,
 ) -> None:
     """Play a tournament between bot specs and report standings, win rates and ratings."""
     err = Console(stderr=True)
+    use_engine(engine)
     check_output(out_json, "--out-json")
     check_output(out_md, "--out-md")
     config = tour.TournamentConfig(
@@ -72,10 +76,11 @@ def tournament(
         jobs=jobs if jobs is not None else sim.default_jobs(),
         schedule=schedule.strip().lower(),
         options=options,
+        engine=engine,
     )
     try:
         _game, plan = tour.check_tournament(config)
-    except (PyramidsError, ValueError) as exc:
+    except (PyramidsError, ValueError, EngineError) as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
     block = len(plan.block)

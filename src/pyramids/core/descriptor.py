@@ -126,6 +126,11 @@ class GameDescriptor:
     spot, and why not), so no client keeps a copy of a rule."""
     titles: Mapping[str, str] = field(default_factory=dict)
     """The game's name for players, by language (``en``, ``fr``)."""
+    native: str = ""
+    """Dotted path of the game's native engine: an object with ``make(players, options)
+    -> Game`` and ``load_position(data) -> State`` on the native core, the same protocol
+    under the same tests. Optional; ``pyramids.games`` picks the engine
+    (``pyramids.games.engine``)."""
 
     @property
     def name(self) -> str:

@@ -60,4 +60,5 @@ DESCRIPTOR = GameDescriptor(
     analysis="pyramids.games.flags.analysis:Analysis",
     rl_encoding="pyramids.games.flags.encoding:FlagsEncoding",
     browser_module="js/flags-table.js",
+    native="pyramids.native.flags:ENGINE",
 )

@@ -92,4 +92,5 @@ DESCRIPTOR = GameDescriptor(
     rl_encoding="pyramids.games.flaming.encoding:FlamingEncoding",
     browser_module="js/flaming-table.js",
     hints="pyramids.flaming.view:placement_hints",
+    native="pyramids.native.flaming:ENGINE",
 )

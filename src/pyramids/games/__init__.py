@@ -20,6 +20,7 @@ from typing import Any
 from pyramids.core.descriptor import GameDescriptor, load_path
 from pyramids.core.errors import PositionError
 from pyramids.core.game import Game, State, View
+from pyramids.games.engine import NATIVE, resolve_engine
 
 BUILTIN: tuple[str, ...] = ("pyramids.flaming:DESCRIPTOR", "pyramids.flags:DESCRIPTOR")
 """The descriptors that ship with the package, by dotted path (registration order)."""
@@ -66,9 +67,42 @@ def descriptor(name: str) -> GameDescriptor:
     return desc
 
 
-def make_game(name: str, players: int, options: Mapping[str, Any] | None = None) -> Game:
-    """A game by its short name; PositionError for an unknown name or bad options."""
-    return descriptor(name).make(players, options)
+def make_game(
+    name: str, players: int, options: Mapping[str, Any] | None = None, *, engine: str | None = None
+) -> Game:
+    """A game by its short name on ``engine`` (None: ``$PYRAMIDS_ENGINE``, else auto: the
+    native core when built); PositionError for an unknown name or bad options, EngineError
+    (``pyramids.games.engine``) for an engine that cannot be used."""
+    return make(descriptor(name), players, options, engine=engine)
+
+
+def make(
+    desc: GameDescriptor,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    *,
+    engine: str | None = None,
+) -> Game:
+    """``desc``'s game with ``players`` seats and these options, on ``engine`` (see ``make_game``)."""
+    if engine_for(desc, engine) == NATIVE:
+        game: Game = desc.load("native").make(players, options or {})
+        return game
+    return desc.make(players, options)
+
+
+def load_position(
+    desc: GameDescriptor, data: Mapping[str, Any], *, engine: str | None = None
+) -> State:
+    """A state from ``desc``'s position JSON, on ``engine`` (see ``make_game``)."""
+    if engine_for(desc, engine) == NATIVE:
+        state: State = desc.load("native").load_position(data)
+        return state
+    return desc.load_position(data)
+
+
+def engine_for(desc: GameDescriptor, engine: str | None = None) -> str:
+    """The engine ``desc``'s games play on for the choice ``engine``: ``native`` or ``python``."""
+    return resolve_engine(engine, has_native=bool(desc.native))
 
 
 def descriptor_of(thing: View | State | Game) -> GameDescriptor:
@@ -80,9 +114,10 @@ def descriptor_of(thing: View | State | Game) -> GameDescriptor:
     return descriptor(thing.game)
 
 
-def game_of_view(view: View) -> Game:
-    """The game (with its players and rules options) that ``view`` was taken from."""
-    return descriptor(view.game).make(view.players, view.options)  # type: ignore[attr-defined]
+def game_of_view(view: View, *, engine: str | None = None) -> Game:
+    """The game (with its players and rules options) that ``view`` was taken from, on
+    ``engine`` (see ``make_game``)."""
+    return make(descriptor(view.game), view.players, view.options, engine=engine)  # type: ignore[attr-defined]
 
 
 def _load_all() -> None:
@@ -118,7 +153,10 @@ __all__ = [
     "descriptor",
     "descriptor_of",
     "descriptors",
+    "engine_for",
     "game_of_view",
+    "load_position",
+    "make",
     "make_game",
     "names",
     "register",

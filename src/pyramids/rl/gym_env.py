@@ -53,6 +53,7 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
         illegal_action: str = "raise",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        engine: str | None = None,
     ) -> None:
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}")
@@ -67,7 +68,8 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
             game = games[0]
         self.game_name = game
         players = len(opponents) + 1
-        self.game: Game = make_game(game, players, options)
+        # engine: auto, native or python (None: $PYRAMIDS_ENGINE, else auto; docs/NATIVE.md)
+        self.game: Game = make_game(game, players, options, engine=engine)
         self.encoding: Encoding = encoding_for(game, self.game)
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not a seat of a {players}-player game")

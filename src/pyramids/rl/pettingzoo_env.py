@@ -89,12 +89,14 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         players: int = 2,
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {RENDER_MODES}")
         self.render_mode = render_mode
-        self.game: Game = make_game(self.game_name, players, options)
+        # engine: auto, native or python (None: $PYRAMIDS_ENGINE, else auto; docs/NATIVE.md)
+        self.game: Game = make_game(self.game_name, players, options, engine=engine)
         self.encoding: Encoding = encoding_for(self.game_name, self.game)
         self.possible_agents = [agent_name(s) for s in range(players)]
         self.agents = list(self.possible_agents)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pyramids.analysis.bench import DefaultSetup
+from pyramids.analysis.bench import DefaultSetup, NativeTargets
 from pyramids.core import Event
 from pyramids.flags.actions import MOVE_BASE, TAKE_BASE
 
@@ -77,4 +77,9 @@ class Analysis:
     """The Pyramids and Flags entry for ``simulate`` and ``bench``."""
 
     simulation = FlagsTally()
-    bench = DefaultSetup(turn_actions=(MOVE_BASE, TAKE_BASE), sample_states=30, key_suffix="_flags")
+    bench = DefaultSetup(
+        turn_actions=(MOVE_BASE, TAKE_BASE),
+        sample_states=30,
+        key_suffix="_flags",
+        native_targets=NativeTargets(greedy=100.0),  # issue 11: Flags greedy >= 100x
+    )

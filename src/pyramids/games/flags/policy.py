@@ -28,7 +28,7 @@ broken with the generator the bot is given.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pyramids.core.bits import bits_of
 from pyramids.core.game import Action, View
@@ -52,6 +52,17 @@ from pyramids.flags.pieces import FIRST_SCORING, NUM_FLAG_PIECES, NUM_PIECES
 from pyramids.flags.rules import tree_made
 from pyramids.flags.scoring import WIN_FLAGS, WIN_GROUP_FLAGS, WIN_POINTS, group_counts, points
 from pyramids.flags.view import FlagsView
+
+
+def add_up(values: Iterable[float]) -> float:
+    """The sum of ``values`` added left to right: ``sum()`` up to Python 3.11, which 3.12
+    replaced by a compensated sum. The native core adds in this order, so its greedy bot and
+    evaluation stay bit-equal to these on every Python version."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
 
 # --- tuning (variants played against each other, see docs/BOTS.md) ----------------------
 
@@ -168,7 +179,7 @@ def standing(flags: int, groups: Sequence[int], mask: int) -> float:
     """A seat's standing: WIN when it meets a win condition, else its weighted progress."""
     if flags >= WIN_FLAGS or max(groups) >= WIN_GROUP_FLAGS or points(mask) >= WIN_POINTS:
         return WIN
-    return FLAG_W * flags + sum(GROUP_W[g] for g in groups) + PT_W * pot(mask)
+    return FLAG_W * flags + add_up(GROUP_W[g] for g in groups) + PT_W * pot(mask)
 
 
 def _best_capture(seat: int, card: int, bank: int, masks: Sequence[int]) -> tuple[int, int, int]:
@@ -249,18 +260,18 @@ class _Position:
         """Chance that some opponent holds each card."""
         for c in bits_of(others):
             bit = 1 << c
-            self.p_held[c] = sum(
+            self.p_held[c] = add_up(
                 1.0 if known & bit else p for _, p, known in self.owner if (known | unknown) & bit
             )
         self.dist = [flag_distance(c, below, above) for c in range(NUM_CARDS)]
         self.hand_mask = sum(1 << c for c in view.hand)
         self.hand_standing = [c for c in view.hand if self.dist[c] == 0]
         """Cards of our hand whose flag stands now (drawn since it was built)."""
-        self.hand_base = sum(REACH[self.dist[c]] for c in view.hand if self.dist[c])
+        self.hand_base = add_up(REACH[self.dist[c]] for c in view.hand if self.dist[c])
         """Worth of the rest of our hand as the table stands."""
         deck_cards = bits_of(unknown | known_deck)
         self.fresh = (
-            sum(REACH[self.dist[c]] for c in deck_cards) / len(deck_cards) if deck_cards else 0.0
+            add_up(REACH[self.dist[c]] for c in deck_cards) / len(deck_cards) if deck_cards else 0.0
         )
         """Mean worth of a card drawn blind."""
         self.actions_on = bool(view.options.get("actions", True))
@@ -318,7 +329,7 @@ class _Position:
 
     def hand_reach(self) -> float:
         """Worth of our hand as the table stands."""
-        return sum(REACH[self.dist[c]] for c in self.hand)
+        return add_up(REACH[self.dist[c]] for c in self.hand)
 
     # --- table changes -------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from pyramids.flags.cards import CODES
 from pyramids.flags.notation import parse_action as parse_notation
 from pyramids.flags.pieces import BY_NAME, NAMES, SIZE
 from pyramids.flags.state import ACTION, CAPTURE, NONE, FlagsState
+from pyramids.games.flags.evaluation import is_flags_state
 from pyramids.games.flags.render import (
     pieces_line,
     render_flags_choices,
@@ -51,7 +52,8 @@ from pyramids.games.flags.words import tr, tree_words
 
 
 def _flags(state: State) -> FlagsState:
-    if not isinstance(state, FlagsState):
+    """``state`` as a Pyramids and Flags state (Python or native engine)."""
+    if not is_flags_state(state):
         raise TypeError("the Pyramids and Flags interface draws Pyramids and Flags states")
     return state
 

@@ -21,6 +21,7 @@ from pyramids.flaming.game import FlamingGame
 from pyramids.flaming.mayhem import standing_mayhem
 from pyramids.flaming.options import PRESETS
 from pyramids.flaming.state import NONE, FlamingState
+from pyramids.games.flaming.evaluation import is_flaming_state
 
 MAYHEM_KINDS = ("free_air", "collapse", "explosion", "fire", "die_explosion", "quench", "curse")
 """Event kinds ``simulate`` counts as mayhem, in the contract's check order, then the die's."""
@@ -174,7 +175,7 @@ class GameChecks:
 
     def step(self, state: State, events: Sequence[Event]) -> None:
         """Count what the last action did (``events``); ``state`` is the state after it."""
-        if not isinstance(state, FlamingState):
+        if not is_flaming_state(state):
             raise TypeError("CheckTally counts Flaming Pyramids games")
         pending = self.pending
         if pending is not None:

@@ -9,9 +9,18 @@ every tile wins; a max_turns ending ranks by tiles left).
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from pyramids.core.game import State
 from pyramids.flaming.match import hand_score
 from pyramids.flaming.state import FlamingState
+
+
+def is_flaming_state(state: object) -> TypeGuard[FlamingState]:
+    """Whether ``state`` is a Flaming Pyramids state on either engine: the Python
+    ``FlamingState`` or the native ``pyramids.native.flaming.NativeFlamingState``, which
+    offers the same accessors (``position`` included)."""
+    return isinstance(state, FlamingState) or getattr(state, "flaming_engine", None) == "native"
 
 
 def evaluate(state: State) -> list[float]:
@@ -21,7 +30,7 @@ def evaluate(state: State) -> list[float]:
     ``(T - r[s]) / (T * (n - 1))``: the values add up to 1 like ``returns()``, equal
     counts give ``1/n`` each, and fewer tiles left is always worth more.
     """
-    if not isinstance(state, FlamingState):
+    if not is_flaming_state(state):
         raise TypeError("this evaluation reads Flaming Pyramids states")
     if state.is_terminal():
         return state.returns()

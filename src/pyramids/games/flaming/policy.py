@@ -28,6 +28,7 @@ once per support pair at import into bit-mask tables); placements are read with
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Sequence
 
@@ -51,6 +52,7 @@ from pyramids.flaming.tiles import (
     fits,
 )
 from pyramids.flaming.view import FlamingView, public_position
+from pyramids.games.flaming.evaluation import is_flaming_state
 
 # --- tuning (variants played against each other, see docs/BOTS.md) -------------------
 
@@ -261,12 +263,19 @@ class CheckReflex:
         return perfect_check(view), CHECK_OK
 
     def careful(self, state: State, legal: Sequence[Action]) -> Action:
-        """``perfect_check`` on the state's own pyramid (the engine's scan of it)."""
-        if not isinstance(state, FlamingState):
+        """``perfect_check`` on the state's own pyramid (the engine's scan of it).
+
+        A state of the native engine (``pyramids.native.flaming``) is answered by the
+        native mirror of this scan (``_native.flaming_careful``, the same answer).
+        """
+        if isinstance(state, FlamingState):
+            pos = state.position
+            cat, k = first_event(pos, state.options.curse_on)
+            return call_action(k) if cat else CHECK_OK
+        if not is_flaming_state(state):
             raise TypeError("CheckReflex answers Flaming Pyramids states")
-        pos = state.position
-        cat, k = first_event(pos, state.options.curse_on)
-        return call_action(k) if cat else CHECK_OK
+        extension = importlib.import_module("pyramids._native")  # built: a native state exists
+        return int(extension.flaming_careful(getattr(state, "native"), list(legal)))  # noqa: B009
 
 
 class GreedyFlamingBot:

@@ -64,6 +64,7 @@ from pyramids.flaming.tiles import (
     spot_name,
 )
 from pyramids.flaming.view import placement_hints
+from pyramids.games.flaming.evaluation import is_flaming_state
 from pyramids.games.flaming.render import (
     render_choices,
     render_hand,
@@ -393,7 +394,7 @@ def _scores(scores: Sequence[int], names: Sequence[str]) -> str:
 
 
 def _flaming(state: State) -> FlamingState:
-    if not isinstance(state, FlamingState):
+    if not is_flaming_state(state):
         raise TypeError("a Flaming Pyramids interface draws Flaming Pyramids states")
     return state
 
@@ -453,7 +454,7 @@ class FlamingUI(BaseUI):
 
     def at_rest(self, state: State) -> bool:
         """No fall, die roll or check pending."""
-        return isinstance(state, FlamingState) and state.pending[0] == NONE
+        return is_flaming_state(state) and state.pending[0] == NONE
 
     def render(
         self,

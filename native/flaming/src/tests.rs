@@ -1,0 +1,75 @@
+//! Rulebook examples in Rust (the Python tests and the differential tests cover the rest).
+
+use pyramids_core::GameState;
+
+use crate::actions::{place_action, LEFT};
+use crate::tiles::{by_name, key_of};
+use crate::State;
+
+fn pos(json: &str) -> State {
+    match State::from_position_json(json) {
+        Ok(s) => s,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn tile(code: &str) -> u8 {
+    by_name(code).expect("a tile")
+}
+
+#[test]
+fn deal_matches_python_seed_zero_shape() {
+    let st = State::new_game(3, r#"{"preset": "standard"}"#, 0).expect("a game");
+    assert_eq!(st.n(), 3);
+    for s in 0..3 {
+        assert_eq!(st.hands[s].len(), 5);
+        assert_eq!(st.piles[s].len(), 10);
+    }
+    assert!(st.legal_actions().windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn rulebook_misfit_collapses_supports_under_the_players_pile() {
+    // FP-COLLAPSE-1: B100 on G20 and R6 is too heavy; the supports go under seat 0's pile.
+    let mut st = pos(r#"{"players": 2, "pyramid": ["G20@0,0", "R6@0,2"],
+            "hands": [["B100", "Y2"], ["Y4"]], "piles": [[], ["Y6"]]}"#);
+    st.set_record_events(true);
+    st.apply(place_action(tile("B100"), key_of(1, 1)))
+        .expect("legal");
+    assert_eq!(st.piles[0].as_slice(), &[tile("G20"), tile("R6")]);
+    assert_eq!(st.pending, crate::state::FALL);
+    st.apply(LEFT).expect("a fall");
+    assert_eq!(st.board.get(key_of(0, 0)), Some(tile("B100")));
+}
+
+#[test]
+fn rulebook_curse_sends_trio_to_the_right() {
+    // FP-CURSE-3: three 20s go under the pile of the seat on P's right.
+    let mut st = pos(r#"{"players": 3, "pyramid": ["G20@0,0", "R20@0,2"],
+            "hands": [["B20", "Y2"], ["Y4"], ["Y6"]], "piles": [[], [], []]}"#);
+    st.apply(place_action(tile("B20"), key_of(1, 1)))
+        .expect("legal");
+    assert_eq!(st.piles[2].len(), 3);
+    assert!(st.board.is_empty());
+}
+
+#[test]
+fn refusals_say_what_is_wrong() {
+    let e = State::from_position_json(r#"{"players": 7}"#).err();
+    assert_eq!(e.as_deref(), Some("'players' must be 2 to 6, not 7"));
+    let e =
+        State::from_position_json(r#"{"players": 2, "hands": [["X9"], []], "piles": [[], []]}"#)
+            .err();
+    assert_eq!(
+        e.as_deref(),
+        Some("hands[0]: unknown tile 'X9' (tiles are a colour Y/R/G/B/W and a weight, e.g. R40)")
+    );
+}
+
+#[test]
+fn json_round_trips() {
+    let st = State::new_game(4, r#"{"preset": "family", "fire_die": true}"#, 7).expect("a game");
+    let text = st.to_position_json();
+    let back = pos(&text);
+    assert_eq!(back.to_position_json(), text);
+}

@@ -1,0 +1,557 @@
+//! Bindings of the native Pyramids and Flags engine (`pyramids_flags`): the `PyFlagsState`
+//! class and the `flags_*` module functions that `pyramids.native.flags` wraps.
+//!
+//! Errors come back as `ValueError` with the Python engine's exact text; the wrapper
+//! re-raises them as `PositionError` / `IllegalActionError`. Raw events come back as the
+//! Python rules' event tuples, so the wrapper builds the very same typed events.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::IntoPyObjectExt;
+use pyramids_core::{Action, GameState, PyRandom};
+use pyramids_flags::consts::{bits, piece_name};
+use pyramids_flags::deck::CODES;
+use pyramids_flags::state::{Ev, WinReason, GROUPS};
+use pyramids_flags::{State, View};
+use serde_json::Value;
+
+/// A native Pyramids and Flags state (all hidden facts), recording events for Python.
+#[pyclass(module = "pyramids._native")]
+#[derive(Clone)]
+pub struct PyFlagsState {
+    /// The Rust state.
+    pub inner: State,
+}
+
+fn err(msg: String) -> PyErr {
+    PyValueError::new_err(msg)
+}
+
+fn col(c: u8) -> String {
+    (c as char).to_string()
+}
+
+/// A JSON value as Python data (dicts keep their key order).
+pub fn json_to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_py_any(py)?,
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_py_any(py)?
+            } else if let Some(u) = n.as_u64() {
+                u.into_py_any(py)?
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_py_any(py)?
+            }
+        }
+        Value::String(s) => s.into_py_any(py)?,
+        Value::Array(a) => {
+            let items: PyResult<Vec<PyObject>> = a.iter().map(|x| json_to_py(py, x)).collect();
+            PyList::new(py, items?)?.into_py_any(py)?
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_py_any(py)?
+        }
+    })
+}
+
+fn tup<T: for<'a> IntoPyObject<'a> + Copy>(py: Python<'_>, xs: &[T]) -> PyResult<PyObject> {
+    PyTuple::new(py, xs.iter().copied())?.into_py_any(py)
+}
+
+fn ev_to_py(py: Python<'_>, e: &Ev) -> PyResult<PyObject> {
+    match e {
+        Ev::Move {
+            seat,
+            lowest,
+            target,
+            group,
+            len,
+            old,
+        } => (
+            "move",
+            seat,
+            lowest,
+            target,
+            tup(py, &group[..*len as usize])?,
+            old,
+        )
+            .into_py_any(py),
+        Ev::Tree {
+            seat,
+            colour,
+            lowest,
+        } => ("tree", seat, col(*colour), lowest).into_py_any(py),
+        Ev::Swap { seat, card } => ("swap", seat, card).into_py_any(py),
+        Ev::Draw { seat, card, why } => ("draw", seat, card, why).into_py_any(py),
+        Ev::NoDraw { seat, why } => ("no_draw", seat, why).into_py_any(py),
+        Ev::Flag { seat, card } => ("flag", seat, card).into_py_any(py),
+        Ev::NoCapture { seat, card } => ("no_capture", seat, card).into_py_any(py),
+        Ev::Take {
+            seat,
+            piece,
+            source,
+        } => ("take", seat, piece, source).into_py_any(py),
+        Ev::CaptureDone { seat, card } => ("capture_done", seat, card).into_py_any(py),
+        Ev::Win { seat, reason } => match reason {
+            WinReason::Flags(n) => ("win", seat, "flags", n).into_py_any(py),
+            WinReason::Group(g) => ("win", seat, "group", GROUPS[*g]).into_py_any(py),
+            WinReason::Points(p) => ("win", seat, "points", p).into_py_any(py),
+        },
+        Ev::Action { seat, colour } => ("action", seat, col(*colour)).into_py_any(py),
+        Ev::Lapse { seat, colour } => ("lapse", seat, col(*colour)).into_py_any(py),
+        Ev::Decline { seat, colour } => ("decline", seat, col(*colour)).into_py_any(py),
+        Ev::ActionOver { seat, colour } => ("action_over", seat, col(*colour)).into_py_any(py),
+        Ev::Split { seat, pieces, len } => {
+            ("split", seat, tup(py, &pieces[..*len as usize])?).into_py_any(py)
+        }
+        Ev::Trade {
+            seat,
+            mine,
+            theirs,
+            with,
+        } => ("trade", seat, mine, theirs, with).into_py_any(py),
+        Ev::Grow { seat } => ("grow", seat).into_py_any(py),
+        Ev::NewStart { seat, cards } => ("newstart", seat, cards).into_py_any(py),
+        Ev::Deal { dealer, hands } => {
+            let hs: PyResult<Vec<PyObject>> = hands.iter().map(|h| tup(py, h)).collect();
+            ("deal", dealer, PyTuple::new(py, hs?)?).into_py_any(py)
+        }
+        Ev::Pirate { seat, victim } => ("pirate", seat, victim).into_py_any(py),
+        Ev::Steal { seat, victim, card } => ("steal", seat, victim, card).into_py_any(py),
+        Ev::Wild { seat, colour } => ("wild", seat, col(*colour)).into_py_any(py),
+        Ev::DeckOut { ranking } => ("deck_out", tup(py, ranking)?).into_py_any(py),
+        Ev::MaxTurns { ranking } => ("max_turns", tup(py, ranking)?).into_py_any(py),
+    }
+}
+
+/// The fields of a `FlagsView` but `options`, in its order, as Python data.
+fn view_to_py(py: Python<'_>, v: &View) -> PyResult<PyObject> {
+    let n = v.players as usize;
+    let table = v.as_table();
+    let towers: PyResult<Vec<PyObject>> = table.towers().iter().map(|t| tup(py, t)).collect();
+    let bank: Vec<usize> = bits(v.bank as u64).collect();
+    let scored: PyResult<Vec<PyObject>> = (0..n).map(|s| tup(py, v.scored_cards(s))).collect();
+    let hand = if v.has_hand {
+        tup(py, v.hand_cards())?
+    } else {
+        py.None()
+    };
+    let known_hands: PyResult<Vec<PyObject>> = (0..n)
+        .map(|s| {
+            let k: Vec<usize> = v.known_hand(s).collect();
+            tup(py, &k)
+        })
+        .collect();
+    let known_deck: PyResult<Vec<PyObject>> = v
+        .known_deck_cards()
+        .iter()
+        .map(|&(i, c)| (i, c).into_py_any(py))
+        .collect();
+    let pending = match v.pending_value() {
+        Some(p) => json_to_py(py, &p)?,
+        None => PyDict::new(py).into_py_any(py)?,
+    };
+    let tree = if v.tree == 0 {
+        String::new()
+    } else {
+        col(v.tree)
+    };
+    let winner = if v.winner >= 0 {
+        v.winner.into_py_any(py)?
+    } else {
+        py.None()
+    };
+    let ranking = if v.ranked {
+        tup(py, &v.ranking[..n])?
+    } else {
+        py.None()
+    };
+    let items: Vec<PyObject> = vec![
+        v.player.into_py_any(py)?,
+        v.players.into_py_any(py)?,
+        v.to_move.into_py_any(py)?,
+        v.turn.into_py_any(py)?,
+        PyTuple::new(py, towers?)?.into_py_any(py)?,
+        tup(py, &bank)?,
+        tup(py, &v.scoring[..n])?,
+        PyTuple::new(py, scored?)?.into_py_any(py)?,
+        hand,
+        tup(py, &v.hand_sizes[..n])?,
+        v.deck_size.into_py_any(py)?,
+        PyTuple::new(py, known_hands?)?.into_py_any(py)?,
+        PyTuple::new(py, known_deck?)?.into_py_any(py)?,
+        tup(py, v.last_moved())?,
+        pending,
+        tree.into_py_any(py)?,
+        winner,
+        ranking,
+    ];
+    PyTuple::new(py, items)?.into_py_any(py)
+}
+
+/// Bytes as ints (a `Vec<u8>` would reach Python as `bytes`).
+fn ints(x: &[u8]) -> Vec<u32> {
+    x.iter().map(|&b| b as u32).collect()
+}
+
+fn seat(s: &State, p: i64) -> PyResult<usize> {
+    if (0..s.n() as i64).contains(&p) {
+        Ok(p as usize)
+    } else {
+        Err(err(format!("no seat {p} in a {}-player game", s.n())))
+    }
+}
+
+fn piece(p: i64) -> PyResult<usize> {
+    if (0..18).contains(&p) {
+        Ok(p as usize)
+    } else {
+        Err(err(format!("{p} is not a flag piece")))
+    }
+}
+
+#[pymethods]
+impl PyFlagsState {
+    /// An independent copy.
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    /// Position equality (the Python dataclass's).
+    fn equals(&self, other: &PyFlagsState) -> bool {
+        self.inner == other.inner
+    }
+
+    /// Number of seats.
+    #[getter]
+    fn players(&self) -> usize {
+        self.inner.n()
+    }
+
+    /// The deciding seat, CHANCE (-1) or TERMINAL (-4).
+    fn current_player(&self) -> i32 {
+        self.inner.current_player()
+    }
+
+    /// Sorted legal actions (chance outcomes at a chance point).
+    fn legal_actions(&self) -> Vec<Action> {
+        self.inner.legal_actions()
+    }
+
+    /// Chance outcomes with their probabilities.
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        let mut out = Vec::new();
+        self.inner.chance_outcomes_into(&mut out);
+        out
+    }
+
+    /// Apply an action; ValueError(reason) changes nothing.
+    fn apply(&mut self, action: Action) -> PyResult<()> {
+        self.inner.apply(action).map_err(err)
+    }
+
+    /// Why `action` is illegal here, or None.
+    fn illegal_reason(&self, action: Action) -> Option<String> {
+        self.inner.illegal_reason(action)
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.inner.is_terminal()
+    }
+
+    /// Each seat's result.
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+
+    /// The position notation as JSON text.
+    fn to_json(&self) -> String {
+        self.inner.to_position_json()
+    }
+
+    /// The last apply's raw events as the Python rules' tuples.
+    fn raw_events(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        self.inner.events.iter().map(|e| ev_to_py(py, e)).collect()
+    }
+
+    /// Switch event recording.
+    fn set_record_events(&mut self, on: bool) {
+        self.inner.set_record_events(on);
+    }
+
+    /// The view of `player` (None: public) as the `FlagsView` fields but `options`.
+    #[pyo3(signature = (player=None))]
+    fn view(&self, py: Python<'_>, player: Option<i64>) -> PyResult<PyObject> {
+        let p = match player {
+            None => None,
+            Some(p) => Some(seat(&self.inner, p)?),
+        };
+        view_to_py(py, &self.inner.view(p))
+    }
+
+    /// The view of `player` in the `view_json` form (`View::from_json` reads it).
+    #[pyo3(signature = (player=None))]
+    fn view_json(&self, player: Option<i64>) -> PyResult<String> {
+        let p = match player {
+            None => None,
+            Some(p) => Some(seat(&self.inner, p)?),
+        };
+        Ok(self.inner.view(p).to_json())
+    }
+
+    /// `action` as `viewer` sees it (hidden cards as `?`).
+    #[pyo3(signature = (action, viewer=None))]
+    fn action_text_for(&self, action: Action, viewer: Option<i64>) -> PyResult<String> {
+        let v = viewer.and_then(|v| usize::try_from(v).ok().or(Some(usize::MAX)));
+        self.inner
+            .action_text_for(action, v)
+            .ok_or_else(|| err(format!("{action} is not an action of Pyramids and Flags")))
+    }
+
+    /// The pending kind: 0 none, 1 capture, 2 action, 3 steal, 4 deal.
+    #[getter]
+    fn pending(&self) -> u8 {
+        self.inner.pending
+    }
+
+    /// The pending decision as the notation's object, as JSON text (`{}` if none).
+    fn pending_json(&self) -> String {
+        pyramids_flags::position::pending_value(&self.inner)
+            .map_or_else(|| "{}".into(), |v| v.to_string())
+    }
+
+    /// The seat whose turn it is.
+    #[getter]
+    fn to_move(&self) -> u8 {
+        self.inner.to_move
+    }
+
+    /// The turn number.
+    #[getter]
+    fn turn(&self) -> i64 {
+        self.inner.turn
+    }
+
+    /// The winner, or None.
+    #[getter]
+    fn winner(&self) -> Option<i8> {
+        (self.inner.winner >= 0).then_some(self.inner.winner)
+    }
+
+    /// The ranking after a safeguard ending, or None.
+    #[getter]
+    fn ranking(&self) -> Option<Vec<u32>> {
+        self.inner.ranking_slice().map(ints)
+    }
+
+    /// Bit mask of the bank.
+    #[getter]
+    fn bank_mask(&self) -> u32 {
+        self.inner.bank
+    }
+
+    /// Bit mask of seat's scoring pieces.
+    fn scoring_mask(&self, s: i64) -> PyResult<u32> {
+        Ok(self.inner.scoring[seat(&self.inner, s)?])
+    }
+
+    /// Seat's points (best-trio scoring).
+    fn points(&self, s: i64) -> PyResult<usize> {
+        Ok(pyramids_flags::state::points(
+            self.inner.scoring[seat(&self.inner, s)?],
+        ))
+    }
+
+    /// Seat's hand in the order the cards came in.
+    fn hand(&self, s: i64) -> PyResult<Vec<u32>> {
+        Ok(ints(self.inner.hand(seat(&self.inner, s)?)))
+    }
+
+    /// Seat's face-up cards.
+    fn scored(&self, s: i64) -> PyResult<Vec<u32>> {
+        Ok(ints(self.inner.scored_cards(seat(&self.inner, s)?)))
+    }
+
+    /// The deck, top first.
+    #[getter]
+    fn deck(&self) -> Vec<u32> {
+        ints(self.inner.deck_cards())
+    }
+
+    /// The cards left to deal, in card order.
+    #[getter]
+    fn to_deal(&self) -> Vec<usize> {
+        bits(self.inner.to_deal).collect()
+    }
+
+    /// The last-moved pieces.
+    #[getter]
+    fn last_moved(&self) -> Vec<u32> {
+        ints(self.inner.last_moved())
+    }
+
+    /// The piece under `p` (-1: the table).
+    fn below(&self, p: i64) -> PyResult<i8> {
+        Ok(self.inner.below[piece(p)?])
+    }
+
+    /// The piece on `p` (-1: a top).
+    fn above(&self, p: i64) -> PyResult<i8> {
+        Ok(self.inner.above[piece(p)?])
+    }
+
+    /// The towers, bottom to top.
+    fn towers(&self) -> Vec<Vec<u32>> {
+        self.inner.towers().iter().map(|t| ints(t)).collect()
+    }
+
+    /// Whether the card's flag stands.
+    fn is_built(&self, card: i64) -> PyResult<bool> {
+        if !(0..CODES.len() as i64).contains(&card) {
+            return Err(err(format!("{card} is not a card")));
+        }
+        Ok(self.inner.is_built(card as usize))
+    }
+
+    /// Bit mask of the hidden cards whose place seat knows.
+    fn known_cards(&self, s: i64) -> PyResult<u64> {
+        Ok(self.inner.known[seat(&self.inner, s)?])
+    }
+
+    /// Set what each seat knows of the hidden cards (bit masks; for pickles and loaders).
+    fn set_known(&mut self, known: Vec<u64>) -> PyResult<()> {
+        if known.len() != self.inner.n() {
+            return Err(err("one knowledge mask per seat".into()));
+        }
+        let all = (1u64 << CODES.len()) - 1;
+        for (s, k) in known.iter().enumerate() {
+            self.inner.known[s] = k & all;
+        }
+        Ok(())
+    }
+
+    /// Set the options' first seat (kept for equality with the Python position).
+    fn set_first_player(&mut self, first: i64) {
+        self.inner.first_player = first;
+    }
+
+    /// Restore the mover and colour a pirate's steal or a new start's deal leaves behind
+    /// (not in the position notation; for pickles, so they equal the original).
+    fn set_stale(&mut self, player: i8, colour: &str) {
+        let st = &mut self.inner;
+        if st.pending == pyramids_flags::state::STEAL || st.pending == pyramids_flags::state::DEAL {
+            if (-1..st.n() as i8).contains(&player) {
+                st.player = player;
+            }
+            st.colour = match colour.as_bytes() {
+                [c @ (b'R' | b'B' | b'G' | b'Y' | b'K' | b'W')] => *c,
+                _ => 0,
+            };
+        }
+    }
+
+    /// Every field of the Python `FlagsPosition` but the options, in its order.
+    #[allow(clippy::type_complexity)]
+    fn position_fields(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let s = &self.inner;
+        let n = s.n();
+        let hands: Vec<Vec<u32>> = (0..n).map(|q| ints(s.hand(q))).collect();
+        let scored: PyResult<Vec<PyObject>> = (0..n).map(|q| tup(py, s.scored_cards(q))).collect();
+        let to_deal: Vec<usize> = bits(s.to_deal).collect();
+        let taken: Vec<i8> = if s.taken >= 0 { vec![s.taken] } else { vec![] };
+        let colour = if s.colour == 0 {
+            String::new()
+        } else {
+            col(s.colour)
+        };
+        let tree = if s.tree == 0 {
+            String::new()
+        } else {
+            col(s.tree)
+        };
+        let ranking = s.ranking_slice().map(ints);
+        let items: Vec<PyObject> = vec![
+            s.below.to_vec().into_py_any(py)?,
+            s.above.to_vec().into_py_any(py)?,
+            s.bank.into_py_any(py)?,
+            s.scoring[..n].to_vec().into_py_any(py)?,
+            hands.into_py_any(py)?,
+            PyList::new(py, scored?)?.into_py_any(py)?,
+            ints(s.deck_cards()).into_py_any(py)?,
+            s.known[..n].to_vec().into_py_any(py)?,
+            tup(py, s.last_moved())?,
+            s.last_mask.into_py_any(py)?,
+            s.to_move.into_py_any(py)?,
+            s.turn.into_py_any(py)?,
+            s.pending.into_py_any(py)?,
+            s.player.into_py_any(py)?,
+            s.card.into_py_any(py)?,
+            tup(py, &taken)?,
+            colour.into_py_any(py)?,
+            s.victim.into_py_any(py)?,
+            tree.into_py_any(py)?,
+            tup(py, &to_deal)?,
+            s.winner.into_py_any(py)?,
+            ranking.into_py_any(py)?,
+        ];
+        PyTuple::new(py, items)?.into_py_any(py)
+    }
+
+    /// The piece's code (for debugging).
+    #[staticmethod]
+    fn piece_name(p: usize) -> String {
+        piece_name(p % 30)
+    }
+}
+
+/// `FlagsGame(players, options).new_initial_state(seed)`.
+#[pyfunction]
+fn flags_new_game(players: usize, options_json: &str, seed: i128) -> PyResult<PyFlagsState> {
+    let mut inner = State::new_game(players, options_json, seed).map_err(err)?;
+    inner.set_record_events(true);
+    Ok(PyFlagsState { inner })
+}
+
+/// A state from the position notation (JSON text); ValueError(PositionError text).
+#[pyfunction]
+fn flags_from_json(text: &str) -> PyResult<PyFlagsState> {
+    let mut inner = State::from_position_json(text).map_err(err)?;
+    inner.set_record_events(true);
+    Ok(PyFlagsState { inner })
+}
+
+/// `determinize(view, rng)`: the view in `view_json` form and the generator's 625-word
+/// state; returns the state and the generator's state after.
+#[pyfunction]
+fn flags_determinize(view_json: &str, rng_state: Vec<u32>) -> PyResult<(PyFlagsState, Vec<u32>)> {
+    let view = View::from_json(view_json).map_err(err)?;
+    let mut rng = PyRandom::from_state(&rng_state).ok_or_else(|| err("bad random state".into()))?;
+    let mut inner = pyramids_flags::try_determinize(&view, &mut rng).map_err(err)?;
+    inner.set_record_events(true);
+    Ok((PyFlagsState { inner }, rng.state()))
+}
+
+/// Test-only: switch a deliberately broken rule on (a name) or off (None).
+#[pyfunction]
+#[pyo3(signature = (name=None))]
+fn flags_set_fault(name: Option<&str>) -> PyResult<()> {
+    pyramids_flags::set_fault(name).map_err(err)
+}
+
+/// Adds this part's classes and functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyFlagsState>()?;
+    m.add_function(wrap_pyfunction!(flags_new_game, m)?)?;
+    m.add_function(wrap_pyfunction!(flags_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(flags_determinize, m)?)?;
+    m.add_function(wrap_pyfunction!(flags_set_fault, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,446 @@
+"""Pyramids and Flags on the native core: ``NativeFlagsGame`` and ``NativeFlagsState``.
+
+The rules run in Rust (``pyramids._native``, crate ``native/flags``); this module puts
+them behind the ``pyramids.core`` protocol with the Python engine's exact behaviour: the
+same action numbers, position JSON, typed events (the native engine hands back the
+Python rules' raw event tuples, turned into events by ``pyramids.flags.events.from_raw``),
+views (``FlagsView``), errors (``PositionError``, ``IllegalActionError``,
+``ActionParseError`` with the same texts) and determinization (drawn from the caller's
+``random.Random`` word for word). ``tests/native/test_flags_differential.py`` proves it.
+
+``ENGINE`` is the descriptor's ``native`` entry: ``make``, ``load_position`` and
+``view_json`` (the view as ``pyramids_flags::View::from_json`` reads it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import random
+from collections.abc import Mapping
+from typing import Any, Self
+
+from pyramids.core.bits import bits_of
+from pyramids.core.errors import IllegalActionError, PositionError
+from pyramids.core.game import (
+    Action,
+    Event,
+    Game,
+    History,
+    Outcome,
+    State,
+    View,
+    history_list,
+)
+from pyramids.flags.actions import NUM_ACTIONS
+from pyramids.flags.events import from_raw
+from pyramids.flags.game import FlagsGame, FlagsState
+from pyramids.flags.options import FlagsOptions
+from pyramids.flags.position import FlagsPosition
+from pyramids.flags.text import action_to_text, parse_action, position_to_json, read_position
+from pyramids.flags.view import FlagsView
+
+_native: Any = importlib.import_module("pyramids._native")
+"""The extension module (its flags part: ``native/py/src/flags.rs``)."""
+
+_MAX_ACTION = (1 << 64) - 1
+_I64 = 1 << 63
+
+
+_POSITION_FIELDS = (
+    "below", "above", "bank", "scoring", "hands", "scored", "deck", "known", "last",
+    "last_mask", "to_move", "turn", "pending", "player", "card", "taken", "colour",
+    "victim", "tree", "to_deal", "winner", "ranking",
+)  # fmt: skip
+"""The ``FlagsPosition`` fields after ``options``, as ``position_fields()`` lists them."""
+
+
+def _plain_json(value: Any) -> bool:
+    """Whether ``value`` survives ``json.dumps`` unchanged in type (dicts with str keys,
+    lists, str, bool, None, finite floats, 64-bit ints): then the native parser sees
+    exactly what the Python parser would."""
+    if value is None or isinstance(value, (str, bool)):
+        return True
+    if isinstance(value, int):
+        return -_I64 <= value < _I64
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if type(value) is list:
+        return all(_plain_json(v) for v in value)
+    if type(value) is dict:
+        return all(isinstance(k, str) and _plain_json(v) for k, v in value.items())
+    return False
+
+
+def _inner_from_position(pos: FlagsPosition) -> Any:
+    """A native state equal to the Python position ``pos`` (knowledge and options too)."""
+    inner = _native.flags_from_json(json.dumps(position_to_json(pos)))
+    inner.set_known(list(pos.known))
+    inner.set_first_player(pos.options.first_player)
+    return inner
+
+
+def _game_of(inner: Any) -> NativeFlagsGame:
+    rules = json.loads(inner.to_json())["rules"]
+    return NativeFlagsGame(inner.players, FlagsOptions(rules["actions"], rules["max_turns"]))
+
+
+def load_position(data: Mapping[str, Any]) -> NativeFlagsState:
+    """``position_from_json`` on the native engine: a state from the position notation,
+    with the Python parser's refusals (PositionError, same text)."""
+    if not isinstance(data, Mapping):
+        raise PositionError("a position must be a JSON object")
+    if _plain_json(data):
+        try:
+            inner = _native.flags_from_json(json.dumps(data))
+        except ValueError as exc:
+            raise PositionError(str(exc)) from None
+    else:
+        # Tuples, other mappings, huge ints ...: the Python parser judges them exactly.
+        inner = _inner_from_position(read_position(data))
+    return NativeFlagsState(_game_of(inner), inner)
+
+
+def view_json(view: View) -> str:
+    """The view as ``pyramids_flags::View::from_json`` reads it: the ``FlagsView`` fields
+    by name, options as an object, cards and pieces as numbers."""
+    if not isinstance(view, FlagsView):
+        raise TypeError("a Pyramids and Flags view is needed")
+    data = view._asdict()
+    data["options"] = dict(view.options)
+    data["pending"] = dict(view.pending)
+    return json.dumps(data)
+
+
+class NativeFlagsGame(FlagsGame):
+    """``FlagsGame`` whose states run on the native core (same options, equality, info)."""
+
+    # The overrides return native states, which offer FlagsState's API without being one.
+    def new_initial_state(self, seed: int) -> NativeFlagsState:  # type: ignore[override]
+        """PF-SETUP: the deal of ``FlagsPosition.from_seed(seed, ...)``, drawn natively."""
+        if isinstance(seed, int) and not isinstance(seed, bool) and -(1 << 127) < seed < 1 << 127:
+            inner = _native.flags_new_game(
+                self.num_players, json.dumps(self.options_obj.to_record()), seed
+            )
+        else:
+            inner = _inner_from_position(
+                FlagsPosition.from_seed(seed, self.num_players, self.options_obj)
+            )
+        return NativeFlagsState(self, inner)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> NativeFlagsState:  # type: ignore[override]
+        """A state from the position notation (PF-NOTE-2); PositionError when inconsistent."""
+        state = load_position(data)
+        if state.num_players != self.num_players:
+            raise PositionError(
+                f"the position has {state.num_players} players, the game {self.num_players}"
+            )
+        return state
+
+    def determinize(self, view: View, rng: random.Random) -> NativeFlagsState:  # type: ignore[override]
+        """A full state consistent with ``view`` (PF-VIEW-5), drawn from ``rng`` exactly as
+        the Python engine draws."""
+        if not isinstance(view, FlagsView):
+            raise TypeError("a Pyramids and Flags game determinizes Pyramids and Flags views")
+        if view.players != self.num_players:
+            raise PositionError("the view and the game have different numbers of players")
+        version, words, gauss = rng.getstate()
+        try:
+            inner, after = _native.flags_determinize(view_json(view), list(words))
+        except ValueError as exc:
+            raise PositionError(str(exc)) from None
+        rng.setstate((version, tuple(after), gauss))
+        return NativeFlagsState(self, inner)
+
+
+def _restore(
+    game_data: tuple[int, dict[str, Any]],
+    text: str,
+    known: list[int],
+    stale: tuple[int, str],
+    history: list[Action],
+) -> Any:
+    """Unpickle a ``NativeFlagsState`` (see ``NativeFlagsState.__reduce__``)."""
+    game = NativeFlagsGame.from_options(*game_data)
+    inner = _native.flags_from_json(text)
+    inner.set_known(known)
+    inner.set_first_player(game.options_obj.first_player)
+    inner.set_stale(*stale)
+    state = NativeFlagsState(game, inner)
+    for action in history:
+        state._history = (action, state._history)
+    return state
+
+
+class NativeFlagsState(State):
+    """A Pyramids and Flags game in progress on the native core (the ``FlagsState`` API)."""
+
+    __slots__ = ("_history", "game", "inner")
+
+    game: FlagsGame
+
+    def __init__(self, game: FlagsGame, inner: Any, history: History = None) -> None:
+        self.game = game
+        self.inner = inner
+        self._history: History = history
+
+    # --- the protocol -------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return int(self.inner.players)
+
+    def is_terminal(self) -> bool:
+        """Whether someone has won or a safeguard ended the game."""
+        return bool(self.inner.is_terminal())
+
+    def current_player(self) -> int:
+        """The deciding seat, CHANCE, or TERMINAL."""
+        return int(self.inner.current_player())
+
+    def legal_actions(self) -> list[Action]:
+        """Sorted legal actions (chance outcomes at a chance point)."""
+        return list(self.inner.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Outcomes of a pirate's steal or of the next card of a new start's deal."""
+        return list(self.inner.chance_outcomes())
+
+    def apply(self, action: Action) -> None:
+        """Apply one action or chance outcome; IllegalActionError (changing nothing) if illegal."""
+        if (
+            not isinstance(action, int)
+            or isinstance(action, bool)
+            or not 0 <= action <= _MAX_ACTION
+        ):
+            raise IllegalActionError(self.illegal_reason(action) or "illegal action")
+        try:
+            self.inner.apply(action)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+        self._history = (action, self._history)
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal here, or None when it is legal."""
+        if self.inner.is_terminal():
+            return "the game is over"
+        if not isinstance(action, int) or isinstance(action, bool) or action < 0:
+            return f"{action!r} is not an action"
+        reason: str | None = self.inner.illegal_reason(min(action, _MAX_ACTION))
+        return reason
+
+    def outcome(self) -> Outcome:
+        """Won by a seat, ranked after a safeguard ending, or ongoing."""
+        winner = self.inner.winner
+        if winner is not None:
+            return Outcome.won_by(winner, self.num_players)
+        ranking = self.inner.ranking
+        if ranking is not None:
+            return Outcome.ranked(list(ranking))
+        return Outcome.ongoing()
+
+    def returns(self) -> list[float]:
+        """Each seat's result in [0, 1]."""
+        return list(self.inner.returns())
+
+    def history(self) -> list[Action]:
+        """Every action and chance outcome applied since this state was dealt or loaded."""
+        return history_list(self._history)
+
+    def clone(self) -> Self:
+        """An independent copy (history shared: it is immutable)."""
+        c = object.__new__(type(self))
+        c.game = self.game
+        c.inner = self.inner.clone()
+        c._history = self._history
+        return c
+
+    def __copy__(self) -> Self:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        f = self.inner.position_fields()
+        stale = (f[13], f[16])
+        game = (self.game.num_players, dict(self.game.options))
+        return (_restore, (game, self.inner.to_json(), f[7], stale, self.history()))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NativeFlagsState):
+            return self.game == other.game and bool(self.inner.equals(other.inner))
+        if isinstance(other, FlagsState):
+            return self.game == other.game and self.position == other.position
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable state
+
+    def view(self, player: int | None) -> FlagsView:
+        """What ``player`` may know (PF-VIEW); None for a spectator."""
+        f = self.inner.view(player)
+        return FlagsView(f[0], f[1], self.game.options, *f[2:])
+
+    def action_to_string(self, action: Action) -> str:
+        """The action in the notation (PF-NOTE-1)."""
+        return action_to_text(action)
+
+    def action_text_for(self, action: Action, viewer: int | None) -> str:
+        """The action as ``viewer`` sees it: other players' hidden cards as ``?`` (PF-VIEW-4)."""
+        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+            return action_to_text(action)
+        return str(self.inner.action_text_for(action, viewer))
+
+    def parse_action(self, text: str) -> Action:
+        """Parse and check an action here; ActionParseError or IllegalActionError (with why)."""
+        action = parse_action(text, self.num_players)
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        return action
+
+    def raw_events(self) -> list[tuple[Any, ...]]:
+        """The last apply's events as the Python rules' raw tuples."""
+        return list(self.inner.raw_events())
+
+    def events(self) -> list[Event]:
+        """The last apply's events with their reasons (every card named)."""
+        return [from_raw(e, None) for e in self.inner.raw_events()]
+
+    def events_for(self, viewer: int | None) -> list[Event]:
+        """The last apply's events as ``viewer`` may see them (hidden cards as ``?``)."""
+        return [from_raw(e, viewer, masked=True) for e in self.inner.raw_events()]
+
+    def to_json(self) -> dict[str, Any]:
+        """The position in the contract's JSON notation (PF-NOTE-2)."""
+        data: dict[str, Any] = json.loads(self.inner.to_json())
+        return data
+
+    # --- read-only accessors of FlagsState ------------------------------------------------
+
+    @property
+    def position(self) -> FlagsPosition:
+        """The position as the Python engine's dataclass (built on demand: a copy)."""
+        f = self.inner.position_fields()
+        data = dict(zip(_POSITION_FIELDS, f, strict=True))
+        if data["ranking"] is not None:
+            data["ranking"] = list(data["ranking"])
+        return FlagsPosition(self._options(), **data)
+
+    def _options(self) -> FlagsOptions:
+        """The position's options: the game's (as the Python state's position holds)."""
+        return self.game.options_obj
+
+    @property
+    def bank(self) -> list[int]:
+        """Scoring pieces in the bank, in piece order."""
+        return bits_of(self.inner.bank_mask)
+
+    def scoring(self, seat: int) -> list[int]:
+        """Seat's scoring pieces, in piece order."""
+        return bits_of(self.inner.scoring_mask(seat))
+
+    def points(self, seat: int) -> int:
+        """Seat's points under best-trio scoring (PF-WIN-3)."""
+        return int(self.inner.points(seat))
+
+    def hand(self, seat: int) -> list[int]:
+        """Seat's hidden cards in the order they came into the hand."""
+        return list(self.inner.hand(seat))
+
+    def scored(self, seat: int) -> list[int]:
+        """Seat's face-up cards, in the order they were scored."""
+        return list(self.inner.scored(seat))
+
+    @property
+    def deck(self) -> list[int]:
+        """The deck, top first."""
+        return list(self.inner.deck)
+
+    @property
+    def to_deal(self) -> tuple[int, ...]:
+        """The cards of a new start still to deal, in card order."""
+        return tuple(self.inner.to_deal)
+
+    @property
+    def last_moved(self) -> tuple[int, ...]:
+        """The pieces the last move moved, bottom to top."""
+        return tuple(self.inner.last_moved)
+
+    def below(self, piece: int) -> int:
+        """The piece directly under ``piece`` (-1: it stands on the table)."""
+        return int(self.inner.below(piece))
+
+    def above(self, piece: int) -> int:
+        """The piece directly on ``piece`` (-1: it is a top)."""
+        return int(self.inner.above(piece))
+
+    def towers(self) -> list[list[int]]:
+        """The towers, each bottom to top, in piece order of their bottoms."""
+        return [list(t) for t in self.inner.towers()]
+
+    def is_built(self, card: int) -> bool:
+        """Whether the card's flag stands on the table (PF-FLAG-1)."""
+        return bool(self.inner.is_built(card))
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose turn it is."""
+        return int(self.inner.to_move)
+
+    @property
+    def turn(self) -> int:
+        """The turn number, from 1."""
+        return int(self.inner.turn)
+
+    @property
+    def pending(self) -> int:
+        """NONE, CAPTURE, ACTION, STEAL or DEAL."""
+        return int(self.inner.pending)
+
+    @property
+    def pending_info(self) -> dict[str, Any]:
+        """The pending decision as the position notation's ``pending`` object ({} if none)."""
+        data: dict[str, Any] = json.loads(self.inner.pending_json())
+        return data
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, if any."""
+        w = self.inner.winner
+        return None if w is None else int(w)
+
+    @property
+    def ranking(self) -> list[int] | None:
+        """A rank per seat after a safeguard ending (1 the best, ties sharing)."""
+        r = self.inner.ranking
+        return None if r is None else list(r)
+
+    def known_cards(self, seat: int) -> int:
+        """Bit mask of the hidden cards (not in seat's hand) whose place seat knows."""
+        return int(self.inner.known_cards(seat))
+
+    def __repr__(self) -> str:
+        return f"NativeFlagsState({self.to_json()!r})"
+
+
+class _Engine:
+    """The descriptor's ``native`` entry for Pyramids and Flags."""
+
+    def make(self, players: int, options: Mapping[str, Any]) -> Game:
+        """A game on the native core (the same checks as ``FlagsGame.from_options``)."""
+        return NativeFlagsGame.from_options(players, options)
+
+    def load_position(self, data: Mapping[str, Any]) -> State:
+        """A native state from the position notation (the Python parser's refusals)."""
+        return load_position(data)
+
+    def view_json(self, view: View) -> str:
+        """The view in the form ``pyramids_flags::View::from_json`` reads."""
+        return view_json(view)
+
+
+ENGINE = _Engine()
+"""``pyramids.flags.DESCRIPTOR.native`` points here."""
