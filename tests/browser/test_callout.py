@@ -84,7 +84,7 @@ class Oracle:
     """The test's own copy of the game: the seed's deal and every action of the page's log."""
 
     def __init__(self, options: dict[str, Any]) -> None:
-        game = make_game("flaming", 2, options)
+        game = make_game("flaming", 2, options, engine="python")  # the test's own, Python copy
         state = game.new_initial_state(SEED)
         assert isinstance(state, FlamingState)
         self.state: FlamingState = state
