@@ -358,7 +358,9 @@ impl State {
     }
 }
 
-const fn trio_points(m: usize) -> usize {
+/// `scoring.best_trio_points` of the twelve scoring pieces' bits `m` (piece `FIRST_SCORING`
+/// at bit 0): the formula of `pyramids.flags.scoring`, for the tables built at compile time.
+pub(crate) const fn trio_points(m: usize) -> usize {
     let mut sizes = [0usize; 3];
     let mut per = [[0usize; 3]; 4];
     let mut total = 0;

@@ -130,42 +130,9 @@ const fn build_tables() -> Tables {
     t
 }
 
-/// `scoring.best_trio_points` of a scoring mask (the formula of `pyramids.flags.scoring`).
+/// `scoring.best_trio_points` of a scoring mask (the one formula, `state::trio_points`).
 const fn points_const(mask: u32) -> usize {
-    let m = (mask >> FIRST_SCORING) as usize;
-    let mut sizes = [0usize; 3];
-    let mut per = [[0usize; 3]; 4];
-    let mut total = 0;
-    let mut i = 0;
-    while i < 12 {
-        if (m >> i) & 1 == 1 {
-            total += 1;
-            sizes[i % 3] += 1;
-            per[i / 3][i % 3] += 1;
-        }
-        i += 1;
-    }
-    let mut min = sizes[0];
-    if sizes[1] < min {
-        min = sizes[1];
-    }
-    if sizes[2] < min {
-        min = sizes[2];
-    }
-    let mut mono = 0;
-    let mut c = 0;
-    while c < 4 {
-        let mut k = per[c][0];
-        if per[c][1] < k {
-            k = per[c][1];
-        }
-        if per[c][2] < k {
-            k = per[c][2];
-        }
-        mono += k;
-        c += 1;
-    }
-    total + 2 * min + 2 * mono
+    crate::state::trio_points((mask >> FIRST_SCORING) as usize)
 }
 
 pub(super) static TABLES: Tables = build_tables();
