@@ -26,6 +26,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from pyramids import texts
 from pyramids.games import descriptors
+from pyramids.server import accounts, chat, mytables, players, ratings, rematch
+from pyramids.server.auth import account_for_write, account_of
 from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
 from pyramids.server.fanout import FRAMES_EXTENSION
@@ -220,6 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.manager = manager
+    ratings.install(manager)
     app.state.settings = settings
     limits = manager.limits
     app.state.client_limits = limits
@@ -268,6 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         Retry-After) or too_many_tables past the creator's address's limits."""
         key = address_of(request)
         limits.check("create", key)
+        await account_for_write(request)  # a logged-in creator's write: CSRF-checked
         table_settings = TableSettings(
             bot_delay=settings.bot_delay if body.bot_delay is None else body.bot_delay,
             absent_after=settings.absent_after if body.absent_after is None else body.absent_after,
@@ -284,6 +288,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             public=body.public,
             created_by=key,
             hints=body.hints,
+            rated=body.rated,
         )
         return {
             "table": table.summary(),
@@ -321,8 +326,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Take a free human seat of a public table: 403 private_table for an invite-only
         table, 409 seat_taken once the seat is bound (its invite used, or claimed)."""
         limits.check("claim", address_of(request))
+        account = await account_for_write(request)
         table = await manager.get(table_id)
-        invite = await manager.claim(table, seat, clean_name(body.name))
+        invite = await manager.claim(table, seat, clean_name(body.name), account)
         return ClaimOut(seat=invite.seat, token=invite.token, url=invite.url)
 
     @app.get(
@@ -350,8 +356,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def post_action(request: Request, table_id: TableId, body: ActionIn) -> ActionOut:
         """Play an action without a WebSocket; answers once it is committed."""
         limits.check("action", address_of(request))
+        account = await account_for_write(request)
         table = await manager.get(table_id)
-        seq = await manager.act_with_token(table, body.token, body.seq, body.action)
+        seq = await manager.act_with_token(table, body.token, body.seq, body.action, account)
         return ActionOut(seq=seq)
 
     @app.get(
@@ -423,6 +430,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(learn_router)  # the tutorial's endpoints (server/learn.py)
     app.include_router(learn_pages)
+    for module in (accounts, players, chat, rematch, mytables):
+        app.include_router(module.router)  # docs/PLAYERS.md
 
     if STATIC_DIR.is_dir():
         app.mount("/static", NoCacheStatic(directory=STATIC_DIR), name="static")
@@ -466,7 +475,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             if token is None:
                 limits.check_spectators(sum(1 for c in table.clients if c.seat is None))
-            await manager.connect(table, token, client)
+            account = await account_of(websocket) if token else None
+            await manager.connect(table, token, client, account)
+            await chat.on_connect(manager, table, client)
         except ProtocolError as exc:
             codes = {"bad_token": WS_CLOSE_BAD_TOKEN, "seat_taken": WS_CLOSE_SEAT_TAKEN}
             code = codes.get(exc.code, WS_CLOSE_POLICY if exc.status in (410, 429) else 1011)
@@ -565,12 +576,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 client.send(_error(msg_id, exc.code, exc.message))
                 return
             client.send(dumps({"type": "ack", "id": msg_id, "seq": new_seq}))
+        elif kind in chat.MESSAGE_TYPES:
+            await chat.handle(manager, table, client, data, msg_id=msg_id, key=key)
         else:
             client.send(
                 _error(
                     msg_id,
                     "malformed",
-                    f"unknown message type {kind!r}: expected 'action', 'sync' or 'ping'",
+                    f"unknown message type {kind!r}: expected 'action', 'sync', 'ping', "
+                    "'chat' or 'chat_settings'",
                 )
             )
 

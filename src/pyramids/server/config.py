@@ -58,6 +58,13 @@ class LimitSettings:
     """Actions one address may send, over HTTP and WebSockets together."""
     rate_connect: str = "60/minute"
     """Table WebSockets one address may open."""
+    rate_signup: str = "5/hour;20/day"
+    """Accounts one address may create (``POST /api/accounts``)."""
+    rate_login: str = "10/minute;50/hour"
+    """Log-in attempts one address may make (``POST /api/session``); ``accounts.py`` also
+    limits the failed attempts per account name."""
+    rate_chat: str = "5/10seconds;60/hour"
+    """Chat messages one address may send (every table together)."""
     ws_flood: str = "100/10seconds"
     """Messages of any type one WebSocket may send; past it the socket is closed (1008)."""
     exempt: str = ""

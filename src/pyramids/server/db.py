@@ -20,6 +20,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -64,6 +65,19 @@ class TableRow(Base):
     seeded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_by: Mapped[str | None] = mapped_column(Text, nullable=True)
+    started: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the table began running (its last free seat bound, or at creation): the clocks
+    count the first decision from here."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the game counts for ratings (``ratings.py``)."""
+    match_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    """The first table of a series of rematches (NULL: not a rematch series yet)."""
+    rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The table of the rematch of this one, once asked for (set once, conditionally)."""
+    forfeits: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    """Seats that forfeited on time, in order (``clocks.py``); NULL: none."""
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """How a finished game ended when not by its rules: ``forfeit``; NULL otherwise."""
 
     __table_args__ = (Index("ix_tables_status_created", "status", "created"),)
 
@@ -82,6 +96,9 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account the seat was taken by while logged in (no foreign key: SQLite cannot add
+    one to an existing table; deleting an account clears it and renames the seat)."""
 
 
 class ActionRow(Base):
@@ -110,6 +127,109 @@ class SnapshotRow(Base):
     )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     position: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class AccountRow(Base):
+    """A player's account: a unique name (compared case-folded) and an argon2id hash."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    """``name.casefold()``: two accounts never differ only by case."""
+    password_hash: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A logged-in browser: the SHA-256 of its cookie's token, and its CSRF token."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """An account's current OpenSkill rating in one game, player-count band and pool."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    band: Mapped[str] = mapped_column(String(8), primary_key=True)
+    """``2``, ``3-4`` or ``5-6`` players."""
+    pool: Mapped[str] = mapped_column(String(8), primary_key=True)
+    """``rated`` (between accounts) or ``bots`` (against bots at fixed ratings)."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingHistoryRow(Base):
+    """A rating after one game (the player's page draws these)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    game: Mapped[str] = mapped_column(String(16))
+    band: Mapped[str] = mapped_column(String(8))
+    pool: Mapped[str] = mapped_column(String(8))
+    table_id: Mapped[str] = mapped_column(String(16))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ResultRow(Base):
+    """One seat's result of a finished game: place, pool, and the game's own statistics."""
+
+    __tablename__ = "results"
+
+    table_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    game: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    """1 for the winner; tied seats share a place."""
+    pool: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """The rating pool the game counted in (``rated``, ``bots``), NULL: unrated."""
+    stats: Mapped[dict[str, Any]] = mapped_column(JSON)
+    finished: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """One chat message of a table, on the seats' or the spectators' channel."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    channel: Mapped[str] = mapped_column(String(12))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    seq: Mapped[int] = mapped_column(Integer)
+    """The game's seq when it was said (the replay shows it there)."""
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 def normalize_url(url: str) -> str:

@@ -174,6 +174,36 @@ def final_order(state: State) -> list[int] | None:
     return sorted(range(state.num_players), key=lambda s: (ranks[s], s))
 
 
+def placements(state: State, forfeits: Sequence[int] = ()) -> list[int] | None:
+    """Each seat's final place, 1 the best, tied seats sharing (standard competition
+    ranking), or None while the game goes on and nobody forfeited it away.
+
+    The game's ``outcome().ranking`` orders the seats that did not forfeit; every seat that
+    forfeited on time (``forfeits``, in order) comes after them, the first to forfeit last.
+    A game that forfeits left with one seat standing (``clocks.py`` ends it then, before
+    its rules do) puts that seat first.
+    """
+    n = state.num_players
+    out = set(forfeits)
+    if state.is_terminal():
+        ranks = state.outcome().ranking
+        if ranks is None:
+            return None
+        standing = [s for s in range(n) if s not in out]
+        keys = {s: ranks[s] for s in standing}
+    else:
+        standing = [s for s in range(n) if s not in out]
+        if len(standing) != 1 or not forfeits:
+            return None
+        keys = {standing[0]: 1}
+    places = [0] * n
+    for s in standing:
+        places[s] = 1 + sum(1 for o in standing if keys[o] < keys[s])
+    for i, s in enumerate(reversed(list(dict.fromkeys(forfeits)))):
+        places[s] = len(standing) + 1 + i
+    return places
+
+
 Hints = Callable[[View], Mapping[str, Any] | None]
 """A game's ``hints(view)``: the engine's answers shown beside a decision (JSON-ready)."""
 
@@ -217,6 +247,15 @@ class TableSettings:
     hints: bool = True
     """Send the game's hints (``hints_of``) with each state; False: ``hints`` is always null.
     When the creator does not say: ``default_hints`` of the rules options."""
+    spectator_chat: bool = True
+    """Whether the spectators' chat channel is open (a seated player may switch it off;
+    ``chat.py``)."""
+    clock: dict[str, Any] | None = None
+    """The table's clock as ``clocks.py`` reads it (None: none; the old ``turn_time``
+    alone applies)."""
+    match_players: list[int] | None = None
+    """In a series of rematches (``rematch.py``): for each seat, which player of the
+    series' first game sits there (None: the first game, each seat its own)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -226,6 +265,9 @@ class TableSettings:
             "turn_time": self.turn_time,
             "takeover_bot": self.takeover_bot,
             "hints": self.hints,
+            "spectator_chat": self.spectator_chat,
+            "clock": self.clock,
+            "match_players": self.match_players,
         }
 
     @classmethod
@@ -240,6 +282,9 @@ class TableSettings:
             turn_time=float(data.get("turn_time", defaults.turn_time)),
             takeover_bot=str(data.get("takeover_bot", defaults.takeover_bot)),
             hints=bool(data.get("hints", hints)),
+            spectator_chat=bool(data.get("spectator_chat", True)),
+            clock=dict(data["clock"]) if data.get("clock") else None,
+            match_players=list(data["match_players"]) if data.get("match_players") else None,
         )
 
 
@@ -284,6 +329,7 @@ class Seat(SeatRecord):
             "claimed": self.claimed if human else True,
             "connected": self.connections > 0 if human else True,
             "taken_over": self.taken_over if human else False,
+            "account": self.account_id is not None,
         }
         if not human:
             data["bot"] = self.bot
@@ -532,6 +578,14 @@ class LiveTable:
         self.seeded = record.seeded
         self.public = record.public
         self.created_by = record.created_by
+        self.started = record.started
+        """When the table began running (None: open, or stored before revision 0003)."""
+        self.rated = record.rated
+        self.match_id = record.match_id
+        self.rematch_id = record.rematch_id
+        self.forfeits: list[int] = list(record.forfeits or [])
+        """Seats that forfeited on time, in order (``clocks.py``)."""
+        self.ended = record.ended
         self.rules_version = record.rules_version
         self.created = record.created
         self.finished = record.finished
@@ -607,6 +661,9 @@ class LiveTable:
                 "public": self.public,
                 "commitment": self.commitment,
                 "seeded": self.seeded,
+                "rated": self.rated,
+                "match_id": self.match_id,
+                "rematch_id": self.rematch_id,
             }
         return self._summary
 

@@ -190,6 +190,10 @@ class CreateTableIn(Request):
     """Whether the state messages carry the game's hints (Flaming Pyramids: whether each
     tile fits each spot). Absent: on, except in a call-out game (rules option ``callout``
     ``family`` or ``competitive``), where they are off unless this says ``true``."""
+    rated: StrictBool = False
+    """The game counts for ratings when it ends (docs/PLAYERS.md): between accounts, or
+    against bots in the separate "vs bots" pool; seats not bound to an account make it
+    unrated."""
 
 
 class SeatOut(Response):
@@ -202,6 +206,8 @@ class SeatOut(Response):
     claimed: bool
     connected: bool
     taken_over: bool
+    account: bool = False
+    """Taken by a logged-in player: ``name`` is the account's (``/players/{name}``)."""
 
 
 class TableSettingsOut(Response):
@@ -213,6 +219,13 @@ class TableSettingsOut(Response):
     takeover_bot: str
     hints: bool = True
     """Whether the state messages carry the game's hints (false: ``hints`` is always null)."""
+    spectator_chat: bool = True
+    """Whether the spectators' chat channel is open (docs/PLAYERS.md)."""
+    clock: dict[str, Any] | None = None
+    """The table's clock (docs/PLAYERS.md), null: none."""
+    match_players: list[int] | None = None
+    """In a series of rematches: for each seat, which player of the series' first game sits
+    there (null: the first game)."""
 
 
 class TableOut(Response):
@@ -238,6 +251,12 @@ class TableOut(Response):
     commitments existed)."""
     seeded: bool = False
     """The creator chose the seed (allowed only when every other seat is a bot)."""
+    rated: bool = False
+    """The game counts for ratings (docs/PLAYERS.md)."""
+    match_id: str | None = None
+    """The first table of this table's series of rematches (null: none yet)."""
+    rematch_id: str | None = None
+    """The table of this one's rematch, once someone asked for it."""
 
 
 class InviteOut(Response):

@@ -69,6 +69,8 @@ class SeatRecord:
     name: str
     token_hash: str | None
     claimed: bool
+    account_id: int | None = None
+    """The account that took the seat while logged in (``accounts.py``); None otherwise."""
 
 
 @dataclass
@@ -98,6 +100,18 @@ class TableRecord:
     """Listed in the lobby and claimable from it; otherwise invite-only."""
     created_by: str | None = None
     """The creator's client address, for the per-address caps."""
+    started: dt.datetime | None = None
+    """When the table began running (None: not yet, or stored before revision 0003)."""
+    rated: bool = False
+    """Whether the game counts for ratings (``ratings.py``)."""
+    match_id: str | None = None
+    """The first table of this table's series of rematches (``rematch.py``)."""
+    rematch_id: str | None = None
+    """The table of this one's rematch, once asked for."""
+    forfeits: list[int] | None = None
+    """Seats that forfeited on time, in order (``clocks.py``)."""
+    ended: str | None = None
+    """``forfeit`` when the game ended so rather than by its rules."""
     seats: list[SeatRecord] = field(default_factory=list)
     actions: list[tuple[int, int, str]] = field(default_factory=list)
     """(seq, seat, action text) in seq order."""
@@ -149,6 +163,12 @@ def insert_table(conn: Connection, table: TableRecord) -> None:
             "seeded": table.seeded,
             "public": table.public,
             "created_by": table.created_by,
+            "started": table.started,
+            "rated": table.rated,
+            "match_id": table.match_id,
+            "rematch_id": table.rematch_id,
+            "forfeits": table.forfeits,
+            "ended": table.ended,
         },
     )
     conn.execute(
@@ -162,6 +182,7 @@ def insert_table(conn: Connection, table: TableRecord) -> None:
                 "name": s.name,
                 "token_hash": s.token_hash,
                 "claimed": s.claimed,
+                "account_id": s.account_id,
             }
             for s in table.seats
         ],
@@ -239,6 +260,7 @@ def claim_seat(
     token_hash: str | None,
     name: str | None,
     invite_hash: str | None = None,
+    account_id: int | None = None,
 ) -> tuple[bool, bool]:
     """Bind an unclaimed seat to one token: (bound, whether that started the table).
 
@@ -255,6 +277,8 @@ def claim_seat(
         values["token_hash"] = token_hash
     if name is not None:
         values["name"] = name
+    if account_id is not None:
+        values["account_id"] = account_id
     query = update(SEATS).where(
         SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)
     )
@@ -273,7 +297,7 @@ def claim_seat(
     started = conn.execute(
         update(TABLES)
         .where(TABLES.c.id == table_id, TABLES.c.status == "open")
-        .values(status="running", updated=utcnow())
+        .values(status="running", updated=(now := utcnow()), started=now)
     )
     return True, started.rowcount == 1
 
@@ -287,7 +311,9 @@ def load_seat(conn: Connection, table_id: str, seat: int) -> tuple[SeatRecord, s
     ).first()
     if row is None:
         return None
-    record = SeatRecord(row.seat, row.kind, row.bot, row.name, row.token_hash, bool(row.claimed))
+    record = SeatRecord(
+        row.seat, row.kind, row.bot, row.name, row.token_hash, bool(row.claimed), row.account_id
+    )
     return record, row.status
 
 
@@ -321,6 +347,12 @@ def _record(row: Any) -> TableRecord:
         seeded=bool(row.seeded),
         public=bool(row.public),
         created_by=row.created_by,
+        started=as_utc(row.started),
+        rated=bool(row.rated),
+        match_id=row.match_id,
+        rematch_id=row.rematch_id,
+        forfeits=list(row.forfeits) if row.forfeits is not None else None,
+        ended=row.ended,
     )
 
 
@@ -333,7 +365,7 @@ def _seats(conn: Connection, ids: list[str]) -> dict[str, list[SeatRecord]]:
     )
     for r in rows:
         out[r.table_id].append(
-            SeatRecord(r.seat, r.kind, r.bot, r.name, r.token_hash, bool(r.claimed))
+            SeatRecord(r.seat, r.kind, r.bot, r.name, r.token_hash, bool(r.claimed), r.account_id)
         )
     return out
 

@@ -33,6 +33,7 @@ from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsE
 from pyramids.core.fairness import chance_rng, commitment
 from pyramids.games import descriptor, make_game
 from pyramids.server import store
+from pyramids.server.auth import Account
 from pyramids.server.config import Settings
 from pyramids.server.db import make_engine, migrate
 from pyramids.server.limits import ClientLimits
@@ -106,6 +107,13 @@ class TableManager:
         self.limits = ClientLimits(settings.limits)
         self._creating: Counter[str] = Counter()
         self._started = False
+        self.finished_hooks: list[Callable[[LiveTable], Coroutine[Any, Any, None]]] = []
+        """Called (as a task of the table) once a table's game is over and committed:
+        ``ratings.py`` rates it there. Each must be idempotent: a restart between the last
+        action's commit and a hook's work runs the hook again (``start``)."""
+        self.started_hooks: list[Callable[[], Coroutine[Any, Any, None]]] = []
+        """Called once after ``start`` resumed the tables (catch-up work of the other
+        modules, such as rating games that finished while the server was down)."""
         self._reset()
 
     def _reset(self) -> None:
@@ -148,6 +156,8 @@ class TableManager:
         log.info("resumed %d tables", len(loaded))
         if self.settings.limits.open_table_ttl > 0:
             self._sweeper = asyncio.create_task(self._expire_loop())
+        for hook in self.started_hooks:
+            await hook()
 
     async def stop(self) -> None:
         """Stop bots and timers, finish the writes in flight, close the database."""
@@ -254,6 +264,15 @@ class TableManager:
         if done:
             log.info("%d open tables expired (never started)", len(done))
         return done
+
+    async def read(self, job: Callable[[Connection], T]) -> T:
+        """Run ``job(conn)`` on a reading connection in a worker thread (the other modules'
+        way into the database)."""
+        return await self._read(job)
+
+    async def write(self, job: Callable[[Connection], T]) -> T:
+        """Run ``job(conn)`` in one committed write transaction (the writer thread)."""
+        return await self._write(job)
 
     async def _read(self, job: Callable[[Connection], T]) -> T:
         """Run a read in a worker thread on its own connection."""
@@ -373,6 +392,8 @@ class TableManager:
         public: bool = False,
         created_by: str | None = None,
         hints: bool | None = None,
+        rated: bool = False,
+        match_id: str | None = None,
     ) -> tuple[LiveTable, list[Invite]]:
         """Create and store a table; one invite per human seat. ProtocolError(bad_options) if
         refused. A ``public`` table is listed in the lobby, where anyone may take a free seat.
@@ -382,7 +403,9 @@ class TableManager:
         one is a bot (ProtocolError(seed_not_allowed) otherwise): whoever knows the seed
         knows every hidden thing. ``created_by`` is the creator's client address.
         ``hints``: whether the state messages carry the game's hints (None: on, except at a
-        call-out table, ``live.default_hints``); stored in ``settings``."""
+        call-out table, ``live.default_hints``); stored in ``settings``. ``rated``: the game
+        counts for ratings (``ratings.py``); ``match_id``: the series of rematches the table
+        belongs to (``rematch.py``)."""
         try:
             game = make_game(game_name, len(seats), options)
         except PyramidsError as exc:
@@ -441,6 +464,9 @@ class TableManager:
             seeded=seeded,
             public=public,
             created_by=created_by,
+            started=None if tokens else now,
+            rated=rated,
+            match_id=match_id,
             seats=seat_records,
         )
         if created_by is not None:
@@ -496,10 +522,13 @@ class TableManager:
                 ) from None
         raise ProtocolError("unavailable", "could not find a free table id; try again", 503)
 
-    async def claim(self, table: LiveTable, seat: int, name: str | None) -> Invite:
+    async def claim(
+        self, table: LiveTable, seat: int, name: str | None, account: Account | None = None
+    ) -> Invite:
         """Take a free human seat of a public table from the lobby: a new token replaces the
         unused invite. ProtocolError(private_table) for an invite-only table; (seat_taken)
-        once the seat is bound, by its invite or an earlier claim."""
+        once the seat is bound, by its invite or an earlier claim. A logged-in ``account``
+        takes the seat under its own name and the seat is bound to it."""
         if not table.public:
             raise ProtocolError(
                 "private_table",
@@ -514,7 +543,9 @@ class TableManager:
         if not s.is_human:
             raise ProtocolError("seat_taken", f"seat {seat} is played by the {s.bot} bot", 409)
         token = new_token()
-        ok = await self._critical(self._mark_claimed(table, seat, hash_token(token), name))
+        ok = await self._critical(
+            self._mark_claimed(table, seat, hash_token(token), name, account=account)
+        )
         if not ok:
             raise ProtocolError("seat_taken", f"seat {seat}'s invite has already been used", 409)
         return Invite(seat, s.name, token, f"/t/{table.id}?token={token}")
@@ -527,6 +558,7 @@ class TableManager:
         name: str | None,
         *,
         invite_hash: str | None = None,
+        account: Account | None = None,
     ) -> bool:
         """Bind a seat to one token, atomically; start the table once every seat is bound.
 
@@ -534,7 +566,10 @@ class TableManager:
         first use) keeps it. False when the seat was bound first: here (the table's lock
         orders the two) or by another process (the conditional update in the database),
         whose binding is then read back so that this process refuses the loser too.
+        A logged-in ``account`` binds the seat to itself, under its name.
         """
+        if account is not None:
+            name = account.name
         async with table.lock:
             if table.status == EXPIRED:
                 raise ProtocolError(
@@ -552,6 +587,7 @@ class TableManager:
                         token_hash=token_hash,
                         name=name,
                         invite_hash=invite_hash,
+                        account_id=account.id if account is not None else None,
                     )
                 )
             except SQLAlchemyError as exc:
@@ -568,6 +604,8 @@ class TableManager:
                 s.token_hash = token_hash
             if name is not None:
                 s.name = name
+            if account is not None:
+                s.account_id = account.id
             table.changed()
             if started:
                 for other in table.seats:
@@ -580,6 +618,7 @@ class TableManager:
         """Tell a seat's binding; when it bound the last free seat, the open table runs."""
         if started:
             table.status = RUNNING
+            table.started = table.started or utcnow()
         table.changed()
         table.broadcast_table()
         if started:
@@ -603,11 +642,13 @@ class TableManager:
         s.claimed = stored.claimed
         s.token_hash = stored.token_hash
         s.name = stored.name
+        s.account_id = stored.account_id
         table.changed()
         return status
 
-    async def seat_of(self, table: LiveTable, token: str) -> int:
-        """The seat a token holds, binding the seat to it on an invite's first use.
+    async def seat_of(self, table: LiveTable, token: str, account: Account | None = None) -> int:
+        """The seat a token holds, binding the seat to it on an invite's first use (and to
+        ``account``, the logged-in player using it, if any).
 
         ProtocolError(bad_token) if the token is no seat's; (seat_taken) if it is an
         invite whose seat was taken from the lobby first: a seat has one token at a time.
@@ -615,7 +656,9 @@ class TableManager:
         seat = table.seat_for_token(token)
         if not table.seats[seat].claimed:
             digest = hash_token(token)
-            await self._critical(self._mark_claimed(table, seat, None, None, invite_hash=digest))
+            await self._critical(
+                self._mark_claimed(table, seat, None, None, invite_hash=digest, account=account)
+            )
             bound = table.seats[seat].token_hash
             if bound is None or not hmac.compare_digest(bound, digest):
                 raise ProtocolError(
@@ -627,9 +670,15 @@ class TableManager:
 
     # --- connections -----------------------------------------------------------------------
 
-    async def connect(self, table: LiveTable, token: str | None, client: Client) -> None:
+    async def connect(
+        self,
+        table: LiveTable,
+        token: str | None,
+        client: Client,
+        account: Account | None = None,
+    ) -> None:
         """Attach a connection (its seat from the token), then send it hello and state."""
-        seat = await self.seat_of(table, token) if token else None
+        seat = await self.seat_of(table, token, account) if token else None
         client.seat = seat
         if seat is not None:
             s = table.seats[seat]
@@ -707,9 +756,11 @@ class TableManager:
 
     # --- acting ----------------------------------------------------------------------------
 
-    async def act_with_token(self, table: LiveTable, token: str, seq: int, text: str) -> int:
+    async def act_with_token(
+        self, table: LiveTable, token: str, seq: int, text: str, account: Account | None = None
+    ) -> int:
         """An action sent over HTTP: the token names the seat (and uses its invite)."""
-        seat = await self.seat_of(table, token)
+        seat = await self.seat_of(table, token, account)
         s = table.seats[seat]
         if s.connections == 0 and table.status == RUNNING:
             self._present(table, seat)
@@ -858,6 +909,8 @@ class TableManager:
             table.finished = finished or utcnow()
             self._cancel_timers(table)
             self._remember_finished(table.id)
+            for hook in self.finished_hooks:
+                self._spawn(table, hook(table))
         table.changed(state=True)
         table.broadcast_state()
         self._schedule(table)

@@ -1156,6 +1156,13 @@ export function t(key, params = {}) {
   return entry.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** Add a page part's own words (`en` and `fr`: key -> text), as the modules of the
+ * players' home do (words-*.js); call before initI18n() or applyTranslations(). */
+export function addMessages(en, fr) {
+  Object.assign(CATALOGUE.en, en);
+  Object.assign(CATALOGUE.fr, fr);
+}
+
 /** Whether the catalogue has `key`. */
 export function has(key) {
   return key in CATALOGUE.en;

@@ -10,6 +10,7 @@
 // and, with the "Show notation" toggle (remembered), next to the words.
 
 import { TableConnection } from "./connection.js";
+import * as bus from "./table-bus.js";
 import { eventText, has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { playAgain } from "./table-end.js";
 import {
@@ -638,6 +639,7 @@ async function processQueue() {
 }
 
 function onMessage(msg) {
+  bus.emit(msg); // chat, clocks, rematch (table-bus.js)
   switch (msg.type) {
     case "hello":
       ctx.summary = msg.table;
@@ -793,6 +795,7 @@ function init() {
   });
   renderTurn();
   conn = new TableConnection(tableId, token, { onMessage, onStatus: setStatus, onRefused });
+  bus.attach((msg) => conn.send(msg), ctx);
   conn.connect();
 }
 
