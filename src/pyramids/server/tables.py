@@ -550,6 +550,21 @@ class TableManager:
             raise ProtocolError("seat_taken", f"seat {seat}'s invite has already been used", 409)
         return Invite(seat, s.name, token, f"/t/{table.id}?token={token}")
 
+    async def bind_seat(
+        self,
+        table: LiveTable,
+        seat: int,
+        token_hash: str,
+        name: str | None = None,
+        account: Account | None = None,
+    ) -> bool:
+        """Bind a free human seat to a new token (its hash), as a lobby claim does but for a
+        caller another module has authorised (``rematch.py``): False when the seat was bound
+        first. The table starts once every human seat is bound."""
+        return await self._critical(
+            self._mark_claimed(table, seat, token_hash, name, account=account)
+        )
+
     async def _mark_claimed(
         self,
         table: LiveTable,
