@@ -26,20 +26,20 @@ depends_on: str | None = None
 
 def upgrade() -> None:
     """Add the five columns to ``tables`` and ``played_by`` to ``actions``."""
-    with op.batch_alter_table("tables") as batch:
+    with op.batch_alter_table("tables", recreate="never") as batch:
         batch.add_column(sa.Column("salt", sa.Text, nullable=True))
         batch.add_column(sa.Column("commitment", sa.Text, nullable=True))
         batch.add_column(sa.Column("seeded", sa.Boolean, nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("created_by", sa.Text, nullable=True))
-    with op.batch_alter_table("actions") as batch:
+    with op.batch_alter_table("actions", recreate="never") as batch:
         batch.add_column(sa.Column("played_by", sa.String(16), nullable=True))
 
 
 def downgrade() -> None:
     """Drop the five columns (and ``actions.played_by``)."""
-    with op.batch_alter_table("actions") as batch:
+    with op.batch_alter_table("actions", recreate="never") as batch:
         batch.drop_column("played_by")
-    with op.batch_alter_table("tables") as batch:
+    with op.batch_alter_table("tables", recreate="never") as batch:
         for name in ("created_by", "public", "seeded", "commitment", "salt"):
             batch.drop_column(name)

@@ -119,7 +119,7 @@ def upgrade() -> None:
         sa.Column("seq", sa.Integer, nullable=False),
         sa.Column("created", WHEN, nullable=False),
     )
-    with op.batch_alter_table("tables") as batch:
+    with op.batch_alter_table("tables", recreate="never") as batch:
         batch.add_column(sa.Column("started", WHEN, nullable=True))
         batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("match_id", sa.String(16), nullable=True))
@@ -127,17 +127,17 @@ def upgrade() -> None:
         batch.add_column(sa.Column("forfeits", sa.JSON, nullable=True))
         batch.add_column(sa.Column("ended", sa.String(16), nullable=True))
         batch.create_index("ix_tables_match_id", ["match_id"])
-    with op.batch_alter_table("seats") as batch:
+    with op.batch_alter_table("seats", recreate="never") as batch:
         batch.add_column(sa.Column("account_id", sa.Integer, nullable=True))
         batch.create_index("ix_seats_account_id", ["account_id"])
 
 
 def downgrade() -> None:
     """Drop the columns and the six tables."""
-    with op.batch_alter_table("seats") as batch:
+    with op.batch_alter_table("seats", recreate="never") as batch:
         batch.drop_index("ix_seats_account_id")
         batch.drop_column("account_id")
-    with op.batch_alter_table("tables") as batch:
+    with op.batch_alter_table("tables", recreate="never") as batch:
         batch.drop_index("ix_tables_match_id")
         for name in ("ended", "forfeits", "rematch_id", "match_id", "rated", "started"):
             batch.drop_column(name)
