@@ -46,6 +46,16 @@ def test_record_from_json_keeps_optional_fields_optional() -> None:
     assert record.seats == [] and record.rules_version == "" and record.actions == []
 
 
+def test_a_record_ended_by_forfeit_round_trips_and_old_records_stay_as_they_were() -> None:
+    """``forfeits`` and ``ended`` are written only when set: every other record's JSON is as
+    before."""
+    _, _, record = random_game(2)
+    assert "forfeits" not in record.to_json() and "ended" not in record.to_json()
+    record.forfeits, record.ended = [1], "forfeit"
+    again = GameRecord.from_json(json.loads(json.dumps(record.to_json())))
+    assert (again.forfeits, again.ended) == ([1], "forfeit")
+
+
 GOOD = {"game": "flaming", "options": {}, "players": 2, "seed": 7, "actions": ["left"]}
 
 
@@ -60,6 +70,9 @@ GOOD = {"game": "flaming", "options": {}, "players": 2, "seed": 7, "actions": ["
         ({"seed": False}, "'seed' must be an integer"),
         ({"actions": "left"}, "'actions' must be a list of strings"),
         ({"actions": [1, 2]}, "'actions' must be a list of strings"),
+        ({"forfeits": [2]}, "'forfeits' must be a list of seats"),
+        ({"forfeits": "1"}, "'forfeits' must be a list of seats"),
+        ({"ended": "resigned"}, "'ended' must be 'forfeit'"),
     ],
 )
 def test_record_from_json_names_the_bad_field(change: dict[str, Any], message: str) -> None:

@@ -308,6 +308,8 @@ def test_openapi_document_is_complete(client: TestClient) -> None:
     for path, item in paths.items():
         for method, op in item.items():
             ok = [c for c in op["responses"] if c.startswith("2")]
+            if ok == ["204"]:
+                continue  # no content (log out, delete the account): nothing to describe
             assert ok, (path, method)
             assert "$ref" in str(op["responses"][ok[0]]) or "items" in str(
                 op["responses"][ok[0]]

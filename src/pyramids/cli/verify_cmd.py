@@ -47,6 +47,11 @@ def verify(
         f"  seed        {seeded if record.seeded else 'drawn by the server'}",
         f"  deal        new_initial_state({record.seed})",
         f"  chance      all {verdict.chance_draws} draws follow from the seed",
-        f"  actions     all {verdict.actions} legal, and the game is over",
+        f"  actions     all {verdict.actions} legal, and the game is over"
+        + (
+            f" (ended by forfeit on time: seats {', '.join(str(s) for s in record.forfeits)})"
+            if verdict.ended_by_forfeit
+            else ""
+        ),
     ]
     typer.echo("\n".join(lines))

@@ -126,6 +126,10 @@ class GameDescriptor:
     spot, and why not), so no client keeps a copy of a rule."""
     titles: Mapping[str, str] = field(default_factory=dict)
     """The game's name for players, by language (``en``, ``fr``)."""
+    player_stats: str = ""
+    """Dotted path of ``player_stats(game, record) -> list[dict]``: one JSON-ready dict per
+    seat of a finished game's record (``GameRecord``), the game's own statistics of each
+    seat, which the player's page adds up (numbers summed, strings counted). Optional."""
     native: str = ""
     """Dotted path of the game's native engine: an object with ``make(players, options)
     -> Game`` and ``load_position(data) -> State`` on the native core, the same protocol

@@ -20,7 +20,7 @@ from enum import Enum
 
 from pyramids.core.errors import PyramidsError
 from pyramids.core.game import CHANCE, Game
-from pyramids.core.record import GameRecord
+from pyramids.core.record import ENDED_BY_FORFEIT, GameRecord
 
 COMMITMENT_SCHEME = "sha256-hex of UTF-8 '{seed}:{salt}'"
 """How a commitment is computed, as documented in docs/PROTOCOL.md."""
@@ -73,6 +73,8 @@ class Verdict:
     failure: Failure | None
     actions: int
     chance_draws: int
+    ended_by_forfeit: bool = False
+    """The record ends before the rules end the game: forfeits on time left one seat."""
 
     @property
     def is_verified(self) -> bool:
@@ -137,6 +139,15 @@ def verify_record(game: Game, record: GameRecord) -> Verdict:
                 FailureKind.ILLEGAL_ACTION, f"action {seq} ({text!r}) is not legal: {exc}", seq
             )
     if not state.is_terminal():
+        standing = set(range(record.players)) - set(record.forfeits)
+        if record.ended == ENDED_BY_FORFEIT and len(standing) == 1:
+            return Verdict(None, len(record.actions), draws, ended_by_forfeit=True)
+        if record.ended == ENDED_BY_FORFEIT:
+            return failed(
+                FailureKind.UNFINISHED,
+                f"the record says the game ended by forfeit, but {len(standing)} seats did "
+                "not forfeit: it ends so only when one seat is left",
+            )
         return failed(
             FailureKind.UNFINISHED,
             f"the game is not over after the record's {len(record.actions)} actions",

@@ -18,6 +18,10 @@ from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose
 RECORD_FORMAT = 1
 
 
+ENDED_BY_FORFEIT = "forfeit"
+"""A record's ``ended`` when forfeits on time left one seat standing (``GameRecord.ended``)."""
+
+
 @dataclass
 class GameRecord:
     """A game as (game name, rules options, seed, actions), plus who played."""
@@ -35,6 +39,12 @@ class GameRecord:
     """A server table's commitment to its seed (``pyramids.core.fairness.commitment``)."""
     seeded: bool = False
     """The seed was chosen by a client, not drawn by the server."""
+    forfeits: list[int] = field(default_factory=list)
+    """Seats that forfeited on time at a server table, in order (their later decisions
+    were the server's stand-in bot's, and they rank last)."""
+    ended: str | None = None
+    """``forfeit``: the table ended the game when forfeits left one seat standing, before
+    its rules did (the last state is then not terminal); None: the rules ended it."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (``salt``, ``commitment`` and ``seeded`` only for a committed seed)."""
@@ -52,6 +62,10 @@ class GameRecord:
             data["salt"] = self.salt
             data["commitment"] = self.commitment
             data["seeded"] = self.seeded
+        if self.forfeits:
+            data["forfeits"] = list(self.forfeits)
+        if self.ended is not None:
+            data["ended"] = self.ended
         return data
 
     @classmethod
@@ -83,6 +97,17 @@ class GameRecord:
             raise PositionError("record field 'commitment' must be a string")
         if not isinstance(seeded, bool):
             raise PositionError("record field 'seeded' must be a boolean")
+        forfeits, ended = data.get("forfeits") or [], data.get("ended")
+        if not isinstance(forfeits, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in forfeits
+        ):
+            raise PositionError(
+                f"record field 'forfeits' must be a list of seats (0 to {players - 1})"
+            )
+        if ended is not None and ended != ENDED_BY_FORFEIT:
+            raise PositionError(
+                f"record field 'ended' must be {ENDED_BY_FORFEIT!r} when present, not {ended!r}"
+            )
         return cls(
             game=game,
             options=dict(options),
@@ -94,6 +119,8 @@ class GameRecord:
             salt=salt,
             commitment=commit,
             seeded=seeded,
+            forfeits=list(forfeits),
+            ended=ended,
         )
 
 

@@ -60,5 +60,6 @@ DESCRIPTOR = GameDescriptor(
     analysis="pyramids.games.flags.analysis:Analysis",
     rl_encoding="pyramids.games.flags.encoding:FlagsEncoding",
     browser_module="js/flags-table.js",
+    player_stats="pyramids.games.flags.stats:player_stats",
     native="pyramids.native.flags:ENGINE",
 )

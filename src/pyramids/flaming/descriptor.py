@@ -92,5 +92,6 @@ DESCRIPTOR = GameDescriptor(
     rl_encoding="pyramids.games.flaming.encoding:FlamingEncoding",
     browser_module="js/flaming-table.js",
     hints="pyramids.flaming.view:placement_hints",
+    player_stats="pyramids.games.flaming.stats:player_stats",
     native="pyramids.native.flaming:ENGINE",
 )

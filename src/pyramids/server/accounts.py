@@ -1,10 +1,686 @@
 """Accounts: sign up, log in and out, change name or password, delete (docs/PLAYERS.md).
 
-(Being written: see /work/spec/players.md, part H1.)
+An account is a unique name (compared by :func:`name_key`: NFKC, then case-folded) and an
+argon2id hash of its password (argon2-cffi's ``PasswordHasher`` with its RFC 9106 defaults,
+run in a worker thread, at most :data:`HASH_CONCURRENCY` at once: each takes 64 MiB).
+Logging in makes a server-side session (``auth.py`` reads them): a random token in an
+``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over TLS) whose SHA-256 keys the
+``sessions`` row, with the session's CSRF token and a fixed expiry :data:`SESSION_DAYS`
+later. Every write made with the cookie carries that CSRF token (``X-CSRF-Token``).
+
+Guessing is slowed three ways: the per-address ``login`` and ``signup`` rates
+(``LimitSettings``), at most :data:`FAILED_LOGIN_RATE` failed attempts per account name
+(in memory, whoever tries), and the same work and answer for an unknown name as for a
+wrong password. Sign-up and log-in refuse a browser ``Origin`` other than the server's
+own (login CSRF). Deleting an account keeps its finished games under :data:`DELETED_NAME`.
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import asyncio
+import datetime as dt
+import math
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
+from pydantic import Field, StrictStr
+from sqlalchemy import Connection, delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from pyramids.server.auth import (
+    ACCOUNTS,
+    COOKIE,
+    SESSIONS,
+    Account,
+    Session,
+    check_csrf,
+    require_account,
+    session_id,
+    session_of,
+)
+from pyramids.server.db import Base, ChatRow, ResultRow, SeatRow
+from pyramids.server.hardening import is_origin_allowed
+from pyramids.server.limits import RateLimitedError, client_key
+from pyramids.server.live import ProtocolError, iso
+from pyramids.server.schemas import ErrorOut
+from pyramids.server.schemas import Request as Body
+from pyramids.server.schemas import Response as Out
+from pyramids.server.store import as_utc, utcnow
+
+if TYPE_CHECKING:
+    from pyramids.server.tables import TableManager
 
 router = APIRouter(tags=["accounts"])
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+NAME_MIN = 3
+NAME_MAX = 24
+NAME_PUNCTUATION = "_-."
+"""The characters a name may hold besides letters and digits (not first or last)."""
+PASSWORD_MIN = 8
+PASSWORD_MAX = 256
+DELETED_NAME = "deleted player"
+"""The name a deleted account's seats and messages take; no account may be called so."""
+SESSION_DAYS = 30
+SESSION_MAX_AGE = SESSION_DAYS * 24 * 3600
+"""The session cookie's ``Max-Age`` (seconds); the server-side row expires with it."""
+FAILED_LOGIN_RATE = "5/15minutes"
+"""Failed log-ins one account name may take, from any address (``limits`` notation)."""
+HASH_CONCURRENCY = 2
+"""Password hashes computed at once (the others wait): argon2id takes 64 MiB each."""
+TOKEN_BYTES = 32
+
+PASSWORDS = PasswordHasher()
+"""argon2id with argon2-cffi's RFC 9106 low-memory profile (t=3, m=64 MiB, p=4)."""
+
+SEATS = Base.metadata.tables[SeatRow.__tablename__]
+RESULTS = Base.metadata.tables[ResultRow.__tablename__]
+CHAT = Base.metadata.tables[ChatRow.__tablename__]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    s: {"model": ErrorOut, "description": d}
+    for s, d in {
+        401: "not_logged_in, or bad_credentials (wrong name or password: one message)",
+        403: "csrf (the cookie without its X-CSRF-Token), wrong_password, bad_origin",
+        409: "name_taken (also for a reserved name)",
+        422: "malformed (the rule broken is said) or weak_password",
+        429: "rate_limited (with Retry-After, in seconds)",
+    }.items()
+}
+
+
+# --- names and passwords ---------------------------------------------------------------------
+
+
+def normalize_name(name: str) -> str:
+    """A name as stored and shown: NFKC (full-width letters become ordinary ones), stripped."""
+    return unicodedata.normalize("NFKC", name).strip()
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by (``accounts.name_key``): NFKC, then case-folded.
+    ``GET /api/players/{name}`` looks names up by it too."""
+    return normalize_name(name).casefold()
+
+
+def is_reserved(name: str) -> bool:
+    """Whether a name is (or spells, up to case and ``_-.``) the deleted player's."""
+    key = name_key(name)
+    for mark in NAME_PUNCTUATION:
+        key = key.replace(mark, " ")
+    return key == DELETED_NAME
+
+
+def _is_name_char(c: str) -> bool:
+    category = unicodedata.category(c)
+    # letters of any script with their combining marks (Devanagari, Thai…), decimal digits
+    return category[0] in "LM" or category == "Nd" or c in NAME_PUNCTUATION
+
+
+def check_name(raw: str) -> str:
+    """The normalised name, or ProtocolError (422 malformed, 409 for a reserved one) that
+    says which rule it breaks."""
+    name = normalize_name(raw)
+    if is_reserved(name):
+        raise ProtocolError("name_taken", f"the name {DELETED_NAME!r} is reserved", 409)
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise ProtocolError(
+            "malformed",
+            f"a name has {NAME_MIN} to {NAME_MAX} characters (this one has {len(name)})",
+            422,
+        )
+    bad = sorted({c for c in name if not _is_name_char(c)})
+    if bad:
+        shown = ", ".join(repr(c) for c in bad[:5])
+        raise ProtocolError(
+            "malformed",
+            f"a name holds letters, digits and {' '.join(NAME_PUNCTUATION)} only, not {shown}",
+            422,
+        )
+    if name[0] in NAME_PUNCTUATION or name[-1] in NAME_PUNCTUATION:
+        raise ProtocolError(
+            "malformed", "a name begins and ends with a letter or a digit, not _ - or .", 422
+        )
+    if unicodedata.category(name[0])[0] == "M":
+        raise ProtocolError("malformed", "a name cannot begin with a combining mark", 422)
+    return name
+
+
+def normalize_password(password: str) -> str:
+    """A password as hashed: NFKC, so the same characters typed on another system match."""
+    return unicodedata.normalize("NFKC", password)
+
+
+def check_password(password: str, name: str) -> str:
+    """The normalised password, or ProtocolError (422 weak_password / malformed)."""
+    password = normalize_password(password)
+    if len(password) > PASSWORD_MAX:
+        raise ProtocolError("malformed", f"a password has at most {PASSWORD_MAX} characters", 422)
+    if len(password) < PASSWORD_MIN:
+        raise ProtocolError(
+            "weak_password",
+            f"a password has at least {PASSWORD_MIN} characters (this one has {len(password)})",
+            422,
+        )
+    if password.casefold() == name_key(name):
+        raise ProtocolError("weak_password", "the password cannot be the name", 422)
+    return password
+
+
+# --- request bodies -------------------------------------------------------------------------
+
+LongText = Annotated[StrictStr, Field(max_length=1024)]
+"""A field checked by the rules above (a bound so that nothing huge is normalised)."""
+
+
+class Credentials(Body):
+    """``POST /api/accounts`` and ``POST /api/session``: a name and a password."""
+
+    name: LongText
+    password: LongText
+
+
+class AccountChange(Body):
+    """``PATCH /api/accounts/me``: the current password, and a new name and/or password."""
+
+    current_password: LongText
+    name: LongText | None = None
+    password: LongText | None = None
+
+
+class AccountDeletion(Body):
+    """``DELETE /api/accounts/me``: the password, once more."""
+
+    password: LongText
+
+
+class AccountOut(Out):
+    """An account as its owner sees it."""
+
+    name: str
+    created: str | None
+
+
+class SessionOut(Out):
+    """Who is logged in, and the CSRF token of the session's writes (null: nobody)."""
+
+    account: AccountOut | None
+    csrf: str | None
+
+
+# --- per-app state --------------------------------------------------------------------------
+
+
+class Guard:
+    """One app's password hashing (bounded) and its failed log-ins per account name."""
+
+    def __init__(self) -> None:
+        self._hashing = asyncio.Semaphore(HASH_CONCURRENCY)
+        self._dummy: str | None = None
+        self._rules = list(parse_many(FAILED_LOGIN_RATE))
+        self._failures = SlidingWindowCounterRateLimiter(MemoryStorage())
+
+    async def hash(self, password: str) -> str:
+        """The argon2id hash of a (normalised) password."""
+        async with self._hashing:
+            return await asyncio.to_thread(PASSWORDS.hash, password)
+
+    async def ready(self) -> None:
+        """Make the dummy hash an unknown name is checked against (once, before any
+        log-in is answered: the first unknown name must not take longer than the others)."""
+        if self._dummy is None:
+            self._dummy = await self.hash(secrets.token_urlsafe(TOKEN_BYTES))
+
+    async def verify(self, stored: str | None, password: str) -> bool:
+        """Whether ``password`` matches ``stored``; for no account (None) one verification
+        of a dummy hash is spent all the same, so the answer takes as long."""
+        if stored is None:
+            await self.ready()
+            assert self._dummy is not None
+            stored = self._dummy
+            password = ""
+        async with self._hashing:
+            return await asyncio.to_thread(_verify, stored, password)
+
+    def wait_after_failures(self, key: str) -> int:
+        """Seconds until the name ``key`` may try again (0: it may now)."""
+        waits = [
+            self._failures.get_window_stats(rule, "login", key).reset_time
+            for rule in self._rules
+            if not self._failures.test(rule, "login", key)
+        ]
+        if not waits:
+            return 0
+        return max(1, math.ceil(max(waits) - time.time()))
+
+    def count_failure(self, key: str) -> None:
+        """One more failed log-in for the name ``key``."""
+        for rule in self._rules:
+            self._failures.hit(rule, "login", key)
+
+    def forget_failures(self, key: str) -> None:
+        """A successful log-in clears the name's failures."""
+        for rule in self._rules:
+            self._failures.clear(rule, "login", key)
+
+
+def _verify(stored: str, password: str) -> bool:
+    try:
+        return PASSWORDS.verify(stored, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def guard_of(request: Request) -> Guard:
+    """The app's Guard (made on first use)."""
+    state = request.app.state
+    guard = getattr(state, "account_guard", None)
+    if guard is None:
+        guard = state.account_guard = Guard()
+    return guard
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+def _address(request: Request) -> str:
+    client = request.client
+    return client_key(client.host if client is not None else None)
+
+
+def _check_origin(request: Request) -> None:
+    """Refuse a browser's sign-up or log-in sent from another site's page (login CSRF)."""
+    allowed = request.app.state.settings.allowed_origins
+    if not is_origin_allowed(request.scope["headers"], allowed):
+        origin = request.headers.get("origin", "")
+        raise ProtocolError(
+            "bad_origin", f"pages from {origin!r} may not log in to this server", 403
+        )
+
+
+# --- database jobs --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An account as stored: id, name, hash and creation time."""
+
+    id: int
+    name: str
+    password_hash: str
+    created: dt.datetime
+
+
+def find_account(conn: Connection, key: str) -> Stored | None:
+    """The account whose name compares as ``key``."""
+    row = conn.execute(
+        select(ACCOUNTS.c.id, ACCOUNTS.c.name, ACCOUNTS.c.password_hash, ACCOUNTS.c.created).where(
+            ACCOUNTS.c.name_key == key
+        )
+    ).first()
+    if row is None:
+        return None
+    return Stored(row.id, row.name, row.password_hash, as_utc(row.created) or row.created)
+
+
+def get_account(conn: Connection, account_id: int) -> Stored | None:
+    """The account of an id."""
+    row = conn.execute(
+        select(ACCOUNTS.c.id, ACCOUNTS.c.name, ACCOUNTS.c.password_hash, ACCOUNTS.c.created).where(
+            ACCOUNTS.c.id == account_id
+        )
+    ).first()
+    if row is None:
+        return None
+    return Stored(row.id, row.name, row.password_hash, as_utc(row.created) or row.created)
+
+
+def insert_account(conn: Connection, name: str, password_hash: str, now: dt.datetime) -> int | None:
+    """A new account's id; None when the name is taken (within this writer, atomically)."""
+    key = name_key(name)
+    if conn.execute(select(ACCOUNTS.c.id).where(ACCOUNTS.c.name_key == key)).first():
+        return None
+    result = conn.execute(
+        ACCOUNTS.insert().values(name=name, name_key=key, password_hash=password_hash, created=now)
+    )
+    key_row = result.inserted_primary_key
+    assert key_row is not None
+    return int(key_row[0])
+
+
+def insert_session(
+    conn: Connection,
+    *,
+    account_id: int,
+    sid: str,
+    csrf: str,
+    now: dt.datetime,
+    replaces: str | None,
+) -> None:
+    """Store a new session (ending the one it replaces, and every expired one)."""
+    conn.execute(delete(SESSIONS).where(SESSIONS.c.expires <= now))
+    if replaces is not None:
+        conn.execute(delete(SESSIONS).where(SESSIONS.c.id == replaces))
+    conn.execute(
+        SESSIONS.insert().values(
+            id=sid,
+            account_id=account_id,
+            csrf=csrf,
+            created=now,
+            expires=now + dt.timedelta(seconds=SESSION_MAX_AGE),
+        )
+    )
+
+
+def set_hash(conn: Connection, account_id: int, password_hash: str) -> None:
+    """Replace an account's password hash (a rehash with newer parameters)."""
+    conn.execute(
+        update(ACCOUNTS).where(ACCOUNTS.c.id == account_id).values(password_hash=password_hash)
+    )
+
+
+def change_account(
+    conn: Connection,
+    *,
+    account_id: int,
+    name: str | None,
+    password_hash: str | None,
+    keep_session: str,
+) -> bool:
+    """Rename (seats and chat lines take the new name) and/or set a new password (every
+    session but ``keep_session`` ends); False when the new name is another account's."""
+    if name is not None:
+        key = name_key(name)
+        other = conn.execute(
+            select(ACCOUNTS.c.id).where(ACCOUNTS.c.name_key == key, ACCOUNTS.c.id != account_id)
+        ).first()
+        if other is not None:
+            return False
+        conn.execute(
+            update(ACCOUNTS).where(ACCOUNTS.c.id == account_id).values(name=name, name_key=key)
+        )
+        conn.execute(update(SEATS).where(SEATS.c.account_id == account_id).values(name=name))
+        conn.execute(update(CHAT).where(CHAT.c.account_id == account_id).values(name=name))
+    if password_hash is not None:
+        conn.execute(
+            update(ACCOUNTS).where(ACCOUNTS.c.id == account_id).values(password_hash=password_hash)
+        )
+        conn.execute(
+            delete(SESSIONS).where(
+                SESSIONS.c.account_id == account_id, SESSIONS.c.id != keep_session
+            )
+        )
+    return True
+
+
+def delete_account(conn: Connection, account_id: int) -> None:
+    """Delete an account in one transaction: its seats, results and chat lines stay, under
+    ``deleted player`` and bound to no account; its sessions and ratings go (FK cascade,
+    and explicitly, so that a database without enforced foreign keys loses them too)."""
+    conn.execute(
+        update(SEATS)
+        .where(SEATS.c.account_id == account_id)
+        .values(account_id=None, name=DELETED_NAME)
+    )
+    conn.execute(update(RESULTS).where(RESULTS.c.account_id == account_id).values(account_id=None))
+    conn.execute(
+        update(CHAT)
+        .where(CHAT.c.account_id == account_id)
+        .values(account_id=None, name=DELETED_NAME)
+    )
+    for name in ("rating_history", "ratings"):
+        table = Base.metadata.tables[name]
+        conn.execute(delete(table).where(table.c.account_id == account_id))
+    conn.execute(delete(SESSIONS).where(SESSIONS.c.account_id == account_id))
+    conn.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
+
+
+def delete_session(conn: Connection, sid: str) -> None:
+    """End one session."""
+    conn.execute(delete(SESSIONS).where(SESSIONS.c.id == sid))
+
+
+# --- answers ----------------------------------------------------------------------------------
+
+
+def account_json(account: Stored) -> dict[str, Any]:
+    """An account as the API shows it to its owner."""
+    return {"name": account.name, "created": iso(account.created)}
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def set_cookie(request: Request, response: Response, token: str) -> None:
+    """Give the browser its session cookie (``Secure`` when the page came over TLS)."""
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=SESSION_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def clear_cookie(request: Request, response: Response) -> None:
+    """Tell the browser to forget its session cookie."""
+    response.delete_cookie(
+        COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+
+
+async def start_session(
+    request: Request, account: Stored, status: int, replaces: Session | None
+) -> Response:
+    """Log ``account`` in: a new session row and cookie; the answer ``{"account", "csrf"}``."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    csrf = secrets.token_urlsafe(TOKEN_BYTES)
+    await _manager(request).write(
+        partial(
+            insert_session,
+            account_id=account.id,
+            sid=session_id(token),
+            csrf=csrf,
+            now=utcnow(),
+            replaces=replaces.id if replaces is not None else None,
+        )
+    )
+    response = JSONResponse({"account": account_json(account), "csrf": csrf}, status_code=status)
+    set_cookie(request, response, token)
+    return _no_store(response)
+
+
+def _rename_live(request: Request, account_id: int, name: str | None) -> None:
+    """The tables in memory take an account's new name (None: the account was deleted, its
+    seats become ``deleted player`` bound to no account)."""
+    for table in list(_manager(request).tables.values()):
+        touched = False
+        for seat in table.seats:
+            if seat.account_id == account_id:
+                seat.name = name if name is not None else DELETED_NAME
+                if name is None:
+                    seat.account_id = None
+                touched = True
+        if touched:
+            table.changed()
+            table.broadcast_table()
+
+
+async def _check_password(request: Request, account: Account, password: str) -> Stored:
+    """The stored account if ``password`` is its password; 403 ``wrong_password`` otherwise
+    (counted as a failed log-in of the name: a stolen session cannot guess it either)."""
+    guard = guard_of(request)
+    key = name_key(account.name)
+    _refuse_after_failures(guard, key)
+    stored = await _manager(request).read(partial(get_account, account_id=account.id))
+    if stored is None:
+        raise ProtocolError("not_logged_in", "this account no longer exists", 401)
+    if not await guard.verify(stored.password_hash, normalize_password(password)):
+        guard.count_failure(key)
+        raise ProtocolError("wrong_password", "the current password is wrong", 403)
+    return stored
+
+
+def _refuse_after_failures(guard: Guard, key: str) -> None:
+    wait = guard.wait_after_failures(key)
+    if wait:
+        raise RateLimitedError(
+            f"too many failed log-ins for this name (at most {FAILED_LOGIN_RATE.replace('/', ' per ')}); "
+            f"try again in {wait} s",
+            wait,
+        )
+
+
+# --- routes -----------------------------------------------------------------------------------
+
+
+@router.post("/api/accounts", status_code=201, response_model=SessionOut, responses=ERRORS)
+async def sign_up(request: Request, body: Credentials) -> Response:
+    """Make an account and log in at once: ``{"account": {"name", "created"}, "csrf"}``."""
+    _check_origin(request)
+    manager = _manager(request)
+    manager.limits.check("signup", _address(request))
+    name = check_name(body.name)
+    password = check_password(body.password, name)
+    if await manager.read(partial(find_account, key=name_key(name))) is not None:
+        raise ProtocolError("name_taken", f"the name {name!r} is taken", 409)
+    password_hash = await guard_of(request).hash(password)
+    now = utcnow()
+    try:
+        account_id = await manager.write(
+            partial(insert_account, name=name, password_hash=password_hash, now=now)
+        )
+    except IntegrityError:  # another process took it in between
+        account_id = None
+    if account_id is None:
+        raise ProtocolError("name_taken", f"the name {name!r} is taken", 409)
+    stored = Stored(account_id, name, password_hash, now)
+    return await start_session(request, stored, 201, await session_of(request))
+
+
+@router.post("/api/session", response_model=SessionOut, responses=ERRORS)
+async def log_in(request: Request, body: Credentials) -> Response:
+    """Log in: ``{"account", "csrf"}`` and the session cookie; 401 ``bad_credentials`` for
+    a wrong name or password alike."""
+    _check_origin(request)
+    manager = _manager(request)
+    manager.limits.check("login", _address(request))
+    guard = guard_of(request)
+    key = name_key(body.name)
+    _refuse_after_failures(guard, key)
+    await guard.ready()
+    stored = await manager.read(partial(find_account, key=key))
+    password = normalize_password(body.password)
+    ok = await guard.verify(stored.password_hash if stored else None, password)
+    if stored is None or not ok:
+        guard.count_failure(key)
+        raise ProtocolError("bad_credentials", "wrong name or password", 401)
+    guard.forget_failures(key)
+    if PASSWORDS.check_needs_rehash(stored.password_hash):
+        new_hash = await guard.hash(password)
+        await manager.write(partial(set_hash, account_id=stored.id, password_hash=new_hash))
+    return await start_session(request, stored, 200, await session_of(request))
+
+
+@router.get("/api/session", response_model=SessionOut)
+async def get_session(request: Request) -> Response:
+    """Who is logged in: ``{"account": {"name", "created"} | null, "csrf": str | null}``."""
+    session = await session_of(request)
+    stored = None
+    if session is not None:
+        stored = await _manager(request).read(partial(get_account, account_id=session.account.id))
+    if session is None or stored is None:
+        return _no_store(JSONResponse({"account": None, "csrf": None}))
+    return _no_store(JSONResponse({"account": account_json(stored), "csrf": session.csrf}))
+
+
+@router.delete("/api/session", status_code=204, responses=ERRORS)
+async def log_out(request: Request) -> Response:
+    """Log out: the session ends and the cookie is cleared (204 without a session too)."""
+    session = await session_of(request)
+    if session is not None:
+        check_csrf(request, session)
+        await _manager(request).write(partial(delete_session, sid=session.id))
+    response = Response(status_code=204)
+    clear_cookie(request, response)
+    return _no_store(response)
+
+
+@router.patch("/api/accounts/me", response_model=SessionOut, responses=ERRORS)
+async def change_me(request: Request, body: AccountChange) -> Response:
+    """Change the name and/or the password (the current password is asked for); a new
+    password ends every other session. ``{"account", "csrf"}``."""
+    session = await session_of(request)
+    if session is None:
+        raise ProtocolError("not_logged_in", "log in first (POST /api/session)", 401)
+    check_csrf(request, session)
+    if body.name is None and body.password is None:
+        raise ProtocolError("malformed", "say what to change: name, password or both", 422)
+    name = check_name(body.name) if body.name is not None else None
+    stored = await _check_password(request, session.account, body.current_password)
+    password_hash = None
+    if body.password is not None:
+        password = check_password(body.password, name or stored.name)
+        password_hash = await guard_of(request).hash(password)
+    elif name is not None and normalize_password(body.current_password).casefold() == name_key(
+        name
+    ):
+        raise ProtocolError("weak_password", "the new name cannot be the password", 422)
+    if name == stored.name:
+        name = None
+    done = await _manager(request).write(
+        partial(
+            change_account,
+            account_id=stored.id,
+            name=name,
+            password_hash=password_hash,
+            keep_session=session.id,
+        )
+    )
+    if not done:
+        raise ProtocolError("name_taken", f"the name {name!r} is taken", 409)
+    if name is not None:
+        _rename_live(request, stored.id, name)
+        stored = Stored(stored.id, name, password_hash or stored.password_hash, stored.created)
+    return _no_store(JSONResponse({"account": account_json(stored), "csrf": session.csrf}))
+
+
+@router.delete("/api/accounts/me", status_code=204, responses=ERRORS)
+async def delete_me(request: Request, body: AccountDeletion) -> Response:
+    """Delete the account (the password is asked for): its finished games stay, under
+    ``deleted player``; its ratings and sessions go. 204, the cookie cleared."""
+    account = await require_account(request, write=True)
+    stored = await _check_password(request, account, body.password)
+    await _manager(request).write(partial(delete_account, account_id=stored.id))
+    _rename_live(request, stored.id, None)
+    response = Response(status_code=204)
+    clear_cookie(request, response)
+    return _no_store(response)
+
+
+@router.get("/account", include_in_schema=False)
+async def account_page() -> Response:
+    """The account page: sign up, log in and out, change name or password, delete."""
+    path = STATIC_DIR / "account.html"
+    if not path.is_file():
+        raise ProtocolError("not_found", "the page account.html is not installed", 404)
+    return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})

@@ -277,6 +277,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             absent_after=settings.absent_after if body.absent_after is None else body.absent_after,
             turn_time=settings.turn_time if body.turn_time is None else body.turn_time,
             takeover_bot=body.takeover_bot or settings.takeover_bot,
+            clock=body.clock.to_json() if body.clock is not None else None,
         )
         seats = [SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in body.seats]
         table, invites = await manager.create_table(
@@ -338,12 +339,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses=errors(*COMMON, 403, 404, 409, 503),
     )
     async def get_state(
+        request: Request,
         table_id: TableId,
         token: Annotated[str | None, Query(max_length=64)] = None,
     ) -> dict[str, Any]:
-        """The ``state`` message the WebSocket sends that seat (no token: the spectator's)."""
+        """The ``state`` message the WebSocket sends that seat (no token: the spectator's).
+        An invite's first use binds its seat, to the logged-in account if any."""
         table = await manager.get(table_id)
-        seat = await manager.seat_of(table, token) if token else None
+        seat = await manager.seat_of(table, token, await account_of(request)) if token else None
         message: dict[str, Any] = orjson.loads(table.state_out(seat).data)
         return message  # the very message the seat's socket gets
 
@@ -464,6 +467,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _connected(websocket: WebSocket, table_id: str, key: str) -> None:
         """An accepted table socket within its address's limits: attach it, read messages."""
         token = websocket.query_params.get("token") or None
+        seat_text = websocket.query_params.get("seat") or ""
+        seat = int(seat_text) if seat_text.isdigit() and len(seat_text) < 3 else None
         try:
             table = await manager.get(table_id)
         except ProtocolError as exc:
@@ -473,13 +478,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         frames = websocket.scope.get("extensions", {}).get(FRAMES_EXTENSION) or {}
         client.write_now = frames.get("write")
         try:
-            if token is None:
+            if token is None and seat is None:
                 limits.check_spectators(sum(1 for c in table.clients if c.seat is None))
-            account = await account_of(websocket) if token else None
-            await manager.connect(table, token, client, account)
+            account = await account_of(websocket) if token or seat is not None else None
+            await manager.connect(table, token, client, account, seat)
             await chat.on_connect(manager, table, client)
         except ProtocolError as exc:
-            codes = {"bad_token": WS_CLOSE_BAD_TOKEN, "seat_taken": WS_CLOSE_SEAT_TAKEN}
+            codes = {
+                "bad_token": WS_CLOSE_BAD_TOKEN,
+                "not_your_seat": WS_CLOSE_BAD_TOKEN,
+                "not_logged_in": WS_CLOSE_BAD_TOKEN,
+                "unknown_seat": WS_CLOSE_BAD_TOKEN,
+                "seat_taken": WS_CLOSE_SEAT_TAKEN,
+            }
             code = codes.get(exc.code, WS_CLOSE_POLICY if exc.status in (410, 429) else 1011)
             await _refuse(websocket, exc, code)
             return

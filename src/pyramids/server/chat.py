@@ -1,15 +1,38 @@
 """Table chat: the seats' channel and the spectators' channel (docs/PLAYERS.md).
 
-(Being written: see /work/spec/players.md, part H3.)
+Every message is plain text, one line of 1 to ``MAX_CHARS`` characters, stored in the
+``chat`` table (with the game's seq when it was said) *before* anyone is sent it. Who may
+read what:
+
+- the ``seats`` channel (what a seated player writes): the seated connections while the
+  game has not ended; everyone once it is finished (the replay shows it);
+- the ``spectators`` channel (what a spectator writes, or a player who chooses it): every
+  connection, seats too, while the table's ``spectator_chat`` setting is on; a seated
+  player switches it off and on (``chat_settings``). A finished table shows both channels.
+
+Sending is limited per address (``LimitSettings.rate_chat``) and per connection
+(``CONNECTION_RATE``). Muting is the browser's business (``table-chat.js``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+import unicodedata
+import weakref
+from collections import deque
+from dataclasses import dataclass
+from functools import partial
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path, Query, Request
+from pydantic import BaseModel
+from sqlalchemy import Connection, Table, insert, select, update
 
-from pyramids.server.live import Client, LiveTable
+from pyramids.server.db import Base, ChatRow, TableRow
+from pyramids.server.limits import RateLimitedError
+from pyramids.server.live import FINISHED, Client, LiveTable, ProtocolError, dumps, iso
+from pyramids.server.schemas import ErrorOut
+from pyramids.server.store import as_utc, utcnow
 from pyramids.server.tables import TableManager
 
 router = APIRouter(tags=["chat"])
@@ -17,9 +40,189 @@ router = APIRouter(tags=["chat"])
 MESSAGE_TYPES = frozenset({"chat", "chat_settings"})
 """The WebSocket message types this module answers."""
 
+CHAT: Table = Base.metadata.tables[ChatRow.__tablename__]
+TABLES: Table = Base.metadata.tables[TableRow.__tablename__]
+
+SEATS, SPECTATORS = "seats", "spectators"
+CHANNELS = (SEATS, SPECTATORS)
+MAX_CHARS = 300
+"""The longest message, in characters, after stripping."""
+HISTORY = 200
+"""Messages a connection gets on connecting (the latest it may read), oldest first."""
+FINISHED_HISTORY = 5000
+"""Most messages ``GET /api/tables/{id}/chat`` gives for a finished table."""
+SPECTATOR_NAME = "Spectator"
+"""The name a spectator's messages carry (spectators are anonymous)."""
+CONNECTION_RATE = (8, 10.0)
+"""At most 8 chat messages (and settings changes) per connection in any 10 seconds, on
+top of the per-address ``rate_chat``: one page cannot flood a table from an address that
+is exempt or shared."""
+LINE_BREAKS = frozenset("\n\r\t\v\f\x85\u2028\u2029")
+"""Characters turned into spaces: a message is one line."""
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Direction overrides refused: they make a name or a message read as another."""
+
+_recent: weakref.WeakKeyDictionary[Client, deque[float]] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class Message:
+    """A stored chat message as clients get it."""
+
+    id: int
+    channel: str
+    seat: int | None
+    name: str
+    text: str
+    seq: int
+    at: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``message`` of a ``chat`` message."""
+        return {
+            "id": self.id,
+            "channel": self.channel,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "seq": self.seq,
+            "at": self.at,
+        }
+
+
+def clean_text(text: Any) -> str:
+    """A chat message's text, one line, stripped; ProtocolError(malformed) saying what is
+    wrong otherwise (not a string, blank, too long, a control character)."""
+    if not isinstance(text, str):
+        raise ProtocolError("malformed", "a chat message needs 'text': a string", 422)
+    if len(text) > MAX_CHARS * 4:
+        raise ProtocolError("malformed", f"a chat message is at most {MAX_CHARS} characters", 422)
+    out: list[str] = []
+    for c in text:
+        if c in LINE_BREAKS:
+            out.append(" ")
+            continue
+        category = unicodedata.category(c)
+        if category in ("Cc", "Cs") or c in BIDI_CONTROLS:
+            raise ProtocolError(
+                "malformed",
+                f"a chat message may not hold the control character U+{ord(c):04X}",
+                422,
+            )
+        out.append(c)
+    cleaned = "".join(out).strip()
+    if not cleaned:
+        raise ProtocolError("malformed", "a chat message cannot be empty or blank", 422)
+    if len(cleaned) > MAX_CHARS:
+        raise ProtocolError(
+            "malformed",
+            f"a chat message is at most {MAX_CHARS} characters (this one has {len(cleaned)})",
+            422,
+        )
+    return cleaned
+
+
+def readable_channels(table: LiveTable, seat: int | None) -> tuple[str, ...]:
+    """The channels a connection (``seat`` None: a spectator) may read now."""
+    if table.status == FINISHED:
+        return CHANNELS
+    channels: list[str] = []
+    if seat is not None:
+        channels.append(SEATS)
+    if table.settings.spectator_chat:
+        channels.append(SPECTATORS)
+    return tuple(channels)
+
+
+# --- the database --------------------------------------------------------------------------
+
+
+def insert_message(
+    conn: Connection,
+    *,
+    table_id: str,
+    channel: str,
+    seat: int | None,
+    name: str,
+    account_id: int | None,
+    text: str,
+    seq: int,
+) -> Message:
+    """Store one message; it as sent."""
+    now = utcnow()
+    result = conn.execute(
+        insert(CHAT).values(
+            table_id=table_id,
+            channel=channel,
+            seat=seat,
+            name=name,
+            account_id=account_id,
+            text=text,
+            seq=seq,
+            created=now,
+        )
+    )
+    key = result.inserted_primary_key
+    assert key is not None
+    return Message(int(key[0]), channel, seat, name, text, seq, iso(now))
+
+
+def load_messages(
+    conn: Connection, table_id: str, channels: tuple[str, ...], limit: int
+) -> list[Message]:
+    """The latest ``limit`` messages of a table on ``channels``, oldest first."""
+    if not channels:
+        return []
+    rows = conn.execute(
+        select(CHAT)
+        .where(CHAT.c.table_id == table_id, CHAT.c.channel.in_(channels))
+        .order_by(CHAT.c.id.desc())
+        .limit(limit)
+    ).all()
+    return [
+        Message(r.id, r.channel, r.seat, r.name, r.text, r.seq, iso(as_utc(r.created)))
+        for r in reversed(rows)
+    ]
+
+
+def store_spectator_chat(conn: Connection, table_id: str, settings: dict[str, Any]) -> None:
+    """Store a table's settings after its ``spectator_chat`` changed."""
+    conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(settings=settings))
+
+
+# --- the WebSocket -------------------------------------------------------------------------
+
 
 async def on_connect(manager: TableManager, table: LiveTable, client: Client) -> None:
-    """After hello and state: send the connection the chat it may read."""
+    """After hello and state: send the connection the chat it may read, if there is any
+    (the hello's table settings already say whether the spectators' channel is open)."""
+    await _send_history(manager, table, [client], skip_empty=True)
+
+
+async def _send_history(
+    manager: TableManager, table: LiveTable, clients: list[Client], *, skip_empty: bool = False
+) -> None:
+    """Send each of ``clients`` a ``chat_history`` of what it may read (``skip_empty``: not
+    to a client that may read nothing yet)."""
+    if not clients:
+        return
+    messages = await manager.read(
+        partial(load_messages, table_id=table.id, channels=CHANNELS, limit=HISTORY * 2)
+    )
+    for client in clients:
+        channels = readable_channels(table, client.seat)
+        mine = [m.to_json() for m in messages if m.channel in channels][-HISTORY:]
+        if skip_empty and not mine:
+            continue
+        client.send(
+            dumps(
+                {
+                    "type": "chat_history",
+                    "messages": mine,
+                    "spectators": table.settings.spectator_chat,
+                }
+            )
+        )
 
 
 async def handle(
@@ -32,3 +235,171 @@ async def handle(
     key: str,
 ) -> None:
     """One chat WebSocket message of ``client`` (a type in MESSAGE_TYPES)."""
+    try:
+        if data.get("type") == "chat":
+            message = await say(manager, table, client, data, key=key)
+            client.send(dumps({"type": "ack", "id": msg_id, "message_id": message.id}))
+        else:
+            await switch_spectators(manager, table, client, data)
+            client.send(dumps({"type": "ack", "id": msg_id}))
+    except RateLimitedError as exc:
+        client.send(
+            dumps(
+                {
+                    "type": "error",
+                    "id": msg_id,
+                    "code": exc.code,
+                    "message": exc.message,
+                    "retry_after": exc.retry_after,
+                }
+            )
+        )
+    except ProtocolError as exc:
+        client.send(
+            dumps({"type": "error", "id": msg_id, "code": exc.code, "message": exc.message})
+        )
+
+
+def _check_connection_rate(client: Client) -> None:
+    """Refuse (rate_limited) a connection's message past ``CONNECTION_RATE`` (messages
+    refused as malformed do not count: they cost nothing to refuse)."""
+    most, window = CONNECTION_RATE
+    now = time.monotonic()
+    recent = _recent.get(client)
+    if recent is None:
+        recent = _recent[client] = deque()
+    while recent and recent[0] <= now - window:
+        recent.popleft()
+    if len(recent) >= most:
+        wait = max(1, int(recent[0] + window - now + 0.999))
+        raise RateLimitedError(
+            f"too many chat messages on this connection: at most {most} in {window:g} s; "
+            f"try again in {wait} s",
+            wait,
+        )
+    recent.append(now)
+
+
+async def say(
+    manager: TableManager, table: LiveTable, client: Client, data: dict[str, Any], *, key: str
+) -> Message:
+    """Store one chat message, then send it to every connection that may read it."""
+    seat = client.seat
+    channel = data.get("channel")
+    if channel is None:
+        channel = SEATS if seat is not None else SPECTATORS
+    if channel not in CHANNELS:
+        raise ProtocolError("malformed", "'channel' is 'seats' or 'spectators'", 422)
+    if channel == SEATS and seat is None:
+        raise ProtocolError(
+            "forbidden", "spectators write on the spectators' channel, not the seats'", 403
+        )
+    text = clean_text(data.get("text"))
+    if channel == SPECTATORS and not table.settings.spectator_chat:
+        raise ProtocolError(
+            "chat_off", "the players switched the spectators' chat off at this table", 409
+        )
+    _check_connection_rate(client)
+    manager.limits.check("chat", key)
+    s = table.seats[seat] if seat is not None else None
+    message = await manager.write(
+        partial(
+            insert_message,
+            table_id=table.id,
+            channel=channel,
+            seat=seat,
+            name=s.name if s is not None else SPECTATOR_NAME,
+            account_id=s.account_id if s is not None else None,
+            text=text,
+            seq=table.seq,
+        )
+    )
+    out = dumps({"type": "chat", "message": message.to_json()})
+    for other in list(table.clients):
+        if message.channel in readable_channels(table, other.seat):
+            other.send(out)
+    return message
+
+
+async def switch_spectators(
+    manager: TableManager, table: LiveTable, client: Client, data: dict[str, Any]
+) -> None:
+    """A seated player switches the spectators' channel off or on: stored, then told."""
+    if client.seat is None:
+        raise ProtocolError(
+            "forbidden", "only the players at the table may switch the spectators' chat", 403
+        )
+    wanted = data.get("spectators")
+    if not isinstance(wanted, bool):
+        raise ProtocolError("malformed", "chat_settings needs 'spectators': true or false", 422)
+    if wanted == table.settings.spectator_chat:
+        return
+    _check_connection_rate(client)
+    settings = table.settings.to_json()
+    settings["spectator_chat"] = wanted
+    await manager.write(partial(store_spectator_chat, table_id=table.id, settings=settings))
+    table.settings.spectator_chat = wanted
+    table.changed()
+    notice = dumps({"type": "chat_settings", "spectators": wanted, "by": client.seat})
+    for other in list(table.clients):
+        other.send(notice)
+    table.broadcast_table()
+    await _send_history(manager, table, list(table.clients))
+
+
+# --- HTTP ----------------------------------------------------------------------------------
+
+
+class ChatMessageOut(BaseModel):
+    """One chat message."""
+
+    id: int
+    channel: Literal["seats", "spectators"]
+    seat: int | None
+    """The seat that said it; null: a spectator."""
+    name: str
+    text: str
+    """Plain text, never markup."""
+    seq: int
+    """The game's seq when it was said."""
+    at: str | None
+    """When it was said (ISO 8601, UTC)."""
+
+
+class ChatOut(BaseModel):
+    """What a table's chat shows its reader."""
+
+    messages: list[ChatMessageOut]
+    spectators: bool
+    """Whether the spectators' channel is open."""
+
+
+@router.get(
+    "/api/tables/{table_id}/chat",
+    response_model=ChatOut,
+    responses={
+        403: {"model": ErrorOut, "description": "bad_token"},
+        404: {"model": ErrorOut, "description": "unknown_table"},
+        422: {"model": ErrorOut, "description": "malformed"},
+    },
+)
+async def get_chat(
+    request: Request,
+    table_id: Annotated[str, Path(description="A table id (10 letters and digits).")],
+    token: Annotated[str | None, Query(max_length=64)] = None,
+) -> dict[str, Any]:
+    """A table's chat: of a finished table both channels (all of it, for the replay);
+    otherwise the spectators' channel while it is on, and with a seat's token the seats'
+    channel too (the latest 200). 403 bad_token for a token that is no seat's."""
+    manager: TableManager = request.app.state.manager
+    table = await manager.get(table_id)
+    seat = table.seat_for_token(token) if token else None
+    channels = readable_channels(table, seat)
+    limit = FINISHED_HISTORY if table.status == FINISHED else HISTORY
+    messages = await manager.read(
+        partial(load_messages, table_id=table.id, channels=channels, limit=limit)
+    )
+    return {
+        "messages": [m.to_json() for m in messages],
+        "spectators": table.settings.spectator_chat,
+    }

@@ -31,6 +31,18 @@ from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
 from pyramids.core.errors import PyramidsError
 from pyramids.games import descriptor, descriptor_of, make_game
+from pyramids.server.clocks import (
+    CLOCK,
+    FORFEITED,
+    Banks,
+    ClockError,
+    ClockNotice,
+    ClockSpec,
+    Move,
+    Timer,
+    banks_at,
+    clocks_json,
+)
 from pyramids.server.config import Settings
 from pyramids.server.store import SeatRecord, TableRecord
 from pyramids.texts import describe
@@ -125,10 +137,20 @@ class StandIn(Event):
 
 
 def stand_in_event(reason: str | None, seat: int, seats: Sequence[SeatRecord]) -> Event | None:
-    """The notice of an action a bot chose for seat ``seat`` (None: its own player did)."""
+    """The notice of an action a bot chose for seat ``seat`` (None: its own player did);
+    a clock's (``clock``, ``forfeit``) is a :class:`~pyramids.server.clocks.ClockNotice`."""
     if reason is None or not 0 <= seat < len(seats):
         return None
+    if reason in (CLOCK, FORFEITED):
+        return ClockNotice(seat=seat, name=seats[seat].name, reason=reason)
     return StandIn(seat=seat, name=seats[seat].name, reason=reason)
+
+
+def forfeit_end_entry(seq: int, seat: int, seats: Sequence[SeatRecord]) -> bytes:
+    """The log entry (every viewer's) of a forfeit on time that ended the game: no action,
+    the seq of the last one."""
+    notice = ClockNotice(seat=seat, name=seats[seat].name, reason="forfeit_end")
+    return encode({"seq": seq, "seat": seat, "action": "", "events": [event_json(notice)]})
 
 
 def encode(data: Any) -> bytes:
@@ -172,6 +194,15 @@ def final_order(state: State) -> list[int] | None:
     if ranks is None:
         return None
     return sorted(range(state.num_players), key=lambda s: (ranks[s], s))
+
+
+def ranking_order(state: State, forfeits: Sequence[int] = ()) -> list[int] | None:
+    """The seats from first to last by :func:`placements` (forfeits last), seats of equal
+    place in seat order; None while the game goes on. Without forfeits: ``final_order``."""
+    places = placements(state, forfeits)
+    if places is None:
+        return None
+    return sorted(range(state.num_players), key=lambda s: (places[s], s))
 
 
 def placements(state: State, forfeits: Sequence[int] = ()) -> list[int] | None:
@@ -286,6 +317,16 @@ class TableSettings:
             clock=dict(data["clock"]) if data.get("clock") else None,
             match_players=list(data["match_players"]) if data.get("match_players") else None,
         )
+
+
+def clock_of(settings: TableSettings, table_id: str = "") -> ClockSpec | None:
+    """The clock of a table's settings; a stored clock that breaks the rules (written by
+    hand) is logged and ignored rather than stopping the table."""
+    try:
+        return ClockSpec.from_json(settings.clock)
+    except (ClockError, TypeError, ValueError) as exc:
+        log.error("table %s: its clock %r is ignored: %s", table_id, settings.clock, exc)
+        return None
 
 
 @dataclass
@@ -594,22 +635,36 @@ class LiveTable:
         self.seq = len(rebuilt.actions)
         self.actions = rebuilt.actions
         self.stand_ins = dict(record.stand_ins)
-        """The seqs whose action a bot chose for a human seat, and why (TIMEOUT, ABSENT)."""
+        """The seqs whose action a bot chose for a human seat, and why (TIMEOUT, ABSENT,
+        ``clocks.CLOCK``, ``clocks.FORFEITED``)."""
+        self.action_times = [
+            record.action_times.get(seq, record.updated) for seq, _, _ in record.actions
+        ]
+        """When each action was stored (seq 1 first): what the clocks are computed from."""
         self.logs = rebuilt.logs
         self.seats = [Seat(**vars(s)) for s in record.seats]
         self.status = record.status
         self.ranking: list[int] | None = None
+        self.clock = clock_of(settings, record.id)
+        """The table's clock (None: none)."""
+        self._banks: Banks | None = None
         if self.state.is_terminal():
             self.status = FINISHED
-            self.ranking = final_order(self.state)
+            self.ranking = ranking_order(self.state, self.forfeits)
             self.finished = self.finished or record.updated
+        elif self.status == FINISHED and self.ended == FORFEITED and self.forfeits:
+            self.ranking = ranking_order(self.state, self.forfeits)
+            self.finished = self.finished or record.updated
+            for log_ in self.logs:
+                log_.append(forfeit_end_entry(self.seq, self.forfeits[-1], self.seats))
         elif self.status == FINISHED:
             self.status = RUNNING
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.absent: dict[int, asyncio.TimerHandle] = {}
-        self.turn_timer: asyncio.TimerHandle | None = None
+        self.turn_timer: Timer | None = None
+        """The pending end of the current decision: its ``turn_time`` or its clock."""
         self.scheduled_seq = -1
         self._messages: dict[int, Outgoing] = {}
         self._public: list[Outgoing] = []
@@ -632,6 +687,39 @@ class LiveTable:
         if state:
             self._views.clear()
             self._legal = None
+            self._banks = None
+
+    # --- the clocks ------------------------------------------------------------------------
+
+    def banks(self) -> Banks | None:
+        """Every seat's time bank at the start of the current decision (None: no clock),
+        computed from the start and the actions' times once per seq."""
+        if self.clock is None:
+            return None
+        if self._banks is None:
+            clocked = [s.is_human for s in self.seats]
+            moves = [
+                Move(seat, created)
+                for (seat, _), created in zip(self.actions, self.action_times, strict=True)
+            ]
+            start = self.started or self.created
+            self._banks = banks_at(self.clock, clocked, start, moves, self.forfeits)
+        return self._banks
+
+    def clock_seat(self) -> int | None:
+        """The seat whose clock runs now (a human's decision at a running table), or None."""
+        banks = self.banks()
+        to_move = self.to_move
+        if banks is None or self.status != RUNNING or to_move is None or to_move < 0:
+            return None
+        return to_move if banks.banks[to_move] is not None else None
+
+    def clocks_json(self) -> list[dict[str, Any]] | None:
+        """The ``clocks`` of the state message and the summary (None: the table has none)."""
+        banks = self.banks()
+        if banks is None or self.clock is None:
+            return None
+        return clocks_json(self.clock, banks, self.clock_seat())
 
     @property
     def to_move(self) -> int | None:
@@ -664,6 +752,10 @@ class LiveTable:
                 "rated": self.rated,
                 "match_id": self.match_id,
                 "rematch_id": self.rematch_id,
+                "started": iso(self.started),
+                "clocks": self.clocks_json(),
+                "forfeits": list(self.forfeits),
+                "ended": self.ended,
             }
         return self._summary
 
@@ -716,6 +808,9 @@ class LiveTable:
             "ranking": self.ranking,
             "seats": self.summary()["seats"],
             "commitment": self.commitment,
+            "clocks": self.clocks_json(),
+            "forfeits": list(self.forfeits),
+            "ended": self.ended,
         }
 
     def state_text(self, viewer: int | None) -> str:
@@ -819,6 +914,8 @@ class LiveTable:
             salt=self.salt,
             commitment=self.commitment,
             seeded=self.seeded,
+            forfeits=list(self.forfeits),
+            ended=self.ended,
         )
 
 
@@ -885,4 +982,11 @@ def stored_summary(record: TableRecord) -> dict[str, Any]:
         "public": record.public,
         "commitment": record.commitment,
         "seeded": record.seeded,
+        "rated": record.rated,
+        "match_id": record.match_id,
+        "rematch_id": record.rematch_id,
+        "started": iso(record.started),
+        "clocks": None,
+        "forfeits": list(record.forfeits or []),
+        "ended": record.ended,
     }

@@ -21,6 +21,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pyramids.games import names
+from pyramids.server.clocks import MAX_BANK, MAX_INCREMENT, MAX_PER_MOVE
 
 OptionValue = str | int | bool | None
 """A rules option's value."""
@@ -170,6 +171,40 @@ class SeatIn(Request):
         return self
 
 
+Seconds = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class ClockIn(Request):
+    """A table's clock (docs/PLAYERS.md): each human seat's bank, the increment after each
+    of its moves and the free time per move, in seconds, and what a seat whose time runs
+    out gets: a stand-in bot for that decision, or a forfeit."""
+
+    mode: Literal["realtime", "turn_based"]
+    bank: Annotated[Seconds, Field(ge=0, le=MAX_BANK)] = 0.0
+    """The reserve (0 to 30 days), spent once a decision's ``per_move`` is used up."""
+    increment: Annotated[Seconds, Field(ge=0, le=MAX_INCREMENT)] = 0.0
+    """Added to the bank after each of the seat's moves (0 to 1 day)."""
+    per_move: Annotated[Seconds, Field(ge=0, le=MAX_PER_MOVE)] = 0.0
+    """Free time at each decision before the bank runs (0 to 7 days)."""
+    on_expiry: Literal["stand_in", "forfeit"] = "stand_in"
+
+    @model_validator(mode="after")
+    def _check(self) -> ClockIn:
+        if self.bank <= 0 and self.per_move <= 0:
+            raise ValueError("a clock needs time: bank or per_move above 0 seconds")
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        """The clock as ``TableSettings.clock`` keeps it (``clocks.ClockSpec``)."""
+        return {
+            "mode": self.mode,
+            "bank": self.bank,
+            "increment": self.increment,
+            "per_move": self.per_move,
+            "on_expiry": self.on_expiry,
+        }
+
+
 class CreateTableIn(Request):
     """A new table: the game, its seats, rules options and pace."""
 
@@ -194,6 +229,10 @@ class CreateTableIn(Request):
     """The game counts for ratings when it ends (docs/PLAYERS.md): between accounts, or
     against bots in the separate "vs bots" pool; seats not bound to an account make it
     unrated."""
+    clock: ClockIn | None = None
+    """A clock per human seat (real-time or turn-based); absent: none (``turn_time``, if
+    set, limits each decision as before). With a clock ``turn_time`` is not used, and a
+    turn-based table has no absence takeover (its clock decides)."""
 
 
 class SeatOut(Response):
@@ -228,6 +267,20 @@ class TableSettingsOut(Response):
     there (null: the first game)."""
 
 
+class SeatClockOut(Response):
+    """One human seat's clock in a state message or a summary."""
+
+    seat: int
+    bank: float
+    """Seconds in the seat's bank at the start of the current decision."""
+    per_move: float
+    """Free seconds at each decision before the bank runs."""
+    running: bool
+    """Whether this seat's time runs now (its decision)."""
+    deadline: str | None
+    """The running seat's: when its time runs out (ISO, milliseconds, UTC)."""
+
+
 class TableOut(Response):
     """A table summary."""
 
@@ -257,6 +310,14 @@ class TableOut(Response):
     """The first table of this table's series of rematches (null: none yet)."""
     rematch_id: str | None = None
     """The table of this one's rematch, once someone asked for it."""
+    started: str | None = None
+    """When the table began running (null: open, or stored before it was kept)."""
+    clocks: list[SeatClockOut] | None = None
+    """Each human seat's clock (null: the table has no clock)."""
+    forfeits: list[int] = Field(default_factory=list)
+    """Seats that forfeited on time, in order (they rank last, the first one last)."""
+    ended: str | None = None
+    """``forfeit`` when a forfeit on time ended the game before its rules did."""
 
 
 class InviteOut(Response):
@@ -335,6 +396,12 @@ class StateOut(Response):
     seats: list[SeatOut]
     commitment: str | None = None
     """The table's commitment to its seed (as in the summary)."""
+    clocks: list[SeatClockOut] | None = None
+    """Each human seat's clock (null: the table has no clock)."""
+    forfeits: list[int] = Field(default_factory=list)
+    """Seats that forfeited on time, in order."""
+    ended: str | None = None
+    """``forfeit`` when a forfeit on time ended the game."""
 
 
 class ActionIn(Request):
@@ -368,6 +435,10 @@ class RecordOut(Response):
     """The commitment published at the start (``pyramids verify`` checks it)."""
     seeded: bool | None = None
     """The creator chose the seed."""
+    forfeits: list[int] | None = None
+    """Seats that forfeited on time, in order (absent: none)."""
+    ended: Literal["forfeit"] | None = None
+    """``forfeit``: forfeits left one seat standing and the table ended the game there."""
 
 
 class ReplayStepOut(Response):

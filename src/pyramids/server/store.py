@@ -116,8 +116,12 @@ class TableRecord:
     actions: list[tuple[int, int, str]] = field(default_factory=list)
     """(seq, seat, action text) in seq order."""
     stand_ins: dict[int, str] = field(default_factory=dict)
-    """The seqs whose action a bot chose for a human seat, and why (``timeout``, ``absent``)."""
+    """The seqs whose action a bot chose for a human seat, and why (``timeout``, ``absent``,
+    ``clock``, ``forfeit``)."""
     snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)
+    action_times: dict[int, dt.datetime] = field(default_factory=dict)
+    """When each action (by seq) was stored: the players' clocks follow from these
+    (``clocks.banks_at``)."""
 
 
 @dataclass(frozen=True)
@@ -261,6 +265,7 @@ def claim_seat(
     name: str | None,
     invite_hash: str | None = None,
     account_id: int | None = None,
+    now: dt.datetime | None = None,
 ) -> tuple[bool, bool]:
     """Bind an unclaimed seat to one token: (bound, whether that started the table).
 
@@ -269,7 +274,8 @@ def claim_seat(
     other gets (False, False). ``token_hash`` (a lobby claim) replaces the invite's token;
     ``invite_hash`` (an invite's first use) binds only while the seat still carries that
     invite. The table's row is locked first (PostgreSQL; SQLite writers are serialised
-    anyway), so the binding of its last free seat, whichever process makes it, starts it.
+    anyway), so the binding of its last free seat, whichever process makes it, starts it
+    (``started`` = ``now``, the runtime's clock; the current time when not given).
     """
     conn.execute(select(TABLES.c.id).where(TABLES.c.id == table_id).with_for_update())
     values: dict[str, Any] = {"claimed": True}
@@ -297,7 +303,7 @@ def claim_seat(
     started = conn.execute(
         update(TABLES)
         .where(TABLES.c.id == table_id, TABLES.c.status == "open")
-        .values(status="running", updated=(now := utcnow()), started=now)
+        .values(status="running", updated=(when := now or utcnow()), started=when)
     )
     return True, started.rowcount == 1
 
@@ -315,6 +321,26 @@ def load_seat(conn: Connection, table_id: str, seat: int) -> tuple[SeatRecord, s
         row.seat, row.kind, row.bot, row.name, row.token_hash, bool(row.claimed), row.account_id
     )
     return record, row.status
+
+
+def record_forfeit(
+    conn: Connection,
+    table_id: str,
+    forfeits: Sequence[int],
+    now: dt.datetime,
+    *,
+    ranking: list[int] | None = None,
+) -> bool:
+    """Store the seats that forfeited on time (all of them, in order); with ``ranking``
+    the forfeit also ended the game (status ``finished``, ``ended`` ``forfeit``). Only
+    while the table runs: False when it did not (finished meanwhile, elsewhere)."""
+    values: dict[str, Any] = {"forfeits": list(forfeits), "updated": now}
+    if ranking is not None:
+        values.update(status="finished", ranking=ranking, finished=now, ended="forfeit")
+    result = conn.execute(
+        update(TABLES).where(TABLES.c.id == table_id, TABLES.c.status == "running").values(**values)
+    )
+    return result.rowcount == 1
 
 
 def delete_table(conn: Connection, table_id: str) -> None:
@@ -378,8 +404,10 @@ def load_table(conn: Connection, table_id: str, *, full: bool = True) -> TableRe
     table = _record(row)
     table.seats = _seats(conn, [table_id])[table_id]
     if full:
-        table.actions = actions_after(conn, table_id, 0)
-        table.stand_ins = stand_ins(conn, table_id)
+        rows = action_rows_after(conn, table_id, 0)
+        table.actions = [(r.seq, r.seat, r.action) for r in rows]
+        table.stand_ins = {r.seq: r.played_by for r in rows if r.played_by is not None}
+        table.action_times = {r.seq: r.created for r in rows}
         for s in conn.execute(
             select(SNAPSHOTS.c.seq, SNAPSHOTS.c.position)
             .where(SNAPSHOTS.c.table_id == table_id)
@@ -397,6 +425,32 @@ def actions_after(conn: Connection, table_id: str, seq: int) -> list[tuple[int, 
         .order_by(ACTIONS.c.seq)
     )
     return [(r.seq, r.seat, r.action) for r in rows]
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """An action as stored: its seq, seat, text, when it was stored, and who chose it."""
+
+    seq: int
+    seat: int
+    action: str
+    created: dt.datetime
+    played_by: str | None
+
+
+def action_rows_after(conn: Connection, table_id: str, seq: int) -> list[ActionRecord]:
+    """The actions stored after ``seq`` with their times and ``played_by``, in order."""
+    rows = conn.execute(
+        select(
+            ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.created, ACTIONS.c.played_by
+        )
+        .where(ACTIONS.c.table_id == table_id, ACTIONS.c.seq > seq)
+        .order_by(ACTIONS.c.seq)
+    )
+    return [
+        ActionRecord(r.seq, r.seat, r.action, as_utc(r.created) or utcnow(), r.played_by)
+        for r in rows
+    ]
 
 
 def stand_ins(conn: Connection, table_id: str) -> dict[int, str]:
@@ -447,6 +501,23 @@ def list_tables(
         query = query.where(TABLES.c.status == status)
     if public_only:
         query = query.where(TABLES.c.public.is_(True))
+    tables = [_record(r) for r in conn.execute(query)]
+    seats = _seats(conn, [t.id for t in tables])
+    for t in tables:
+        t.seats = seats[t.id]
+    return tables
+
+
+def account_tables(conn: Connection, account_id: int, limit: int = 100) -> list[TableRecord]:
+    """The open and running tables where ``account_id`` holds a seat (with their seats),
+    newest first."""
+    ids = select(SEATS.c.table_id).where(SEATS.c.account_id == account_id)
+    query = (
+        select(TABLES)
+        .where(TABLES.c.id.in_(ids), TABLES.c.status.in_(("open", "running")))
+        .order_by(TABLES.c.created.desc(), TABLES.c.id)
+        .limit(limit)
+    )
     tables = [_record(r) for r in conn.execute(query)]
     seats = _seats(conn, [t.id for t in tables])
     for t in tables:

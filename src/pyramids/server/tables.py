@@ -7,6 +7,11 @@ the action row to the database (``store.Writer``); and only then swap in the new
 state, extend the per-viewer logs, broadcast each connection its own seat's view, and
 acknowledge. Humans, bots, the takeover bot (absent seats, turn timeouts) and the
 server's chance draws all use this one path.
+
+Time comes from an injected :class:`~pyramids.server.clocks.Clock` (real time unless a
+test passes a ``ManualClock``): the actions' times, the tables' start, and the timers of
+the players' clocks (``clocks.py``: a stand-in plays, or the seat forfeits, when a seat's
+time runs out).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from pyramids.core.fairness import chance_rng, commitment
 from pyramids.games import descriptor, make_game
 from pyramids.server import store
 from pyramids.server.auth import Account
+from pyramids.server.clocks import CLOCK, FORFEIT, FORFEITED, Clock, SystemClock, deadline_of
 from pyramids.server.config import Settings
 from pyramids.server.db import make_engine, migrate
 from pyramids.server.limits import ClientLimits
@@ -55,13 +61,14 @@ from pyramids.server.live import (
     default_hints,
     dumps,
     encode,
-    final_order,
+    forfeit_end_entry,
     hash_token,
     is_older_rules,
     is_table_id,
     log_entries,
     new_table_id,
     new_token,
+    ranking_order,
     rebuild,
     replay_steps,
     stand_in_event,
@@ -70,7 +77,7 @@ from pyramids.server.live import (
     viewers,
 )
 from pyramids.server.search import SearchPool
-from pyramids.server.store import ActionWrite, SeatRecord, TableRecord, Writer, utcnow
+from pyramids.server.store import ActionWrite, SeatRecord, TableRecord, Writer
 
 log = logging.getLogger("pyramids.server")
 
@@ -81,7 +88,7 @@ INLINE_BOTS = frozenset({"random", "greedy"})
 (``search.SearchPool``: tables with a human seat first)."""
 SALT_BYTES = 16
 """Random bytes of a table's salt (32 hex digits), hashed with the seed into its commitment."""
-PLAYED_BY = {"timeout": TIMEOUT, "takeover": ABSENT}
+PLAYED_BY = {"timeout": TIMEOUT, "takeover": ABSENT, "clock": CLOCK, "forfeit": FORFEITED}
 """The stand-in modes of ``_bot`` that play a human seat, and what its log entry says."""
 FALLBACK_BOT = "greedy"
 """Plays a search bot's move when its worker process died, so the table never stalls."""
@@ -102,8 +109,11 @@ copyreg.pickle(MappingProxyType, lambda m: (_mapping_proxy, (dict(m),)))
 class TableManager:
     """Every live table, the database behind them, and the tasks that play for absent seats."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
         self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        """The time of every action, start and clock timer (may be replaced before
+        ``start``: tests pass a ``clocks.ManualClock``)."""
         self.limits = ClientLimits(settings.limits)
         self._creating: Counter[str] = Counter()
         self._started = False
@@ -228,7 +238,7 @@ class TableManager:
         ttl = self.settings.limits.open_table_ttl
         if ttl <= 0:
             return dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
-        return utcnow() - dt.timedelta(seconds=ttl)
+        return self.clock.now() - dt.timedelta(seconds=ttl)
 
     async def _expire_loop(self) -> None:
         """Expire the open tables that waited too long, every so often, until stopped."""
@@ -444,7 +454,7 @@ class TableManager:
             else:
                 bot = spec.bot or "greedy"
                 seat_records.append(SeatRecord(i, "bot", bot, spec.name or bot, None, True))
-        now = utcnow()
+        now = self.clock.now()
         record = TableRecord(
             id="",
             game=game_name,
@@ -593,6 +603,7 @@ class TableManager:
             s = table.seats[seat]
             if s.claimed:
                 return False
+            now = self.clock.now()
             try:
                 ok, started = await self._write(
                     partial(
@@ -603,6 +614,7 @@ class TableManager:
                         name=name,
                         invite_hash=invite_hash,
                         account_id=account.id if account is not None else None,
+                        now=now,
                     )
                 )
             except SQLAlchemyError as exc:
@@ -614,6 +626,8 @@ class TableManager:
                 stored = await self._reload_seat(table, seat)
                 self._bound(table, started=stored == RUNNING and table.status == OPEN)
                 return False
+            if started:
+                table.started = now
             s.claimed = True
             if token_hash is not None:
                 s.token_hash = token_hash
@@ -633,7 +647,7 @@ class TableManager:
         """Tell a seat's binding; when it bound the last free seat, the open table runs."""
         if started:
             table.status = RUNNING
-            table.started = table.started or utcnow()
+            table.started = table.started or self.clock.now()
         table.changed()
         table.broadcast_table()
         if started:
@@ -691,9 +705,15 @@ class TableManager:
         token: str | None,
         client: Client,
         account: Account | None = None,
+        seat: int | None = None,
     ) -> None:
-        """Attach a connection (its seat from the token), then send it hello and state."""
-        seat = await self.seat_of(table, token, account) if token else None
+        """Attach a connection, then send it hello and state. Its seat comes from the token,
+        or, without one, from ``seat`` when that seat is bound to the logged-in ``account``
+        (a player's own seat on another device); neither: a spectator."""
+        if token:
+            seat = await self.seat_of(table, token, account)
+        elif seat is not None:
+            self.check_account_seat(table, seat, account)
         client.seat = seat
         if seat is not None:
             s = table.seats[seat]
@@ -704,6 +724,23 @@ class TableManager:
         table.attach(client)
         client.send(dumps(table.hello(seat)))
         client.send(table.state_text(seat))
+
+    def check_account_seat(self, table: LiveTable, seat: int, account: Account | None) -> None:
+        """Refuse (403 ``not_your_seat``) a seat asked for by account that is not bound to it."""
+        if not 0 <= seat < table.players:
+            raise ProtocolError(
+                "unknown_seat", f"table {table.id} has seats 0 to {table.players - 1}", 404
+            )
+        if account is None:
+            raise ProtocolError(
+                "not_logged_in", "log in to take your seat without its invite link", 401
+            )
+        if table.seats[seat].account_id != account.id:
+            raise ProtocolError(
+                "not_your_seat",
+                f"seat {seat} of table {table.id} is not bound to the account {account.name}",
+                403,
+            )
 
     def disconnect(self, table: LiveTable, client: Client) -> None:
         """Detach a connection; a human seat left with none starts its absence clock."""
@@ -737,6 +774,7 @@ class TableManager:
         if (
             self._stopping
             or table.settings.absent_after <= 0
+            or (table.clock is not None and table.clock.is_turn_based)
             or table.status != RUNNING
             or not s.is_human
             or s.connections > 0
@@ -829,6 +867,8 @@ class TableManager:
             if seat != to_move:
                 who = "the server's chance draw" if to_move == CHANCE else f"seat {to_move}'s"
                 raise ProtocolError("out_of_turn", f"it is {who} decision, not seat {seat}'s")
+            if played_by is None:
+                self._check_time(table, seat)
             if action is None:
                 assert text is not None
                 try:
@@ -838,6 +878,20 @@ class TableManager:
                 except IllegalActionError as exc:
                     raise ProtocolError("illegal", str(exc), 409) from None
             return await self._apply(table, seat, action, played_by=played_by)
+
+    def _check_time(self, table: LiveTable, seat: int) -> None:
+        """Refuse (out_of_time) a player's move once its clock ran out: the stand-in or the
+        forfeit the table's clock says is on its way (``_clock_over``)."""
+        banks = table.banks()
+        if table.clock is None or banks is None:
+            return
+        if seat in table.forfeits:
+            raise ProtocolError(
+                "out_of_time", f"seat {seat} forfeited on time: a bot plays it to the end"
+            )
+        deadline = deadline_of(table.clock, banks, seat)
+        if deadline is not None and self.clock.now() >= deadline:
+            raise ProtocolError("out_of_time", f"seat {seat}'s time ran out for this decision")
 
     async def _apply(
         self, table: LiveTable, actor: int, action: int, *, played_by: str | None = None
@@ -856,8 +910,8 @@ class TableManager:
             raise ProtocolError("illegal", str(exc), 409) from None
         seq = table.seq + 1
         terminal = new.is_terminal()
-        ranking = final_order(new) if terminal else None
-        now = utcnow()
+        ranking = ranking_order(new, table.forfeits) if terminal else None
+        now = self.clock.now()
         every = self.settings.snapshot_every
         snapshot = new.to_json() if terminal or (every > 0 and seq % every == 0) else None
         write = ActionWrite(
@@ -890,6 +944,7 @@ class TableManager:
             actor=actor,
             plain=plain,
             texts=texts,
+            created=now,
             finished=now if terminal else None,
             played_by=played_by,
         )
@@ -903,16 +958,19 @@ class TableManager:
         actor: int,
         plain: str,
         texts: Sequence[str],
+        created: dt.datetime,
         finished: dt.datetime | None,
         played_by: str | None = None,
     ) -> None:
-        """Make a committed action live: state, logs, broadcast, next move."""
+        """Make a committed action live: state, logs, broadcast, next move. ``created``:
+        when it was stored (the clocks count from it)."""
         if table.turn_timer is not None:
             table.turn_timer.cancel()
             table.turn_timer = None
         table.state = new
         table.seq += 1
         table.actions.append((actor, plain))
+        table.action_times.append(created)
         if played_by is not None:
             table.stand_ins[table.seq] = played_by
         notice = stand_in_event(played_by, actor, table.seats)
@@ -920,8 +978,8 @@ class TableManager:
             table.logs[i].append(encode(entry))
         if new.is_terminal():
             table.status = FINISHED
-            table.ranking = final_order(new)
-            table.finished = finished or utcnow()
+            table.ranking = ranking_order(new, table.forfeits)
+            table.finished = finished or created
             self._cancel_timers(table)
             self._remember_finished(table.id)
             for hook in self.finished_hooks:
@@ -933,23 +991,34 @@ class TableManager:
     async def _catch_up(self, table: LiveTable) -> None:
         """Another writer stored actions for this table: apply them from the database."""
         try:
-            rows = await self._read(partial(store.actions_after, table_id=table.id, seq=table.seq))
+            rows = await self._read(
+                partial(store.action_rows_after, table_id=table.id, seq=table.seq)
+            )
         except SQLAlchemyError as exc:
             log.error("table %s: cannot read the actions stored elsewhere: %s", table.id, exc)
             return
-        for seq, seat, text in rows:
-            if seq != table.seq + 1:
+        for row in rows:
+            if row.seq != table.seq + 1:
                 break
             state = table.state
             try:
-                action = state.parse_action(text)
+                action = state.parse_action(row.action)
             except PyramidsError as exc:
-                log.error("table %s: stored action %d does not apply: %s", table.id, seq, exc)
+                log.error("table %s: stored action %d does not apply: %s", table.id, row.seq, exc)
                 return
             texts = [state.action_text_for(action, v) for v in viewers(table.players)]
             new = state.clone()
             new.apply(action)
-            self._publish(table, new=new, actor=seat, plain=text, texts=texts, finished=None)
+            self._publish(
+                table,
+                new=new,
+                actor=row.seat,
+                plain=row.action,
+                texts=texts,
+                created=row.created,
+                finished=row.created if new.is_terminal() else None,
+                played_by=row.played_by,
+            )
 
     # --- bots, chance, timeouts ------------------------------------------------------------
 
@@ -985,16 +1054,109 @@ class TableManager:
         if not s.is_human:
             spec = self.settings.bot_spec(s.bot or "greedy")
             self._spawn(table, self._bot(table, seq, to_move, spec=spec, delay=delay, mode="bot"))
+        elif to_move in table.forfeits:
+            spec = self.settings.bot_spec(table.settings.takeover_bot)
+            self._spawn(
+                table, self._bot(table, seq, to_move, spec=spec, delay=delay, mode="forfeit")
+            )
         elif s.taken_over:
             spec = self.settings.bot_spec(table.settings.takeover_bot)
             self._spawn(
                 table, self._bot(table, seq, to_move, spec=spec, delay=delay, mode="takeover")
             )
+        elif table.clock is not None:
+            banks = table.banks()
+            deadline = deadline_of(table.clock, banks, to_move) if banks is not None else None
+            if deadline is not None:
+                wait = (deadline - self.clock.now()).total_seconds()
+                table.turn_timer = self.clock.call_later(
+                    wait, self._clock_over, table, seq, to_move
+                )
         elif table.settings.turn_time > 0:
             loop = asyncio.get_running_loop()
             table.turn_timer = loop.call_later(
                 table.settings.turn_time, self._turn_over, table, seq, to_move
             )
+
+    def _clock_over(self, table: LiveTable, seq: int, seat: int) -> None:
+        """Seat ``seat``'s time ran out at ``seq``: the stand-in plays that decision, or the
+        seat forfeits (the table's ``clock.on_expiry``)."""
+        table.turn_timer = None
+        if table.seq != seq or table.status != RUNNING or table.state.current_player() != seat:
+            return
+        banks, clock = table.banks(), table.clock
+        deadline = deadline_of(clock, banks, seat) if clock and banks else None
+        if clock is None or deadline is None:
+            return
+        left = (deadline - self.clock.now()).total_seconds()
+        if left > 0:  # a timer a little early: wait for the rest
+            table.turn_timer = self.clock.call_later(left, self._clock_over, table, seq, seat)
+            return
+        if clock.on_expiry == FORFEIT:
+            self._spawn(table, self._forfeit(table, seq, seat))
+            return
+        spec = self.settings.bot_spec(table.settings.takeover_bot)
+        self._spawn(table, self._bot(table, seq, seat, spec=spec, delay=0.0, mode="clock"))
+
+    async def _forfeit(self, table: LiveTable, seq: int, seat: int) -> None:
+        """Seat ``seat`` forfeits on time at ``seq`` (stored before it shows)."""
+        try:
+            await self._until_stored(
+                table, seq, "forfeit", partial(self._forfeit_locked, table, seq, seat)
+            )
+        except Exception:
+            log.exception("table %s: the forfeit of seat %d at seq %d failed", table.id, seat, seq)
+
+    async def _forfeit_locked(self, table: LiveTable, seq: int, seat: int) -> None:
+        """Store the forfeit; with one seat left standing the game ends here (``ended``
+        ``forfeit``, ranking by ``live.placements``), else the bot plays the seat on."""
+        async with table.lock:
+            state = table.state
+            if (
+                table.seq != seq
+                or table.status != RUNNING
+                or state.current_player() != seat
+                or seat in table.forfeits
+            ):
+                return
+            forfeits = [*table.forfeits, seat]
+            standing = [s for s in range(table.players) if s not in forfeits]
+            ranking = ranking_order(state, forfeits) if len(standing) <= 1 else None
+            now = self.clock.now()
+            try:
+                stored = await self._write(
+                    partial(
+                        store.record_forfeit,
+                        table_id=table.id,
+                        forfeits=forfeits,
+                        now=now,
+                        ranking=ranking,
+                    )
+                )
+            except SQLAlchemyError as exc:
+                log.error("table %s: cannot store a forfeit: %s", table.id, exc)
+                raise ProtocolError(
+                    "unavailable", "the forfeit could not be stored; try again", 503
+                ) from None
+            if not stored:
+                return  # the table stopped running elsewhere
+            table.forfeits = forfeits
+            log.info("table %s: seat %d forfeits on time at seq %d", table.id, seat, seq)
+            if ranking is not None:
+                table.status = FINISHED
+                table.ended = FORFEITED
+                table.ranking = ranking
+                table.finished = now
+                for entries in table.logs:
+                    entries.append(forfeit_end_entry(table.seq, seat, table.seats))
+                self._cancel_timers(table)
+                self._remember_finished(table.id)
+                for hook in self.finished_hooks:
+                    self._spawn(table, hook(table))
+            table.changed(state=True)
+            table.broadcast_table()
+            table.broadcast_state()
+            self._reschedule(table)
 
     def _turn_over(self, table: LiveTable, seq: int, seat: int) -> None:
         table.turn_timer = None
@@ -1100,8 +1262,10 @@ class TableManager:
                 s = table.seats[seat]
                 if mode == "takeover":
                     return s.taken_over
-                if mode == "timeout":
-                    return not s.taken_over
+                if mode in ("timeout", "clock"):
+                    return not s.taken_over and seat not in table.forfeits
+                if mode == "forfeit":
+                    return seat in table.forfeits
                 return True
 
             move = partial(

@@ -21,11 +21,16 @@ export class TableConnection {
     this.pingTimer = null;
     this.closed = false;
     this.nextId = 1;
+    this.seat = null; // without a token: the seat bound to the logged-in account (?seat=N)
   }
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const query = this.token
+      ? `?token=${encodeURIComponent(this.token)}`
+      : this.seat !== null
+        ? `?seat=${encodeURIComponent(this.seat)}`
+        : "";
     return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
   }
 

@@ -1,6 +1,7 @@
 // The lobby (/): create a table from GET /api/games (private unless "public" is ticked),
 // show the invites, list the public open, running and finished tables (refreshed every
-// few seconds), take a free seat, watch, replay; and the tables this browser holds seats at.
+// few seconds), take a free seat, watch, replay; and "Your games": a logged-in player's
+// tables (GET /api/me/tables), else the seats this browser holds, "your turn" first.
 
 import { has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import {
@@ -16,6 +17,8 @@ import {
 import { confirmOn, copyText } from "./clipboard.js";
 import { presetRuleLine, withRuleLine } from "./rules-links.js";
 import { initLearnBanner } from "./learn-banner.js";
+import { getSession, onSessionChange } from "./session.js";
+import { formatSeconds } from "./words-clocks.js";
 
 const REFRESH_MS = 5000;
 // The option inputs (a rule link beside an option names it with data-option too).
@@ -28,6 +31,16 @@ const OPTION_LABELS = {
   actions: "opt_actions",
   first_player: "opt_first_player",
   callout: "opt_callout",
+};
+
+// The clock presets of the form (seconds): real-time bank + increment, turn-based free time
+// per move + a reserve.
+const CLOCK_PRESETS = {
+  rt_5_3: { mode: "realtime", bank: 300, increment: 3, per_move: 0 },
+  rt_10_5: { mode: "realtime", bank: 600, increment: 5, per_move: 0 },
+  rt_30_10: { mode: "realtime", bank: 1800, increment: 10, per_move: 0 },
+  tb_1d: { mode: "turn_based", bank: 3 * 86400, increment: 0, per_move: 86400 },
+  tb_3d: { mode: "turn_based", bank: 7 * 86400, increment: 0, per_move: 3 * 86400 },
 };
 
 const form = document.getElementById("create-form");
@@ -44,6 +57,8 @@ let seatState = []; // [{kind, name}] kept across re-renders
 let lists = { open: [], running: [], finished: [] };
 let mine = new Map(); // table id -> summary of a table this browser holds a seat at
 let joining = null; // {table, seat} whose join form is open
+let session = { account: null, csrf: null }; // session.js
+let myTables = null; // GET /api/me/tables when logged in, else null
 
 function gameInfo() {
   if (!catalog) return null;
@@ -375,6 +390,33 @@ function readOptions() {
   return options;
 }
 
+/** The clock the form asks for (POST /api/tables `clock`), or undefined for none. */
+function readClock() {
+  const choice = form.elements.namedItem("clock").value;
+  if (!choice) return undefined;
+  const onExpiry = form.elements.namedItem("on_expiry").value;
+  if (choice !== "custom") return { ...CLOCK_PRESETS[choice], on_expiry: onExpiry };
+  return {
+    mode: form.elements.namedItem("clock_mode").value,
+    bank: (numberField("clock_bank") || 0) * 60,
+    increment: numberField("clock_increment") || 0,
+    per_move: (numberField("clock_per_move") || 0) * 3600,
+    on_expiry: onExpiry,
+  };
+}
+
+function renderClockFields() {
+  const choice = form.elements.namedItem("clock").value;
+  document.getElementById("clock-custom").hidden = choice !== "custom";
+  document.getElementById("on-expiry-field").hidden = !choice;
+}
+
+function renderRated() {
+  const field = document.getElementById("rated-field");
+  field.hidden = !session.account;
+  if (!session.account) form.elements.namedItem("rated").checked = false;
+}
+
 function numberField(name) {
   const el = form.elements.namedItem(name);
   if (!el || el.value === "") return undefined;
@@ -404,6 +446,9 @@ async function create(ev) {
   };
   const hints = form.elements.namedItem("hints");
   if (hints && gameInfo().hints) body.hints = hints.checked;
+  const clock = readClock();
+  if (clock) body.clock = clock;
+  if (session.account && form.elements.namedItem("rated").checked) body.rated = true;
   const seed = numberField("seed");
   if (seed !== undefined) body.seed = Math.trunc(seed);
   submit.disabled = true;
@@ -639,51 +684,117 @@ function renderLists() {
   renderMine();
 }
 
-function renderMine() {
-  const held = heldSeats();
-  const panel = document.getElementById("mine-panel");
-  const ul = document.getElementById("mine");
+/** The token this browser holds for a seat, if any. */
+function heldToken(tableId, seat) {
+  const entry = heldSeats().find((e) => e.table === tableId && e.seat === seat);
+  return entry ? entry.token : null;
+}
+
+/** "Your games": [{table, seat, yourTurn, deadline, token, held}] of a logged-in player's
+ * tables, else of the seats held on this device; your turn first, then the soonest deadline,
+ * then the newest. */
+function yourGames() {
+  if (myTables) {
+    return myTables.map((e) => ({
+      table: e.table,
+      seat: e.seat,
+      yourTurn: e.your_turn,
+      deadline: e.deadline,
+      token: heldToken(e.table.id, e.seat),
+      held: null,
+    }));
+  }
   const known = new Map(mine);
   for (const status of ["open", "running", "finished"]) {
     for (const table of lists[status] || []) known.set(table.id, table);
   }
-  const rows = held
-    .filter((e) => known.has(e.table) && known.get(e.table).status !== "finished")
+  const games = heldSeats()
+    .filter((e) => known.has(e.table) && ["open", "running"].includes(known.get(e.table).status))
     .map((e) => {
       const table = known.get(e.table);
-      const seat = table.seats[e.seat];
-      return h(
-        "li",
-        { class: "table-row" },
-        h(
-          "div",
-          { class: "table-main" },
-          h("div", { class: "table-game" }, gameTitle(table.game), h("span", { class: "muted" }, ` · ${table.id}`)),
-          h("div", { class: "table-meta" }, `${seat ? seat.name : ""} · ${t(`status_${table.status}`)}`),
-        ),
-        h(
-          "div",
-          { class: "table-actions" },
-          h(
-            "a",
-            { class: "btn small", href: `/t/${encodeURIComponent(e.table)}?token=${encodeURIComponent(e.token)}` },
-            t("resume"),
-          ),
-          h(
-            "button",
-            {
-              class: "btn ghost small",
-              type: "button",
-              onclick: () => {
-                forgetSeat(e.table, e.seat);
-                renderMine();
-              },
-            },
-            t("forget"),
-          ),
-        ),
-      );
+      const yourTurn =
+        table.status === "running" && table.to_move === e.seat && !(table.forfeits || []).includes(e.seat);
+      const clock = yourTurn && (table.clocks || []).find((c) => c.seat === e.seat && c.running);
+      return { table, seat: e.seat, yourTurn, deadline: clock ? clock.deadline : null, token: e.token, held: e };
     });
+  games.sort(
+    (a, b) =>
+      Number(b.yourTurn) - Number(a.yourTurn) ||
+      (a.deadline || "~").localeCompare(b.deadline || "~") ||
+      (b.table.created || "").localeCompare(a.table.created || ""),
+  );
+  return games;
+}
+
+function yourGameRow(game) {
+  const { table, seat } = game;
+  const seatInfo = table.seats[seat];
+  const meta = [seatInfo ? seatInfo.name : "", t(`status_${table.status}`)];
+  if (table.status === "open") meta.push(t("your_games_waiting"));
+  if (game.deadline) {
+    const left = (Date.parse(game.deadline) - Date.now()) / 1000;
+    meta.push(t("your_games_deadline", { t: formatSeconds(left, t) }));
+  }
+  const id = encodeURIComponent(table.id);
+  // a seat bound to the account opens without its token, on any device (?seat=N)
+  const ownSeat = Boolean(myTables) && seat !== null && seat !== undefined;
+  const href = game.token
+    ? `/t/${id}?token=${encodeURIComponent(game.token)}`
+    : ownSeat
+      ? `/t/${id}?seat=${encodeURIComponent(seat)}`
+      : `/t/${id}`;
+  const actions = [
+    h(
+      "a",
+      { class: "btn small", href, "data-testid": "your-game-open" },
+      game.token || ownSeat ? t("resume") : t("your_games_watch"),
+    ),
+  ];
+  if (game.held) {
+    actions.push(
+      h(
+        "button",
+        {
+          class: "btn ghost small",
+          type: "button",
+          onclick: () => {
+            forgetSeat(table.id, seat);
+            renderMine();
+          },
+        },
+        t("forget"),
+      ),
+    );
+  }
+  return h(
+    "li",
+    {
+      class: `table-row${game.yourTurn ? " your-turn" : ""}`,
+      "data-testid": "your-game",
+      "data-table": table.id,
+      "data-your-turn": game.yourTurn ? "true" : "false",
+    },
+    h(
+      "div",
+      { class: "table-main" },
+      h(
+        "div",
+        { class: "table-game" },
+        gameTitle(table.game),
+        h("span", { class: "muted" }, ` · ${table.id}`),
+        game.yourTurn ? h("span", { class: "badge your-turn-badge", "data-testid": "your-turn" }, t("your_turn_badge")) : null,
+      ),
+      h("div", { class: "table-meta" }, meta.filter(Boolean).join(" · ")),
+    ),
+    h("div", { class: "table-actions" }, actions),
+  );
+}
+
+function renderMine() {
+  const panel = document.getElementById("mine-panel");
+  const ul = document.getElementById("mine");
+  const rows = yourGames().map(yourGameRow);
+  document.getElementById("mine-hint").textContent = myTables ? t("your_games_account_hint") : t("your_games_login_hint");
   panel.hidden = rows.length === 0;
   fill(ul, rows);
 }
@@ -715,6 +826,12 @@ async function refresh() {
     );
     lists = Object.fromEntries(results);
     mine = await heldTables();
+    myTables = session.account
+      ? await api("/api/me/tables").then(
+          (r) => r.tables || [],
+          () => null,
+        )
+      : null;
     renderLists();
   } catch (err) {
     // the lists stay as they were; the next refresh tries again
@@ -728,6 +845,20 @@ async function init() {
   initI18n();
   initLearnBanner(document.getElementById("learn-banner")); // part B: the tutorial's offer
   form.addEventListener("submit", create);
+  form.elements.namedItem("clock").addEventListener("change", renderClockFields);
+  renderClockFields();
+  getSession()
+    .then((s) => {
+      session = s;
+      renderRated();
+      refresh();
+    })
+    .catch(() => {});
+  onSessionChange((s) => {
+    session = s;
+    renderRated();
+    refresh();
+  });
   gameSelect.addEventListener("change", renderForm);
   playersSelect.addEventListener("change", () => {
     renderSeats();

@@ -12,10 +12,13 @@
 // The fairness panel reads GET /api/tables/{id}/record: the seed and salt it reveals must
 // hash (SHA-256 of the UTF-8 text "{seed}:{salt}", crypto.subtle) to the commitment the
 // table published at its start; `pyramids verify RECORD` also checks every chance draw.
+// The chat panel shows the table's chat (GET /api/tables/{id}/chat: both channels once the
+// game is over) up to the step shown: each message was said at a seq.
 
 import { eventText, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { api, capitalise, errorText, fill, h, seatNames, tableIdFromPath, toast, withNames } from "./util.js";
 import { copyText } from "./clipboard.js";
+import { isMuted, messageItem, mutedNames } from "./table-chat.js";
 
 /** Event kinds that are the ordinary course of play; any other is mayhem worth a jump. */
 const CALM_KINDS = new Set(["place", "draw", "move"]);
@@ -40,6 +43,7 @@ let names = [];
 let drawer = null; // the game module's replay drawer: {render(state, names)}
 let fairness = null; // {commitment, seed (exact digits), salt, seeded, computed, verdict}
 let timer = null; // the autoplay interval while playing
+let chat = []; // the table's chat messages, oldest first
 
 /** The step's game events (the server's stand-in notices are not the game's). */
 function gameEvents(step) {
@@ -167,6 +171,7 @@ function render() {
   dom.events.hidden = !(step.events || []).length;
   if (drawer) drawer.render(step.state, names, { step, previous: index > 0 ? steps[index - 1] : null });
   renderMarks();
+  renderChat(step.seq);
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("first").disabled = index === 0;
   document.getElementById("next").disabled = index === steps.length - 1;
@@ -175,6 +180,17 @@ function render() {
   mayhem.disabled = nextMayhem(index) < 0;
   mayhem.title = mayhem.disabled ? t("replay_no_mayhem") : t("replay_next_mayhem_hint");
   renderPlay();
+}
+
+/** The chat said up to step `seq` (muted players' messages hidden, as at the table). */
+function renderChat(seq) {
+  const panel = document.getElementById("replay-chat");
+  const log = document.getElementById("replay-chat-log");
+  const muted = mutedNames();
+  const shown = chat.filter((m) => m.seq <= seq && !isMuted(m.name, muted));
+  panel.hidden = chat.length === 0;
+  fill(log, shown.length ? shown.map((m) => messageItem(m)) : h("li", { class: "chat-note" }, t("chat_empty")));
+  log.scrollTop = log.scrollHeight;
 }
 
 function renderPlay() {
@@ -316,6 +332,10 @@ async function init() {
     drawer = await module.createReplay({ area: dom.area, hands: dom.hands });
     const data = await api(`/api/tables/${encodeURIComponent(tableId)}/replay`);
     steps = Array.isArray(data) ? data : data.steps || [];
+    chat = await api(`/api/tables/${encodeURIComponent(tableId)}/chat`).then(
+      (answer) => answer.messages || [],
+      () => [],
+    );
     fairness = await checkFairness().catch((err) => {
       console.warn("the record could not be checked", err);
       return null;

@@ -205,7 +205,7 @@ function turnState() {
   return { phase: mine ? "act" : "wait", mine, text, hand };
 }
 
-// --- the countdown of a decision (turn_time > 0) ---------------------------------------
+// --- the countdown of a decision (turn_time > 0, no clock) ---------------------------------------
 //
 // The server gives a human `turn_time` seconds per decision, counted from the state that
 // asks for it (or from the end of a takeover). The protocol carries no deadline, so the
@@ -215,6 +215,7 @@ const clock = { key: "", start: 0, paused: false, timer: null, el: null };
 
 function clockLimit() {
   const settings = ctx.summary && ctx.summary.settings;
+  if (settings && settings.clock) return 0; // a table with a clock: table-clocks.js counts
   return Number((settings && settings.turn_time) || 0);
 }
 
@@ -474,7 +475,8 @@ function renderLog() {
 }
 
 function addLog(last) {
-  if (!last || logEntries.some((e) => e.seq === last.seq)) return;
+  // (a forfeit on time that ends the game is an entry of its own at the last action's seq)
+  if (!last || logEntries.some((e) => e.seq === last.seq && e.action === last.action)) return;
   logEntries.push(last);
   dom.log.prepend(logLine(last));
 }
@@ -701,7 +703,9 @@ function onRefused(code, reason) {
     dom.banner,
     errorText(errCode, message),
     " ",
-    errCode === "bad_token" ? h("a", { href: `/t/${encodeURIComponent(tableId)}` }, t("watch_instead")) : null,
+    ["bad_token", "not_your_seat", "not_logged_in"].includes(errCode)
+      ? h("a", { href: `/t/${encodeURIComponent(tableId)}` }, t("watch_instead"))
+      : null,
     " ",
     h("a", { href: "/" }, t("back_lobby")),
   );
@@ -795,6 +799,10 @@ function init() {
   });
   renderTurn();
   conn = new TableConnection(tableId, token, { onMessage, onStatus: setStatus, onRefused });
+  // no token in this tab: a logged-in player's own seat (the lobby's "Your games" links
+  // /t/ID?seat=N; the server checks that the seat is bound to the account)
+  const accountSeat = new URLSearchParams(location.search).get("seat");
+  if (!token && accountSeat !== null && /^\d{1,2}$/.test(accountSeat)) conn.seat = Number(accountSeat);
   bus.attach((msg) => conn.send(msg), ctx);
   conn.connect();
 }

@@ -2,6 +2,7 @@
 // seat names, and the seat tokens this browser holds.
 
 import { has, lang, t } from "./i18n.js";
+import { csrfHeaders, getSession } from "./session.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -59,18 +60,43 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the JSON API; resolves to the parsed body, rejects with an ApiError. */
-export async function api(path, { method = "GET", body } = {}) {
-  let response;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+async function send(path, method, body, write) {
+  if (write) await getSession(); // the CSRF token of a logged-in browser
+  const headers = write ? { ...csrfHeaders() } : {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
   try {
-    response = await fetch(path, {
+    return await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
+      credentials: "same-origin",
     });
   } catch (err) {
     throw new ApiError("network", String(err));
+  }
+}
+
+/**
+ * Call the JSON API; resolves to the parsed body, rejects with an ApiError. A write
+ * (not GET) carries the session's X-CSRF-Token when logged in; refused for a stale
+ * token (the session changed in another tab), it asks for the session again and retries once.
+ */
+export async function api(path, { method = "GET", body } = {}) {
+  const write = !SAFE_METHODS.has(method.toUpperCase());
+  let response = await send(path, method, body, write);
+  if (write && response.status === 403) {
+    const code = await response
+      .clone()
+      .json()
+      .then((d) => d && d.error && d.error.code)
+      .catch(() => null);
+    if (code === "csrf") {
+      await getSession({ refresh: true });
+      response = await send(path, method, body, write);
+    }
   }
   let data = null;
   try {
