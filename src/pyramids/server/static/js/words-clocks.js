@@ -44,6 +44,7 @@ addMessages(
     your_games_watch: "Watch",
     your_games_login_hint: "Seats you hold on this device. Log in to see your games on every device.",
     your_games_account_hint: "The tables you sit at with your account.",
+    err_out_of_time: "Your time has run out: the table's clock decided this move.",
   },
   {
     clocks_title: "Pendules",
@@ -85,6 +86,7 @@ addMessages(
     your_games_watch: "Regarder",
     your_games_login_hint: "Les places que vous tenez sur cet appareil. Connectez-vous pour voir vos parties sur tous vos appareils.",
     your_games_account_hint: "Les tables où vous êtes assis avec votre compte.",
+    err_out_of_time: "Votre temps est écoulé : l'horloge de la table a tranché ce coup.",
   },
 );
 

@@ -59,6 +59,9 @@ addMessages(
     bot_random: "Random bot",
     bot_greedy: "Greedy bot",
     bot_ismcts: "ISMCTS bot",
+    err_unknown_player: "There is no player of that name.",
+    err_unknown_band: "This game has no such player count band.",
+    err_unknown_pool: "There is no such rating pool: rated or against bots.",
   },
   {
     players_title: "Joueur",
@@ -120,6 +123,9 @@ addMessages(
     bot_random: "Robot aléatoire",
     bot_greedy: "Robot glouton",
     bot_ismcts: "Robot ISMCTS",
+    err_unknown_player: "Aucun joueur ne porte ce nom.",
+    err_unknown_band: "Ce jeu n'a pas cette tranche de nombre de joueurs.",
+    err_unknown_pool: "Ce classement n'existe pas : entre joueurs ou contre les bots.",
   },
 );
 
