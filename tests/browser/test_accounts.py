@@ -116,3 +116,39 @@ def test_sign_up_log_out_log_in_and_delete_through_the_account_page(
     r = httpx.post(f"{server.url}/api/session", json={"name": "Ninon", "password": PASSWORD})
     assert r.status_code == 401
     assert errors.messages == [m for m in errors.messages if "401" in m or "403" in m]
+
+
+def test_a_cookie_write_without_the_csrf_token_is_refused_in_the_browser(
+    browser_page: tuple[Any, PageErrors], server: LiveServer
+) -> None:
+    """The browser sends the session cookie with any script's request; without the
+    session's X-CSRF-Token header the server refuses the write (403 csrf) and nothing
+    changes: the account is still there and still logged in. With the header (as the
+    pages send it) the same write goes through."""
+    pg, _errors = browser_page
+    pg.goto(server.url + "/account")
+    pg.locator("[data-testid=logged-out]").wait_for()
+    pg.fill("[data-testid=sign-up-name]", "Ysolde")
+    pg.fill("[data-testid=sign-up-password]", PASSWORD)
+    pg.fill("[data-testid=sign-up-again]", PASSWORD)
+    pg.click("[data-testid=sign-up-submit]")
+    pg.locator("[data-testid=logged-in]").wait_for()
+    forged = pg.evaluate(
+        """async (password) => {
+          const r = await fetch('/api/accounts/me', {method: 'DELETE',
+            headers: {'Content-Type': 'application/json'}, body: JSON.stringify({password})});
+          return {status: r.status, body: await r.json()};
+        }""",
+        PASSWORD,
+    )
+    assert forged["status"] == 403 and forged["body"]["error"]["code"] == "csrf"
+    assert pg.evaluate("fetch('/api/session').then(r => r.json())")["account"]["name"] == "Ysolde"
+    logged_out = pg.evaluate(
+        """async () => {
+          const s = await (await fetch('/api/session')).json();
+          const r = await fetch('/api/session', {method: 'DELETE',
+            headers: {'X-CSRF-Token': s.csrf}});
+          return [r.status, (await (await fetch('/api/session')).json()).account];
+        }"""
+    )
+    assert logged_out == [204, None]

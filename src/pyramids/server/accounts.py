@@ -25,13 +25,12 @@ import time
 import unicodedata
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
@@ -54,6 +53,7 @@ from pyramids.server.db import Base, ChatRow, ResultRow, SeatRow
 from pyramids.server.hardening import is_origin_allowed
 from pyramids.server.limits import RateLimitedError, client_key
 from pyramids.server.live import ProtocolError, iso
+from pyramids.server.pages import static_page
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.schemas import Request as Body
 from pyramids.server.schemas import Response as Out
@@ -64,7 +64,6 @@ if TYPE_CHECKING:
 
 router = APIRouter(tags=["accounts"])
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 NAME_MIN = 3
 NAME_MAX = 24
@@ -680,7 +679,4 @@ async def delete_me(request: Request, body: AccountDeletion) -> Response:
 @router.get("/account", include_in_schema=False)
 async def account_page() -> Response:
     """The account page: sign up, log in and out, change name or password, delete."""
-    path = STATIC_DIR / "account.html"
-    if not path.is_file():
-        raise ProtocolError("not_found", "the page account.html is not installed", 404)
-    return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+    return static_page("account.html")

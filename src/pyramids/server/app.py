@@ -13,13 +13,12 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
-from pathlib import Path as FilePath
 from typing import Annotated, Any
 
 import orjson
 from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -34,8 +33,15 @@ from pyramids.server.fanout import FRAMES_EXTENSION
 from pyramids.server.hardening import WS_CLOSE_BAD_ORIGIN, SecurityHeaders, is_origin_allowed
 from pyramids.server.learn import pages as learn_pages
 from pyramids.server.learn import router as learn_router
-from pyramids.server.limits import WS_CLOSE_POLICY, RateLimitedError, client_key, is_too_deep
+from pyramids.server.limits import (
+    WS_CLOSE_POLICY,
+    RateLimitedError,
+    client_key,
+    is_too_deep,
+    ws_error,
+)
 from pyramids.server.live import Client, LiveTable, ProtocolError, SeatSpec, TableSettings, dumps
+from pyramids.server.pages import STATIC_DIR, static_page
 from pyramids.server.schemas import (
     ActionIn,
     ActionOut,
@@ -58,7 +64,6 @@ from pyramids.server.tables import TableManager
 
 log = logging.getLogger("pyramids.server")
 
-STATIC_DIR = FilePath(__file__).resolve().parent / "static"
 WS_CLOSE_UNKNOWN_TABLE = 4404
 WS_CLOSE_BAD_TOKEN = 4403
 WS_CLOSE_SEAT_TAKEN = 4409
@@ -390,12 +395,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # --- pages -----------------------------------------------------------------------------
 
-    def page(name: str) -> Response:
-        """A page of the static directory, or 404 when it is not installed."""
-        path = STATIC_DIR / name
-        if not path.is_file():
-            return error_response(404, "not_found", f"the page {name} is not installed")
-        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+    page = static_page
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> Response:
@@ -570,21 +570,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             try:
                 limits.check("action", key)
                 new_seq = await manager.act(table, client.seat, seq, text)
-            except RateLimitedError as exc:
-                client.send(
-                    dumps(
-                        {
-                            "type": "error",
-                            "id": msg_id,
-                            "code": exc.code,
-                            "message": exc.message,
-                            "retry_after": exc.retry_after,
-                        }
-                    )
-                )
-                return
             except ProtocolError as exc:
-                client.send(_error(msg_id, exc.code, exc.message))
+                client.send(dumps(ws_error(msg_id, exc)))
                 return
             client.send(dumps({"type": "ack", "id": msg_id, "seq": new_seq}))
         elif kind in chat.MESSAGE_TYPES:

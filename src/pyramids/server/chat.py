@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from sqlalchemy import Connection, Table, insert, select, update
 
 from pyramids.server.db import Base, ChatRow, TableRow
-from pyramids.server.limits import RateLimitedError
+from pyramids.server.limits import RateLimitedError, ws_error
 from pyramids.server.live import FINISHED, Client, LiveTable, ProtocolError, dumps, iso
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.store import as_utc, utcnow
@@ -242,22 +242,8 @@ async def handle(
         else:
             await switch_spectators(manager, table, client, data)
             client.send(dumps({"type": "ack", "id": msg_id}))
-    except RateLimitedError as exc:
-        client.send(
-            dumps(
-                {
-                    "type": "error",
-                    "id": msg_id,
-                    "code": exc.code,
-                    "message": exc.message,
-                    "retry_after": exc.retry_after,
-                }
-            )
-        )
     except ProtocolError as exc:
-        client.send(
-            dumps({"type": "error", "id": msg_id, "code": exc.code, "message": exc.message})
-        )
+        client.send(dumps(ws_error(msg_id, exc)))
 
 
 def _check_connection_rate(client: Client) -> None:

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from pathlib import Path as FilePath
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import Field, StringConstraints
 
 from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
@@ -34,6 +33,7 @@ from pyramids.core.game import CHANCE, State
 from pyramids.games import GameDescriptor, descriptor, names
 from pyramids.server.limits import client_key
 from pyramids.server.live import ProtocolError, event_json, hints_of
+from pyramids.server.pages import static_page
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.schemas import Request as RequestBody
 from pyramids.server.schemas import Response as ResponseBody
@@ -199,8 +199,6 @@ async def apply(request: Request, game: GamePath, body: ApplyIn) -> dict[str, An
 pages = APIRouter(include_in_schema=False)
 """The tutorial page itself, one file for every game (it reads the game from the address)."""
 
-LEARN_PAGE = FilePath(__file__).resolve().parent / "static" / "learn.html"
-
 
 @pages.get("/learn")
 @pages.get("/learn/{game}")
@@ -209,7 +207,4 @@ async def learn_page(game: str | None = None) -> Response:
     if game is not None and game not in names():
         body = {"error": {"code": "not_found", "message": f"there is no tutorial for {game!r}"}}
         return JSONResponse(body, status_code=404)
-    if not LEARN_PAGE.is_file():
-        body = {"error": {"code": "not_found", "message": "the page learn.html is not installed"}}
-        return JSONResponse(body, status_code=404)
-    return FileResponse(LEARN_PAGE, media_type="text/html", headers={"Cache-Control": "no-cache"})
+    return static_page("learn.html")

@@ -14,6 +14,7 @@ import ipaddress
 import math
 import time
 from collections import Counter
+from typing import Any
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
@@ -36,6 +37,15 @@ class RateLimitedError(ProtocolError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__("rate_limited", message, 429)
         self.retry_after = retry_after
+
+
+def ws_error(msg_id: Any, exc: ProtocolError) -> dict[str, Any]:
+    """The WebSocket ``error`` message of a refused request (``retry_after`` in seconds
+    when it was over a rate)."""
+    out: dict[str, Any] = {"type": "error", "id": msg_id, "code": exc.code, "message": exc.message}
+    if isinstance(exc, RateLimitedError):
+        out["retry_after"] = exc.retry_after
+    return out
 
 
 def client_key(host: str | None) -> str:

@@ -13,11 +13,10 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter, defaultdict
 from functools import partial
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, func, select
 
@@ -26,6 +25,7 @@ from pyramids.server import ratings
 from pyramids.server.accounts import name_key
 from pyramids.server.auth import ACCOUNTS
 from pyramids.server.live import ProtocolError, iso
+from pyramids.server.pages import static_page
 from pyramids.server.ratings import HISTORY, POOLS, RATED, RATINGS, RESULTS, display
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.store import SEATS, as_utc
@@ -33,7 +33,6 @@ from pyramids.server.tables import TableManager
 
 router = APIRouter(tags=["players"])
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
 GAMES_DEFAULT = 20
 """Finished games a player's page lists unless ``?limit=`` says otherwise."""
 GAMES_MAX = 100
@@ -442,18 +441,13 @@ async def get_leaderboard(
 # --- pages ---------------------------------------------------------------------------------------
 
 
-def _page(name: str) -> Response:
-    path = STATIC_DIR / name
-    return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
-
-
 @router.get("/players/{name}", include_in_schema=False)
 async def player_html(name: str) -> Response:
     """A player's page (the page reads the name from the address)."""
-    return _page("player.html")
+    return static_page("player.html")
 
 
 @router.get("/leaderboard", include_in_schema=False)
 async def leaderboard_html() -> Response:
     """The leaderboards."""
-    return _page("leaderboard.html")
+    return static_page("leaderboard.html")

@@ -195,14 +195,9 @@ class ClockIn(Request):
         return self
 
     def to_json(self) -> dict[str, Any]:
-        """The clock as ``TableSettings.clock`` keeps it (``clocks.ClockSpec``)."""
-        return {
-            "mode": self.mode,
-            "bank": self.bank,
-            "increment": self.increment,
-            "per_move": self.per_move,
-            "on_expiry": self.on_expiry,
-        }
+        """The clock as ``TableSettings.clock`` keeps it (``clocks.ClockSpec``: the same
+        fields)."""
+        return self.model_dump()
 
 
 class CreateTableIn(Request):
