@@ -63,8 +63,14 @@ BOTS = [
     ),
     BotOut(
         name="ismcts",
-        description_en="ISMCTS: the project's strongest bot (thinks about a second)",
-        description_fr="ISMCTS : le meilleur robot du projet (réfléchit environ une seconde)",
+        description_en=(
+            "ISMCTS: searches 1000 play-outs a move; the strongest in Flaming Pyramids, "
+            "weaker than greedy in Pyramids and Flags"
+        ),
+        description_fr=(
+            "ISMCTS : explore 1000 parties par coup ; le plus fort à Flaming Pyramids, "
+            "moins fort que le glouton à Pyramids and Flags"
+        ),
     ),
 ]
 
