@@ -13,7 +13,6 @@ pub mod deck;
 pub mod game;
 pub mod policy;
 pub mod position;
-pub mod pyrepr;
 pub mod rules;
 pub mod state;
 pub mod text;

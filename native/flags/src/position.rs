@@ -4,8 +4,8 @@
 
 use crate::consts::*;
 use crate::deck::{CODES, NUM_CARDS, PIECES_MASK};
-use crate::pyrepr::py_repr;
 use crate::state::*;
+use pyramids_core::pyjson::repr as py_repr;
 use serde_json::{json, Map, Value};
 
 type R<T> = Result<T, String>;

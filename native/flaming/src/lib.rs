@@ -21,7 +21,7 @@ pub mod mayhem;
 pub mod options;
 pub mod placement;
 pub mod policy;
-pub mod pyjson;
+pub use pyramids_core::pyjson;
 pub mod rules;
 pub mod snapshot;
 pub mod state;

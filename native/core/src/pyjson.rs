@@ -1,6 +1,7 @@
-//! Python's view of JSON values, for error texts equal to the Python engine's: `repr` of a
+//! Python's view of JSON values, for error texts equal to the Python engines': `repr` of a
 //! parsed JSON value (`{value!r}` in an f-string), `str.strip`'s whitespace, and the
-//! `isinstance(x, int)` test (which `bool` passes).
+//! `isinstance(x, int)` test (which `bool` passes). Both games' position and option
+//! parsers quote refused values through it.
 
 use serde_json::Value;
 
