@@ -163,6 +163,13 @@ def serve(
             "(scripts, bots) are always let in.",
         ),
     ] = None,
+    instance: Annotated[
+        str | None,
+        typer.Option(
+            help="This instance's name when several share one PostgreSQL database "
+            "(docs/DEPLOY.md; default: $PYRAMIDS_INSTANCE, else the host name).",
+        ),
+    ] = None,
     engine: EngineOption = None,
 ) -> None:
     """Run the server: play in the browser at the printed address."""
@@ -188,7 +195,8 @@ def serve(
     sys.setswitchinterval(0.0005)
     try:
         settings = resolve_settings(
-            db, data_dir, allowed_origins=allowed_origin or [], limits=parse_limits(limit or [])
+            db, data_dir, allowed_origins=allowed_origin or [], limits=parse_limits(limit or []),
+            instance=instance,
         )
     except ValueError as exc:
         typer.echo(f"pyramids: {exc}", err=True)

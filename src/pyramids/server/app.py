@@ -30,7 +30,13 @@ from pyramids.server.auth import account_for_write, account_of
 from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
 from pyramids.server.fanout import FRAMES_EXTENSION
-from pyramids.server.hardening import WS_CLOSE_BAD_ORIGIN, SecurityHeaders, is_origin_allowed
+from pyramids.server.hardening import (
+    INSTANCE_HEADER,
+    WS_CLOSE_BAD_ORIGIN,
+    InstanceHeader,
+    SecurityHeaders,
+    is_origin_allowed,
+)
 from pyramids.server.learn import pages as learn_pages
 from pyramids.server.learn import router as learn_router
 from pyramids.server.limits import (
@@ -51,6 +57,7 @@ from pyramids.server.schemas import (
     CreateTableOut,
     ErrorOut,
     GamesOut,
+    HealthOut,
     InviteOut,
     RecordOut,
     ReplayStepOut,
@@ -228,11 +235,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.manager = manager
     ratings.install(manager)
+    chat.install(manager)  # the other instances' chat (cluster mode)
+    rematch.install(manager)
     app.state.settings = settings
     limits = manager.limits
     app.state.client_limits = limits
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, errors included
+    app.add_middleware(InstanceHeader, name=settings.instance)
 
     @app.exception_handler(ProtocolError)
     async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
@@ -258,6 +268,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return error_response(500, "internal", "the server failed; the error is logged")
 
     # --- games and tables ------------------------------------------------------------------
+
+    @app.get(
+        "/healthz",
+        response_model=HealthOut,
+        tags=["server"],
+        responses={503: {"model": HealthOut, "description": "Not serving"}},
+    )
+    async def healthz(response: Response) -> HealthOut:
+        """200 while this instance serves (a load balancer's health check), 503 once it is
+        stopping or its database is unreachable; says which instance answered."""
+        ok = await manager.healthy()
+        if not ok:
+            response.status_code = 503
+        return HealthOut(ok=ok, instance=settings.instance, cluster=bool(settings.cluster))
 
     @app.get("/api/games", response_model=GamesOut, tags=["lobby"])
     async def games() -> GamesOut:
@@ -444,7 +468,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         """A connection to a table: hello, states, and the client's actions."""
-        await websocket.accept()
+        await websocket.accept(headers=[(INSTANCE_HEADER, settings.instance.encode())])
         if not is_origin_allowed(websocket.scope["headers"], settings.allowed_origins):
             origin = websocket.headers.get("origin", "")
             refused = ProtocolError(

@@ -7,6 +7,7 @@ an SQLite file in the user data directory (``platformdirs.user_data_dir("pyramid
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -18,6 +19,12 @@ DB_ENV = "PYRAMIDS_DB"
 """Environment variable that overrides the default database URL."""
 
 DB_FILE = "pyramids.sqlite3"
+INSTANCE_ENV = "PYRAMIDS_INSTANCE"
+"""Environment variable naming this server instance (``pyramids serve --instance``)."""
+LEASE_TTL_ENV = "PYRAMIDS_LEASE_TTL"
+"""Environment variable setting ``Settings.lease_ttl`` (seconds) of ``pyramids serve``."""
+LEASE_RENEW_ENV = "PYRAMIDS_LEASE_RENEW"
+"""Environment variable setting ``Settings.lease_renew`` (seconds) of ``pyramids serve``."""
 PLAYER_BOT_SPECS: dict[str, str] = {
     "random": "random",
     "greedy": "greedy",
@@ -155,10 +162,27 @@ class Settings:
     """Seconds uvicorn waits for open connections at shutdown before closing them."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """Per-address rates and caps, expiry of unstarted tables, slow-client timeouts."""
+    instance: str = ""
+    """This instance's name in logs, health checks, leases and the ``X-Pyramids-Instance``
+    header (``--instance``, else ``PYRAMIDS_INSTANCE``, else the host name)."""
+    cluster: bool | None = None
+    """Run as one instance of several sharing the database (docs/DEPLOY.md): table leases,
+    live updates through the database. None: on for PostgreSQL, off for SQLite (which one
+    process uses alone)."""
+    lease_ttl: float = 3.0
+    """Seconds a table's lease lasts unless renewed: an instance that dies loses its
+    tables this long after its last renewal (cluster mode)."""
+    lease_renew: float = 1.0
+    """Seconds between an instance's renewals of its leases, and between its looks for
+    tables that have no owner (cluster mode)."""
 
     def __post_init__(self) -> None:
         if not self.db_url:
             self.db_url = os.environ.get(DB_ENV) or sqlite_url(self.data_dir / DB_FILE)
+        if not self.instance:
+            self.instance = os.environ.get(INSTANCE_ENV) or socket.gethostname() or "pyramids"
+        if self.cluster is None:
+            self.cluster = self.db_url.startswith("postgresql")
 
     def bot_spec(self, name: str) -> str:
         """The ``make_bot`` spec a seat named ``name`` (random, greedy, ismcts) plays."""
@@ -172,14 +196,23 @@ def resolve_settings(
     data_dir: Path | None = None,
     allowed_origins: Sequence[str] = (),
     limits: Mapping[str, str] | None = None,
+    instance: str | None = None,
 ) -> Settings:
     """Settings from the command line: ``--db`` beats ``PYRAMIDS_DB`` beats the data dir's file;
     ``--limit NAME=VALUE`` (``limits``) beats ``PYRAMIDS_<NAME>`` beats the default."""
     base = data_dir if data_dir is not None else default_data_dir()
     limit_settings = LimitSettings.from_env(os.environ).with_values(limits or {})
-    return Settings(
+    settings = Settings(
         db_url=db or "",
         data_dir=base,
         allowed_origins=tuple(allowed_origins),
         limits=limit_settings,
+        instance=instance or "",
     )
+    for name, var in (("lease_ttl", LEASE_TTL_ENV), ("lease_renew", LEASE_RENEW_ENV)):
+        if os.environ.get(var):
+            try:
+                setattr(settings, name, float(os.environ[var]))
+            except ValueError:
+                raise ValueError(f"{var}: {os.environ[var]!r} is not a number") from None
+    return settings

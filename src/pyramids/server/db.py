@@ -99,6 +99,9 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     """The account the seat was taken by while logged in (no foreign key: SQLite cannot add
     one to an existing table; deleting an account clears it and renames the seat)."""
+    taken_over: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the takeover bot plays this human seat while its player is away (set by the
+    table's owner, read by the other instances of a cluster)."""
 
 
 class ActionRow(Base):
@@ -292,3 +295,36 @@ def migrate(engine: Engine) -> None:
             connection.execute(text("SELECT pg_advisory_xact_lock(7142001)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+class LeaseRow(Base):
+    """Which instance of a cluster owns an unfinished table, until when (``ownership.py``).
+
+    Only the owner runs the table's bots, timers and chance draws. It renews its leases
+    every ``lease_renew`` seconds; a lease not renewed for ``lease_ttl`` seconds has
+    expired and any instance may take the table over. Times are the database's."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    owner: Mapped[str] = mapped_column(String(96), index=True)
+    """The owning instance's incarnation, ``NAME/RANDOM`` (new at every start)."""
+    expires: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PresenceRow(Base):
+    """How many sockets of one seat one instance holds (cluster mode): the owner of the table
+    counts every instance's before it starts a seat's absence clock."""
+
+    __tablename__ = "presence"
+
+    owner: Mapped[str] = mapped_column(String(96), primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    connections: Mapped[int] = mapped_column(Integer)
+    expires: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    """Renewed with the instance's leases: the rows of an instance that died go stale."""

@@ -76,6 +76,31 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+INSTANCE_HEADER = b"x-pyramids-instance"
+"""The header naming the instance that answered (several behind one balancer: DEPLOY.md)."""
+
+
+class InstanceHeader:
+    """ASGI middleware naming this instance on every HTTP response (``X-Pyramids-Instance``)."""
+
+    def __init__(self, app: ASGIApp, name: str) -> None:
+        self.app = app
+        self.header = (INSTANCE_HEADER, name.encode("latin-1", "replace"))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, adding the header to the response's start."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_header(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), self.header]
+            await send(message)
+
+        await self.app(scope, receive, with_header)
+
+
 def _netloc(scheme: str, host: str) -> str:
     """``host[:port]`` lower-cased, the scheme's default port left out."""
     host = host.strip().lower()

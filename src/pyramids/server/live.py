@@ -20,6 +20,7 @@ import logging
 import random
 import secrets
 import string
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -353,7 +354,15 @@ class Seat(SeatRecord):
     """A seat at a live table: the stored facts plus who is connected now."""
 
     connections: int = 0
+    """Sockets of this seat on this instance."""
     taken_over: bool = False
+    remote: int = 0
+    """Sockets of this seat on the cluster's other instances (``presence.py``)."""
+
+    @property
+    def present(self) -> bool:
+        """Whether the seat's player has a socket open on any instance."""
+        return self.connections + self.remote > 0
 
     @property
     def is_human(self) -> bool:
@@ -368,7 +377,7 @@ class Seat(SeatRecord):
             "kind": self.kind,
             "name": self.name,
             "claimed": self.claimed if human else True,
-            "connected": self.connections > 0 if human else True,
+            "connected": self.present if human else True,
             "taken_over": self.taken_over if human else False,
             "account": self.account_id is not None,
         }
@@ -666,6 +675,9 @@ class LiveTable:
         self.turn_timer: Timer | None = None
         """The pending end of the current decision: its ``turn_time`` or its clock."""
         self.scheduled_seq = -1
+        self.used = time.monotonic()
+        """When the table was last asked for (an instance that does not own it forgets it
+        once it has had no socket for a while: ``TableManager.forget_idle``)."""
         self._messages: dict[int, Outgoing] = {}
         self._public: list[Outgoing] = []
         self._public_flush: asyncio.TimerHandle | None = None
@@ -931,33 +943,6 @@ def think(spec: str, view: View, legal: Sequence[int], rng: random.Random) -> in
         log.error("the %s bot chose an illegal action %r; playing a random one", spec, action)
         return rng.choice(list(legal))
     return action
-
-
-def replay_steps(table: LiveTable) -> list[dict[str, Any]]:
-    """Every step of a finished game with the full position (nothing is hidden any more)."""
-    state = table.game.new_initial_state(table.seed)
-    steps: list[dict[str, Any]] = [
-        {
-            "seq": 0,
-            "seat": None,
-            "action": None,
-            "events": [event_json(e) for e in state.events()],
-            "state": state.to_json(),
-        }
-    ]
-    for seq, (seat, text) in enumerate(table.actions, start=1):
-        state.apply(state.parse_action(text))
-        notice = stand_in_event(table.stand_ins.get(seq), seat, table.seats)
-        steps.append(
-            {
-                "seq": seq,
-                "seat": seat,
-                "action": text,
-                "events": [event_json(e) for e in [*([notice] if notice else []), *state.events()]],
-                "state": state.to_json(),
-            }
-        )
-    return steps
 
 
 def stored_summary(record: TableRecord) -> dict[str, Any]:

@@ -151,6 +151,16 @@ class GamesOut(Response):
     bots: list[BotOut]
 
 
+class HealthOut(Response):
+    """Whether this instance serves, and which one it is (``GET /healthz``)."""
+
+    ok: bool
+    instance: str
+    """The instance's name (``pyramids serve --instance``)."""
+    cluster: bool
+    """Whether it is one instance of a cluster sharing the database (docs/CLUSTER.md)."""
+
+
 # --- tables ----------------------------------------------------------------------------------
 
 

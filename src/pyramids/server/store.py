@@ -43,6 +43,9 @@ SEATS: Table = Base.metadata.tables[SeatRow.__tablename__]
 ACTIONS: Table = Base.metadata.tables[ActionRow.__tablename__]
 SNAPSHOTS: Table = Base.metadata.tables[SnapshotRow.__tablename__]
 
+CHANNEL = "pyramids"
+"""The LISTEN/NOTIFY channel of a cluster's instances (``pubsub.py``)."""
+
 MAX_GROUP = 256
 """Most writes committed in one transaction."""
 
@@ -139,9 +142,16 @@ class ActionWrite:
     snapshot: dict[str, Any] | None
     played_by: str | None = None
     """Why a bot chose a human seat's action (``timeout``, ``absent``); None otherwise."""
+    notice: str | None = None
+    """Published to the cluster's instances when the action commits (``pubsub.py``)."""
 
 
 # --- writes ----------------------------------------------------------------------------------
+
+
+def ping(conn: Connection) -> None:
+    """A query that only checks the database answers (health checks)."""
+    conn.execute(select(1)).scalar_one()
 
 
 def insert_table(conn: Connection, table: TableRecord) -> None:
@@ -235,6 +245,10 @@ def write_actions(conn: Connection, writes: Sequence[ActionWrite]) -> None:
     ]
     if snapshots:
         conn.execute(insert(SNAPSHOTS), snapshots)
+    if conn.dialect.name == "postgresql":
+        for w in writes:
+            if w.notice is not None:
+                conn.execute(select(func.pg_notify(CHANNEL, w.notice)))
     conn.execute(
         _UPDATE_TABLE,
         [

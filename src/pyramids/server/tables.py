@@ -1,17 +1,22 @@
-"""The runtime: every live table, and the one path by which any action is applied.
+"""The runtime: every table this instance holds, its lifecycle, and the parts that play it.
 
-:class:`TableManager` owns the tables in play. Each table applies its actions one at a
-time under its own ``asyncio.Lock``: check the seat, status, seq and legality; compute
-what every viewer may see of the action *before* applying it; apply on a clone; commit
-the action row to the database (``store.Writer``); and only then swap in the new
-state, extend the per-viewer logs, broadcast each connection its own seat's view, and
-acknowledge. Humans, bots, the takeover bot (absent seats, turn timeouts) and the
-server's chance draws all use this one path.
+:class:`TableManager` holds the tables in memory (a cache of the database: running ones,
+and the finished ones recently asked for), creates them, binds their seats and attaches
+the sockets. It gives the game's work to its parts:
+
+- ``authority.Authority``: the one path by which any action is validated, applied,
+  committed (``SqlActionStore``: the writer thread) and published (``SocketPublisher``);
+- ``bots.ServerMoves``: its scheduler, which starts the bots, chance draws and stand-ins;
+- ``timers.Timers``: the end of a human's decision (``turn_time``, the players' clocks);
+- ``presence.Presence``: the seats' sockets, absence clocks and takeovers;
+- ``ownership``: which tables this instance runs (all of them alone on SQLite; in a
+  cluster those whose lease it holds, ``LeaseOwnership``);
+- ``pubsub.Listener``: in a cluster, what the other instances committed
+  (``docs/CLUSTER.md``);
+- ``replay``: the replay of a finished game.
 
 Time comes from an injected :class:`~pyramids.server.clocks.Clock` (real time unless a
-test passes a ``ManualClock``): the actions' times, the tables' start, and the timers of
-the players' clocks (``clocks.py``: a stand-in plays, or the seat forfeits, when a seat's
-time runs out).
+test passes a ``ManualClock``).
 """
 
 from __future__ import annotations
@@ -21,11 +26,10 @@ import copyreg
 import datetime as dt
 import hmac
 import logging
-import random
 import secrets
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -33,23 +37,29 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from pyramids.core import CHANCE, State
-from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
-from pyramids.core.fairness import chance_rng, commitment
+from pyramids.core.errors import PyramidsError
+from pyramids.core.fairness import commitment
 from pyramids.games import descriptor, make_game
-from pyramids.server import store
+from pyramids.server import cluster_store, store
 from pyramids.server.auth import Account
-from pyramids.server.clocks import CLOCK, FORFEIT, FORFEITED, Clock, SystemClock, deadline_of
+from pyramids.server.authority import (
+    ACTION_NOTICE,
+    Authority,
+    SeqTakenError,
+    SocketPublisher,
+    StoreUnavailableError,
+    notice,
+)
+from pyramids.server.bots import ServerMoves
+from pyramids.server.clocks import FORFEITED, Clock, SystemClock
 from pyramids.server.config import Settings
 from pyramids.server.db import make_engine, migrate
 from pyramids.server.limits import ClientLimits
 from pyramids.server.live import (
-    ABSENT,
     EXPIRED,
     FINISHED,
     OPEN,
     RUNNING,
-    TIMEOUT,
     Client,
     Invite,
     LiveTable,
@@ -60,42 +70,34 @@ from pyramids.server.live import (
     TableSettings,
     default_hints,
     dumps,
-    encode,
-    forfeit_end_entry,
     hash_token,
     is_older_rules,
     is_table_id,
-    log_entries,
     new_table_id,
     new_token,
-    ranking_order,
     rebuild,
-    replay_steps,
-    stand_in_event,
     stored_summary,
-    think,
     viewers,
 )
+from pyramids.server.ownership import LeaseOwnership, LocalOwnership, Ownership
+from pyramids.server.presence import PRESENCE_NOTICE, Presence
+from pyramids.server.pubsub import Listener, Notice
+from pyramids.server.replay import replay
 from pyramids.server.search import SearchPool
-from pyramids.server.store import ActionWrite, SeatRecord, TableRecord, Writer
+from pyramids.server.store import ActionRecord, ActionWrite, SeatRecord, TableRecord, Writer
+from pyramids.server.timers import Timers, forfeit_end
 
 log = logging.getLogger("pyramids.server")
 
 T = TypeVar("T")
 
-INLINE_BOTS = frozenset({"random", "greedy"})
-"""Bot specs cheap enough to decide on the event loop; search bots use worker processes
-(``search.SearchPool``: tables with a human seat first)."""
 SALT_BYTES = 16
 """Random bytes of a table's salt (32 hex digits), hashed with the seed into its commitment."""
-PLAYED_BY = {"timeout": TIMEOUT, "takeover": ABSENT, "clock": CLOCK, "forfeit": FORFEITED}
-"""The stand-in modes of ``_bot`` that play a human seat, and what its log entry says."""
-FALLBACK_BOT = "greedy"
-"""Plays a search bot's move when its worker process died, so the table never stalls."""
-RETRY_FIRST = 0.1
-"""Seconds before a server-made move (bot, chance, stand-in, timeout) whose write failed is
-tried again; the wait doubles after each failure up to ``RETRY_MAX``."""
-RETRY_MAX = 5.0
+IDLE_AFTER = 60.0
+"""Seconds a table another instance owns stays in memory here without a socket or request."""
+CHANGED_NOTICE = "m"
+"""Notification kind: a table's row or seats changed (a binding, its status, a forfeit, a
+takeover): the other instances read them again."""
 
 
 def _mapping_proxy(data: dict[str, Any]) -> MappingProxyType[str, Any]:
@@ -104,6 +106,29 @@ def _mapping_proxy(data: dict[str, Any]) -> MappingProxyType[str, Any]:
 
 # Views carry their rules options as read-only mappings; let them cross to the workers.
 copyreg.pickle(MappingProxyType, lambda m: (_mapping_proxy, (dict(m),)))
+
+
+class SqlActionStore:
+    """The authority's store: the writer thread commits, a reading connection reads."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+
+    async def store_action(self, write: ActionWrite) -> None:
+        """Commit one action row, grouped with others by the writer thread."""
+        try:
+            await self.m.store_action(write)
+        except IntegrityError:
+            raise SeqTakenError(f"{write.table_id} seq {write.seq}") from None
+        except SQLAlchemyError as exc:
+            raise StoreUnavailableError(str(exc)) from None
+
+    async def actions_after(self, table_id: str, seq: int) -> list[ActionRecord]:
+        """The stored actions of ``table_id`` after ``seq``."""
+        try:
+            return await self.m.read(partial(store.action_rows_after, table_id=table_id, seq=seq))
+        except SQLAlchemyError as exc:
+            raise StoreUnavailableError(str(exc)) from None
 
 
 class TableManager:
@@ -124,6 +149,15 @@ class TableManager:
         self.started_hooks: list[Callable[[], Coroutine[Any, Any, None]]] = []
         """Called once after ``start`` resumed the tables (catch-up work of the other
         modules, such as rating games that finished while the server was down)."""
+        self.remote_handlers: dict[str, Callable[[LiveTable, str], Coroutine[Any, Any, None]]] = {}
+        """What another instance's notification of a kind means here (cluster mode): the
+        other modules register theirs (``chat.py``: a message was said at that table). Each
+        is called, as a task of the table, for tables this instance holds."""
+        self.cluster = bool(settings.cluster)
+        """One instance of several sharing a PostgreSQL database (``Settings.cluster``)."""
+        self.presence = Presence(self)
+        self.timers = Timers(self)
+        self.moves = ServerMoves(self)
         self._reset()
 
     def _reset(self) -> None:
@@ -135,9 +169,25 @@ class TableManager:
         self._engine: Engine | None = None
         self._reader: Engine | None = None
         self._writer: Writer | None = None
+        self._lease_engine: Engine | None = None
         self._stopping = False
         self._sweeper: asyncio.Task[None] | None = None
         self.searches = SearchPool(self.settings.search_workers, self.settings.search_reserved)
+        self.origin = f"{self.settings.instance}/{secrets.token_hex(4)}"
+        """This run of this instance (a new one at every start): the owner of its leases,
+        the origin of its notifications."""
+        self.authority = Authority(
+            SqlActionStore(self),
+            self.clock,
+            SocketPublisher(),
+            self.moves,
+            origin=self.origin,
+            snapshot_every=self.settings.snapshot_every,
+        )
+        self.ownership: Ownership = LocalOwnership()
+        self._listener: Listener | None = None
+        self._following: set[str] = set()
+        self._follow_again: set[str] = set()
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -155,15 +205,18 @@ class TableManager:
         expired = await self._write(partial(store.expire_open_tables, before=self._expiry_cutoff()))
         if expired:
             log.info("%d open tables expired (never started)", len(expired))
-        loaded = await asyncio.to_thread(self._load_unfinished)
-        for record, rebuilt in loaded:
-            table = self._make_live(record, rebuilt)
-            self.tables[table.id] = table
-            if table.status == FINISHED:
-                self._remember_finished(table.id)
-        for table in list(self.tables.values()):
-            self._resume(table)
-        log.info("resumed %d tables", len(loaded))
+        if self.cluster:
+            await self._join_cluster()
+        else:
+            loaded = await asyncio.to_thread(self._load_unfinished)
+            for record, rebuilt in loaded:
+                table = self._make_live(record, rebuilt)
+                self.tables[table.id] = table
+                if table.status == FINISHED:
+                    self.remember_finished(table.id)
+            for table in list(self.tables.values()):
+                self.moves.resume(table)
+            log.info("resumed %d tables", len(loaded))
         if self.settings.limits.open_table_ttl > 0:
             self._sweeper = asyncio.create_task(self._expire_loop())
         for hook in self.started_hooks:
@@ -179,7 +232,7 @@ class TableManager:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
         for table in self.tables.values():
-            self._cancel_timers(table)
+            self.cancel_timers(table)
             for task in list(table.tasks):
                 task.cancel()
             for client in list(table.clients):
@@ -190,10 +243,14 @@ class TableManager:
         if self._inflight:
             await asyncio.gather(*list(self._inflight), return_exceptions=True)
         self.searches.shutdown()
+        await self.ownership.stop()  # a clean stop: the other instances take over at once
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            await asyncio.to_thread(listener.stop)
         if self._writer is not None:
             writer, self._writer = self._writer, None
             await asyncio.to_thread(writer.stop)
-        for engine in (self._engine, self._reader):
+        for engine in (self._engine, self._reader, self._lease_engine):
             if engine is not None:
                 engine.dispose()
 
@@ -218,11 +275,15 @@ class TableManager:
                     log.warning("not resumed: %s", exc)
         return out
 
-    def _make_live(self, record: TableRecord, rebuilt: Rebuilt) -> LiveTable:
+    def _make_live(
+        self, record: TableRecord, rebuilt: Rebuilt, taken_over: set[int] | None = None
+    ) -> LiveTable:
         settings = TableSettings.from_json(
             record.settings, self.settings, hints=default_hints(record.options)
         )
         table = LiveTable(record, rebuilt, settings)
+        for seat in taken_over or ():
+            table.seats[seat].taken_over = table.seats[seat].is_human
         table.seq = len(rebuilt.actions)
         if record.seq != table.seq:
             log.warning(
@@ -253,27 +314,35 @@ class TableManager:
     async def expire_due(self) -> list[str]:
         """Mark ``expired`` every live table still open after ``open_table_ttl``; their ids."""
         cutoff = self._expiry_cutoff()
-        due = [t for t in self.tables.values() if t.status == OPEN and t.created < cutoff]
+        due = [
+            t
+            for t in self.tables.values()
+            if t.status == OPEN and t.created < cutoff and self.owns(t)
+        ]
         done: list[str] = []
         for table in due:
             async with table.lock:
                 if table.status != OPEN:
                     continue
-                ids = await self._write(
-                    partial(store.expire_open_tables, before=cutoff, table_id=table.id)
-                )
+                ids = await self._write(partial(self._expire_job, table, cutoff))
                 if not ids:
                     continue  # started elsewhere meanwhile
                 table.status = EXPIRED
-                self._cancel_timers(table)
+                self.cancel_timers(table)
                 table.changed(state=True)
                 table.broadcast_table()
                 table.broadcast_state()
                 done.append(table.id)
-                self._remember_finished(table.id)
+                self.remember_finished(table.id)
         if done:
             log.info("%d open tables expired (never started)", len(done))
         return done
+
+    def _expire_job(self, table: LiveTable, cutoff: dt.datetime, conn: Connection) -> list[str]:
+        ids = store.expire_open_tables(conn, before=cutoff, table_id=table.id)
+        if ids:
+            self.notify_changed(conn, table)
+        return ids
 
     async def read(self, job: Callable[[Connection], T]) -> T:
         """Run ``job(conn)`` on a reading connection in a worker thread (the other modules'
@@ -302,13 +371,20 @@ class TableManager:
             raise ProtocolError("unavailable", "the server is not running", 503)
         return await self._writer.run(job)
 
-    async def _store_action(self, write: ActionWrite) -> None:
+    async def store_action(self, write: ActionWrite) -> None:
         """Commit one action row (grouped with others by the writer thread)."""
         if self._writer is None:
             raise ProtocolError("unavailable", "the server is not running", 503)
         await self._writer.store_action(write)
 
-    async def _critical(self, coro: Coroutine[Any, Any, T]) -> T:
+    async def write_quietly(self, job: Callable[[Connection], Any], what: str) -> None:
+        """Commit ``job`` and log (not raise) a failure: writes nobody waits for."""
+        try:
+            await self._write(job)
+        except (SQLAlchemyError, ProtocolError) as exc:
+            log.warning("%s was not stored: %s", what, exc)
+
+    async def critical(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` to the end even if the caller is cancelled (memory must follow the DB)."""
         if self._stopping:
             coro.close()
@@ -318,7 +394,8 @@ class TableManager:
         task.add_done_callback(self._inflight.discard)
         return await asyncio.shield(task)
 
-    def _spawn(self, table: LiveTable, coro: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, table: LiveTable, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` as a task of ``table`` (cancelled when the server stops)."""
         if self._stopping:
             coro.close()
             return
@@ -326,14 +403,25 @@ class TableManager:
         table.tasks.add(task)
         task.add_done_callback(table.tasks.discard)
 
+    async def healthy(self) -> bool:
+        """Whether this instance serves: started, not stopping, and its database answers."""
+        if not self._started or self._stopping or self._reader is None:
+            return False
+        try:
+            await self._read(store.ping)
+        except SQLAlchemyError:
+            return False
+        return True
+
     # --- finding tables --------------------------------------------------------------------
 
     async def get(self, table_id: str) -> LiveTable:
         """A table by id, loading a finished one from the database; ProtocolError if unknown."""
         table = self.tables.get(table_id)
         if table is not None:
+            table.used = time.monotonic()
             if table.status == FINISHED:
-                self._remember_finished(table_id)
+                self.remember_finished(table_id)
             return table
         if not is_table_id(table_id):
             raise ProtocolError("unknown_table", f"there is no table {table_id!r}", 404)
@@ -346,9 +434,14 @@ class TableManager:
         return table
 
     async def _load(self, table_id: str) -> LiveTable:
-        def job(conn: Connection) -> tuple[TableRecord, Rebuilt] | None:
+        cluster = self.cluster
+
+        def job(conn: Connection) -> tuple[TableRecord, Rebuilt, set[int]] | None:
             record = store.load_table(conn, table_id)
-            return None if record is None else (record, rebuild(record))
+            if record is None:
+                return None
+            taken = cluster_store.taken_over(conn, table_id) if cluster else set()
+            return record, rebuild(record), taken
 
         try:
             found = await self._read(job)
@@ -359,12 +452,17 @@ class TableManager:
         table = self._make_live(*found)
         self.tables[table_id] = table
         if table.status == FINISHED:
-            self._remember_finished(table_id)
-        else:
-            self._resume(table)
+            self.remember_finished(table_id)
+            return table
+        if self.cluster:
+            # what other instances committed between the read and now (their notifications
+            # came before the table was here to take them)
+            await self._sync(table)
+            await self.presence.refresh([table])
+        self.moves.resume(table)
         return table
 
-    def _remember_finished(self, table_id: str) -> None:
+    def remember_finished(self, table_id: str) -> None:
         self._finished[table_id] = None
         self._finished.move_to_end(table_id)
         while len(self._finished) > self.settings.finished_cache:
@@ -492,11 +590,12 @@ class TableManager:
         rebuilt = Rebuilt(game, state, [], [[] for _ in viewers(len(seats))])
         table = LiveTable(record, rebuilt, settings)
         self.tables[table.id] = table
+        self.ownership.took(table.id)
         invites = [
             Invite(i, table.seats[i].name, token, f"/t/{table.id}?token={token}")
             for i, token in tokens.items()
         ]
-        self._resume(table)
+        self.moves.resume(table)
         return table, invites
 
     def _check_option_caps(self, game_name: str, options: Mapping[str, Any]) -> None:
@@ -521,7 +620,7 @@ class TableManager:
             if record.id in self.tables:
                 continue
             try:
-                await self._write(partial(store.insert_table, table=record))
+                await self._write(partial(self._insert_job, record))
                 return
             except IntegrityError:
                 continue
@@ -531,6 +630,10 @@ class TableManager:
                     "unavailable", "the table could not be stored; try again", 503
                 ) from None
         raise ProtocolError("unavailable", "could not find a free table id; try again", 503)
+
+    def _insert_job(self, record: TableRecord, conn: Connection) -> None:
+        store.insert_table(conn, record)
+        self.ownership.created(conn, record.id)
 
     async def claim(
         self, table: LiveTable, seat: int, name: str | None, account: Account | None = None
@@ -553,7 +656,7 @@ class TableManager:
         if not s.is_human:
             raise ProtocolError("seat_taken", f"seat {seat} is played by the {s.bot} bot", 409)
         token = new_token()
-        ok = await self._critical(
+        ok = await self.critical(
             self._mark_claimed(table, seat, hash_token(token), name, account=account)
         )
         if not ok:
@@ -571,7 +674,7 @@ class TableManager:
         """Bind a free human seat to a new token (its hash), as a lobby claim does but for a
         caller another module has authorised (``rematch.py``): False when the seat was bound
         first. The table starts once every human seat is bound."""
-        return await self._critical(
+        return await self.critical(
             self._mark_claimed(table, seat, token_hash, name, account=account)
         )
 
@@ -605,18 +708,24 @@ class TableManager:
                 return False
             now = self.clock.now()
             try:
-                ok, started = await self._write(
-                    partial(
-                        store.claim_seat,
-                        table_id=table.id,
-                        seat=seat,
-                        token_hash=token_hash,
-                        name=name,
-                        invite_hash=invite_hash,
-                        account_id=account.id if account is not None else None,
-                        now=now,
-                    )
+                claim = partial(
+                    store.claim_seat,
+                    table_id=table.id,
+                    seat=seat,
+                    token_hash=token_hash,
+                    name=name,
+                    invite_hash=invite_hash,
+                    account_id=account.id if account is not None else None,
+                    now=now,
                 )
+
+                def job(conn: Connection) -> tuple[bool, bool]:
+                    ok, started = claim(conn)
+                    if ok:
+                        self.notify_changed(conn, table)
+                    return ok, started
+
+                ok, started = await self._write(job)
             except SQLAlchemyError as exc:
                 log.error("table %s: cannot store a claim: %s", table.id, exc)
                 raise ProtocolError(
@@ -652,7 +761,7 @@ class TableManager:
         table.broadcast_table()
         if started:
             table.broadcast_state()
-            self._resume(table)
+            self.moves.resume(table)
 
     async def _reload_seat(self, table: LiveTable, seat: int) -> str | None:
         """Take a seat's binding (token, name) as another process stored it; the table's
@@ -685,7 +794,7 @@ class TableManager:
         seat = table.seat_for_token(token)
         if not table.seats[seat].claimed:
             digest = hash_token(token)
-            await self._critical(
+            await self.critical(
                 self._mark_claimed(table, seat, None, None, invite_hash=digest, account=account)
             )
             bound = table.seats[seat].token_hash
@@ -716,11 +825,7 @@ class TableManager:
             self.check_account_seat(table, seat, account)
         client.seat = seat
         if seat is not None:
-            s = table.seats[seat]
-            s.connections += 1
-            self._present(table, seat)
-            table.changed()
-            table.broadcast_table()
+            self.presence.connected(table, seat)
         table.attach(client)
         client.send(dumps(table.hello(seat)))
         client.send(table.state_text(seat))
@@ -747,65 +852,13 @@ class TableManager:
         if client not in table.clients:
             return
         table.clients.discard(client)
-        seat = client.seat
-        if seat is None:
-            return
-        s = table.seats[seat]
-        s.connections = max(0, s.connections - 1)
-        if s.connections == 0:
-            self._start_absence(table, seat)
-        table.changed()
-        table.broadcast_table()
+        if client.seat is not None:
+            self.presence.disconnected(table, client.seat)
 
-    def _present(self, table: LiveTable, seat: int) -> None:
-        """A seat's human is here: stop its absence clock and any takeover."""
-        handle = table.absent.pop(seat, None)
-        if handle is not None:
-            handle.cancel()
-        s = table.seats[seat]
-        if s.taken_over:
-            s.taken_over = False
-            table.changed()
-            table.broadcast_table()
-            self._reschedule(table)
-
-    def _start_absence(self, table: LiveTable, seat: int) -> None:
-        s = table.seats[seat]
-        if (
-            self._stopping
-            or table.settings.absent_after <= 0
-            or (table.clock is not None and table.clock.is_turn_based)
-            or table.status != RUNNING
-            or not s.is_human
-            or s.connections > 0
-            or s.taken_over
-        ):
-            return
-        old = table.absent.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        loop = asyncio.get_running_loop()
-        table.absent[seat] = loop.call_later(
-            table.settings.absent_after, self._take_over, table, seat
-        )
-
-    def _take_over(self, table: LiveTable, seat: int) -> None:
-        table.absent.pop(seat, None)
-        s = table.seats[seat]
-        if table.status != RUNNING or s.connections > 0 or s.taken_over:
-            return
-        s.taken_over = True
-        table.changed()
-        table.broadcast_table()
-        self._reschedule(table)
-
-    def _cancel_timers(self, table: LiveTable) -> None:
-        for handle in table.absent.values():
-            handle.cancel()
-        table.absent.clear()
-        if table.turn_timer is not None:
-            table.turn_timer.cancel()
-            table.turn_timer = None
+    def cancel_timers(self, table: LiveTable) -> None:
+        """Stop ``table``'s absence clocks and its decision's timer."""
+        self.presence.cancel(table)
+        self.timers.cancel(table)
 
     # --- acting ----------------------------------------------------------------------------
 
@@ -816,477 +869,209 @@ class TableManager:
         seat = await self.seat_of(table, token, account)
         s = table.seats[seat]
         if s.connections == 0 and table.status == RUNNING:
-            self._present(table, seat)
-            self._start_absence(table, seat)
+            self.presence.present(table, seat)
+            self.presence.start_absence(table, seat)
         return await self.act(table, seat, seq, text)
 
     async def act(self, table: LiveTable, seat: int | None, seq: int, text: str) -> int:
         """A human's action (``seat`` None: a spectator); the new seq once committed."""
-        return await self._critical(self._act(table, seat, seq, text=text))
+        return await self.critical(self.authority.act(table, seat, seq, text=text))
 
-    async def _act(
-        self,
-        table: LiveTable,
-        seat: int | None,
-        seq: int,
-        *,
-        text: str | None = None,
-        action: int | None = None,
-        still_valid: Callable[[], bool] | None = None,
-        played_by: str | None = None,
-    ) -> int:
-        async with table.lock:
-            if still_valid is not None and not still_valid():
-                raise ProtocolError("stale", "the decision is no longer the bot's")
-            state = table.state
-            if table.status == FINISHED or state.is_terminal():
-                raise ProtocolError("finished", "the game is over")
-            if seat is None:
-                raise ProtocolError(
-                    "out_of_turn", "spectators cannot act: connect with a seat's token"
-                )
-            if seq > table.seq:
-                # Another server process sharing the database may have stored actions
-                # this one has not seen yet: read them before judging the seq.
-                await self._catch_up(table)
-                state = table.state
-                if table.status == FINISHED or state.is_terminal():
-                    raise ProtocolError("finished", "the game is over")
-            if seq != table.seq:
-                raise ProtocolError(
-                    "stale", f"the action was for seq {seq} but the game is at seq {table.seq}"
-                )
-            if table.status == EXPIRED:
-                raise ProtocolError("expired", "this table expired before it started", 410)
-            if table.status == OPEN:
-                raise ProtocolError(
-                    "out_of_turn",
-                    "the table is waiting for every invited player to join before anyone moves",
-                )
-            to_move = state.current_player()
-            if seat != to_move:
-                who = "the server's chance draw" if to_move == CHANCE else f"seat {to_move}'s"
-                raise ProtocolError("out_of_turn", f"it is {who} decision, not seat {seat}'s")
-            if played_by is None:
-                self._check_time(table, seat)
-            if action is None:
-                assert text is not None
-                try:
-                    action = state.parse_action(text)
-                except ActionParseError as exc:
-                    raise ProtocolError("malformed", str(exc), 422) from None
-                except IllegalActionError as exc:
-                    raise ProtocolError("illegal", str(exc), 409) from None
-            return await self._apply(table, seat, action, played_by=played_by)
-
-    def _check_time(self, table: LiveTable, seat: int) -> None:
-        """Refuse (out_of_time) a player's move once its clock ran out: the stand-in or the
-        forfeit the table's clock says is on its way (``_clock_over``)."""
-        banks = table.banks()
-        if table.clock is None or banks is None:
-            return
-        if seat in table.forfeits:
-            raise ProtocolError(
-                "out_of_time", f"seat {seat} forfeited on time: a bot plays it to the end"
-            )
-        deadline = deadline_of(table.clock, banks, seat)
-        if deadline is not None and self.clock.now() >= deadline:
-            raise ProtocolError("out_of_time", f"seat {seat}'s time ran out for this decision")
-
-    async def _apply(
-        self, table: LiveTable, actor: int, action: int, *, played_by: str | None = None
-    ) -> int:
-        """Apply, commit, then publish one action; the caller holds the table's lock.
-        ``played_by`` (TIMEOUT, ABSENT): a bot chose it for a human seat, which the log,
-        the replay and the stored action say."""
-        state = table.state
-        who = viewers(table.players)
-        plain = state.action_to_string(action)
-        texts = [state.action_text_for(action, v) for v in who]
-        new = state.clone()
-        try:
-            new.apply(action)
-        except IllegalActionError as exc:
-            raise ProtocolError("illegal", str(exc), 409) from None
-        seq = table.seq + 1
-        terminal = new.is_terminal()
-        ranking = ranking_order(new, table.forfeits) if terminal else None
-        now = self.clock.now()
-        every = self.settings.snapshot_every
-        snapshot = new.to_json() if terminal or (every > 0 and seq % every == 0) else None
-        write = ActionWrite(
-            table_id=table.id,
-            seq=seq,
-            seat=actor,
-            action=plain,
-            created=now,
-            status=FINISHED if terminal else table.status,
-            ranking=ranking,
-            finished=now if terminal else None,
-            snapshot=snapshot,
-            played_by=played_by,
-        )
-        try:
-            await self._store_action(write)
-        except IntegrityError:
-            await self._catch_up(table)
-            raise ProtocolError(
-                "stale", f"another action was stored first for seq {seq - 1}; the game moved on"
-            ) from None
-        except SQLAlchemyError as exc:
-            log.error("table %s: cannot store action %d: %s", table.id, seq, exc)
-            raise ProtocolError(
-                "unavailable", "the action could not be stored; try again", 503
-            ) from None
-        self._publish(
-            table,
-            new=new,
-            actor=actor,
-            plain=plain,
-            texts=texts,
-            created=now,
-            finished=now if terminal else None,
-            played_by=played_by,
-        )
-        return seq
-
-    def _publish(
-        self,
-        table: LiveTable,
-        *,
-        new: State,
-        actor: int,
-        plain: str,
-        texts: Sequence[str],
-        created: dt.datetime,
-        finished: dt.datetime | None,
-        played_by: str | None = None,
-    ) -> None:
-        """Make a committed action live: state, logs, broadcast, next move. ``created``:
-        when it was stored (the clocks count from it)."""
-        if table.turn_timer is not None:
-            table.turn_timer.cancel()
-            table.turn_timer = None
-        table.state = new
-        table.seq += 1
-        table.actions.append((actor, plain))
-        table.action_times.append(created)
-        if played_by is not None:
-            table.stand_ins[table.seq] = played_by
-        notice = stand_in_event(played_by, actor, table.seats)
-        for i, entry in enumerate(log_entries(new, table.seq, actor, texts, notice)):
-            table.logs[i].append(encode(entry))
-        if new.is_terminal():
-            table.status = FINISHED
-            table.ranking = ranking_order(new, table.forfeits)
-            table.finished = finished or created
-            self._cancel_timers(table)
-            self._remember_finished(table.id)
+    def game_over(self, table: LiveTable, *, run_hooks: bool) -> None:
+        """``table``'s game is over (committed): stop its timers, keep it among the finished,
+        give its lease up and (``run_hooks``) run the finished hooks."""
+        self.cancel_timers(table)
+        self.remember_finished(table.id)
+        if run_hooks:
             for hook in self.finished_hooks:
-                self._spawn(table, hook(table))
-        table.changed(state=True)
-        table.broadcast_state()
-        self._schedule(table)
+                self.spawn(table, hook(table))
+        self.ownership.finished(table.id)
 
-    async def _catch_up(self, table: LiveTable) -> None:
-        """Another writer stored actions for this table: apply them from the database."""
-        try:
-            rows = await self._read(
-                partial(store.action_rows_after, table_id=table.id, seq=table.seq)
-            )
-        except SQLAlchemyError as exc:
-            log.error("table %s: cannot read the actions stored elsewhere: %s", table.id, exc)
+    def end_by_forfeit(
+        self, table: LiveTable, seat: int, ranking: list[int], now: dt.datetime
+    ) -> None:
+        """The forfeit of ``seat`` (stored) left one seat standing: the game is over."""
+        forfeit_end(table, seat, ranking, now)
+        self.game_over(table, run_hooks=True)
+
+    # --- the cluster -----------------------------------------------------------------------
+
+    @property
+    def stopping(self) -> bool:
+        """Whether the server is stopping (no new moves, timers or writes start)."""
+        return self._stopping
+
+    def owns(self, table: LiveTable) -> bool:
+        """Whether this instance runs ``table``'s bots, timers and chance draws."""
+        return self.ownership.owns(table.id)
+
+    def owned_running(self) -> list[LiveTable]:
+        """The running tables this instance owns."""
+        return [t for t in self.tables.values() if t.status == RUNNING and self.owns(t)]
+
+    def notice(self, kind: str, table_id: str, data: str = "") -> str:
+        """The text of a notification from this instance."""
+        return notice(kind, table_id, self.origin, data)
+
+    def notify_changed(self, conn: Connection, table: LiveTable) -> None:
+        """In a write's transaction: tell the other instances that ``table``'s row or seats
+        changed (they read them again once it commits)."""
+        cluster_store.notify(conn, self.notice(CHANGED_NOTICE, table.id))
+
+    async def _join_cluster(self) -> None:
+        """Listen to the other instances, then take the tables nobody owns (cluster mode)."""
+        self._lease_engine = make_engine(self.settings.db_url, writer=True)
+        self.ownership = LeaseOwnership(self, self._lease_engine)
+        self._listener = Listener(self.settings.db_url, self._on_notice, self._resync)
+        await self._listener.start()
+        await self.ownership.start()
+        log.info("instance %s: %d tables owned", self.origin, len(self.owned_running()))
+
+    async def taken(self, table_id: str) -> None:
+        """This instance has just taken ``table_id``'s lease: load or bring it up to date,
+        then resume it (its bots, timers, absence clocks)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            await self.get(table_id)  # loads it, reads the presence and resumes it
             return
-        for row in rows:
-            if row.seq != table.seq + 1:
-                break
-            state = table.state
-            try:
-                action = state.parse_action(row.action)
-            except PyramidsError as exc:
-                log.error("table %s: stored action %d does not apply: %s", table.id, row.seq, exc)
-                return
-            texts = [state.action_text_for(action, v) for v in viewers(table.players)]
-            new = state.clone()
-            new.apply(action)
-            self._publish(
-                table,
-                new=new,
-                actor=row.seat,
-                plain=row.action,
-                texts=texts,
-                created=row.created,
-                finished=row.created if new.is_terminal() else None,
-                played_by=row.played_by,
-            )
+        await self._sync(table)
+        await self.presence.refresh([table])
+        self.moves.resume(table)
 
-    # --- bots, chance, timeouts ------------------------------------------------------------
+    def forget_idle(self, after: float = IDLE_AFTER) -> int:
+        """Drop the unfinished tables held only to follow them (another instance owns them)
+        that had no socket and no request for ``after`` seconds; how many."""
+        now = time.monotonic()
+        idle = [
+            t
+            for t in self.tables.values()
+            if t.status in (OPEN, RUNNING)
+            and not self.owns(t)
+            and not t.clients
+            and not t.lock.locked()
+            and now - t.used > after
+        ]
+        for table in idle:
+            del self.tables[table.id]
+        return len(idle)
 
-    def _resume(self, table: LiveTable) -> None:
-        """Start what a running table needs: absence clocks and the next bot or chance move."""
-        if table.status != RUNNING:
+    def lost(self, table_id: str) -> None:
+        """Another instance owns ``table_id`` now: stop running it here (its sockets stay,
+        following the table through the notifications)."""
+        table = self.tables.get(table_id)
+        if table is None:
             return
-        for s in table.seats:
-            if s.is_human and s.connections == 0:
-                self._start_absence(table, s.seat)
-        self._reschedule(table)
-
-    def _reschedule(self, table: LiveTable) -> None:
+        self.cancel_timers(table)
         table.scheduled_seq = -1
-        if table.turn_timer is not None:
-            table.turn_timer.cancel()
-            table.turn_timer = None
-        self._schedule(table)
+        log.warning("table %s: no longer owned by %s", table_id, self.origin)
 
-    def _schedule(self, table: LiveTable) -> None:
-        """Start the move that does not wait for a human: chance, a bot, a takeover."""
-        if self._stopping or table.status != RUNNING or table.state.is_terminal():
+    def _on_notice(self, n: Notice) -> None:
+        """Another instance's notification (on the event loop)."""
+        if n.origin == self.origin or self._stopping:
             return
-        if table.scheduled_seq == table.seq:
+        table = self.tables.get(n.table_id)
+        if table is None:
             return
-        table.scheduled_seq = seq = table.seq
-        to_move = table.state.current_player()
-        delay = table.settings.bot_delay
-        if to_move == CHANCE:
-            self._spawn(table, self._chance(table, seq))
-            return
-        s = table.seats[to_move]
-        if not s.is_human:
-            spec = self.settings.bot_spec(s.bot or "greedy")
-            self._spawn(table, self._bot(table, seq, to_move, spec=spec, delay=delay, mode="bot"))
-        elif to_move in table.forfeits:
-            spec = self.settings.bot_spec(table.settings.takeover_bot)
-            self._spawn(
-                table, self._bot(table, seq, to_move, spec=spec, delay=delay, mode="forfeit")
-            )
-        elif s.taken_over:
-            spec = self.settings.bot_spec(table.settings.takeover_bot)
-            self._spawn(
-                table, self._bot(table, seq, to_move, spec=spec, delay=delay, mode="takeover")
-            )
-        elif table.clock is not None:
-            banks = table.banks()
-            deadline = deadline_of(table.clock, banks, to_move) if banks is not None else None
-            if deadline is not None:
-                wait = (deadline - self.clock.now()).total_seconds()
-                table.turn_timer = self.clock.call_later(
-                    wait, self._clock_over, table, seq, to_move
-                )
-        elif table.settings.turn_time > 0:
-            loop = asyncio.get_running_loop()
-            table.turn_timer = loop.call_later(
-                table.settings.turn_time, self._turn_over, table, seq, to_move
-            )
-
-    def _clock_over(self, table: LiveTable, seq: int, seat: int) -> None:
-        """Seat ``seat``'s time ran out at ``seq``: the stand-in plays that decision, or the
-        seat forfeits (the table's ``clock.on_expiry``)."""
-        table.turn_timer = None
-        if table.seq != seq or table.status != RUNNING or table.state.current_player() != seat:
-            return
-        banks, clock = table.banks(), table.clock
-        deadline = deadline_of(clock, banks, seat) if clock and banks else None
-        if clock is None or deadline is None:
-            return
-        left = (deadline - self.clock.now()).total_seconds()
-        if left > 0:  # a timer a little early: wait for the rest
-            table.turn_timer = self.clock.call_later(left, self._clock_over, table, seq, seat)
-            return
-        if clock.on_expiry == FORFEIT:
-            self._spawn(table, self._forfeit(table, seq, seat))
-            return
-        spec = self.settings.bot_spec(table.settings.takeover_bot)
-        self._spawn(table, self._bot(table, seq, seat, spec=spec, delay=0.0, mode="clock"))
-
-    async def _forfeit(self, table: LiveTable, seq: int, seat: int) -> None:
-        """Seat ``seat`` forfeits on time at ``seq`` (stored before it shows)."""
-        try:
-            await self._until_stored(
-                table, seq, "forfeit", partial(self._forfeit_locked, table, seq, seat)
-            )
-        except Exception:
-            log.exception("table %s: the forfeit of seat %d at seq %d failed", table.id, seat, seq)
-
-    async def _forfeit_locked(self, table: LiveTable, seq: int, seat: int) -> None:
-        """Store the forfeit; with one seat left standing the game ends here (``ended``
-        ``forfeit``, ranking by ``live.placements``), else the bot plays the seat on."""
-        async with table.lock:
-            state = table.state
-            if (
-                table.seq != seq
-                or table.status != RUNNING
-                or state.current_player() != seat
-                or seat in table.forfeits
-            ):
+        if n.kind == ACTION_NOTICE:
+            if n.data.isdigit() and int(n.data) <= table.seq:
                 return
-            forfeits = [*table.forfeits, seat]
-            standing = [s for s in range(table.players) if s not in forfeits]
-            ranking = ranking_order(state, forfeits) if len(standing) <= 1 else None
-            now = self.clock.now()
-            try:
-                stored = await self._write(
-                    partial(
-                        store.record_forfeit,
-                        table_id=table.id,
-                        forfeits=forfeits,
-                        now=now,
-                        ranking=ranking,
-                    )
-                )
-            except SQLAlchemyError as exc:
-                log.error("table %s: cannot store a forfeit: %s", table.id, exc)
-                raise ProtocolError(
-                    "unavailable", "the forfeit could not be stored; try again", 503
-                ) from None
-            if not stored:
-                return  # the table stopped running elsewhere
-            table.forfeits = forfeits
-            log.info("table %s: seat %d forfeits on time at seq %d", table.id, seat, seq)
-            if ranking is not None:
-                table.status = FINISHED
-                table.ended = FORFEITED
-                table.ranking = ranking
-                table.finished = now
-                for entries in table.logs:
-                    entries.append(forfeit_end_entry(table.seq, seat, table.seats))
-                self._cancel_timers(table)
-                self._remember_finished(table.id)
-                for hook in self.finished_hooks:
-                    self._spawn(table, hook(table))
-            table.changed(state=True)
-            table.broadcast_table()
-            table.broadcast_state()
-            self._reschedule(table)
+            self._follow(table)
+        elif n.kind == CHANGED_NOTICE:
+            self.spawn(table, self._reload(table))
+        elif n.kind == PRESENCE_NOTICE:
+            self.spawn(table, self.presence.refresh([table]))
+        elif (handler := self.remote_handlers.get(n.kind)) is not None:
+            self.spawn(table, handler(table, n.data))
 
-    def _turn_over(self, table: LiveTable, seq: int, seat: int) -> None:
-        table.turn_timer = None
-        if table.seq != seq or table.status != RUNNING or table.state.current_player() != seat:
+    def _resync(self) -> None:
+        """The notifications were lost for a while: read every held table again."""
+        for table in list(self.tables.values()):
+            if table.status in (OPEN, RUNNING):
+                self.spawn(table, self._sync(table))
+                self.spawn(table, self.presence.refresh([table]))
+
+    def _follow(self, table: LiveTable) -> None:
+        """Read the actions another instance committed to ``table`` (one reader at a time
+        per table; notifications arriving meanwhile make it read once more)."""
+        if table.id in self._following:
+            self._follow_again.add(table.id)
             return
-        spec = self.settings.bot_spec(table.settings.takeover_bot)
-        self._spawn(table, self._bot(table, seq, seat, spec=spec, delay=0.0, mode="timeout"))
+        self._following.add(table.id)
+        self.spawn(table, self._follow_task(table))
 
-    async def _chance(self, table: LiveTable, seq: int) -> None:
-        """Draw and apply the chance outcome of seq with ``fairness.chance_rng(seed, seq)``."""
+    async def _follow_task(self, table: LiveTable) -> None:
         try:
-            await self._until_stored(table, seq, "chance", partial(self._chance_locked, table, seq))
-        except Exception:
-            log.exception("table %s: the chance draw at seq %d failed", table.id, seq)
-
-    async def _until_stored(
-        self,
-        table: LiveTable,
-        seq: int,
-        what: str,
-        attempt: Callable[[], Coroutine[Any, Any, Any]],
-    ) -> None:
-        """Apply a move the server makes (``attempt``); while its write fails because the
-        storage is unavailable, try again after RETRY_FIRST seconds, doubling up to RETRY_MAX,
-        as long as the table still waits at ``seq``. Nothing else would: ``scheduled_seq``
-        already names this seq. A refusal of another kind (stale, finished) drops the move;
-        a retry after a write that did commit is refused by the (table, seq) key and
-        catches up from the database instead, so nothing is stored twice."""
-        wait = RETRY_FIRST
-        failures = 0
-        while True:
-            try:
-                await self._critical(attempt())
-            except ProtocolError as exc:
-                if exc.code != "unavailable" or self._stopping or table.seq != seq:
-                    log.debug(
-                        "table %s: %s move at seq %d dropped: %s", table.id, what, seq, exc.message
-                    )
+            while True:
+                self._follow_again.discard(table.id)
+                async with table.lock:
+                    await self.authority.catch_up(table)
+                if table.id not in self._follow_again:
                     return
-                failures += 1
-                log.warning(
-                    "table %s: the %s move at seq %d was not stored (%d failures); "
-                    "trying again in %.1f s",
-                    table.id,
-                    what,
-                    seq,
-                    failures,
-                    wait,
-                )
-            else:
-                if failures:
-                    log.warning(
-                        "table %s: the %s move at seq %d was stored after %d failures",
-                        table.id,
-                        what,
-                        seq,
-                        failures,
-                    )
-                return
-            await asyncio.sleep(wait)
-            wait = min(wait * 2, RETRY_MAX)
+        finally:
+            self._following.discard(table.id)
 
-    async def _chance_locked(self, table: LiveTable, seq: int) -> None:
+    async def _sync(self, table: LiveTable) -> None:
+        """Bring ``table`` up to date with the database: its row, seats and actions."""
+        await self._reload(table)
         async with table.lock:
-            state = table.state
-            if table.seq != seq or table.status != RUNNING or state.current_player() != CHANCE:
-                return
-            action = state.sample_chance(chance_rng(table.seed, seq))
-            await self._apply(table, CHANCE, action)
+            await self.authority.catch_up(table)
 
-    async def _bot(
-        self, table: LiveTable, seq: int, seat: int, *, spec: str, delay: float, mode: str
-    ) -> None:
-        """Let a bot decide for ``seat`` at ``seq`` (seeing only its view), then apply it."""
-        state = table.state
-        if table.seq != seq or state.current_player() != seat:
-            return
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        rng = random.Random(f"{table.seed}/bot/{seat}/{seq}")
+    async def _reload(self, table: LiveTable) -> None:
+        """Read ``table``'s row and seats again (another instance changed them)."""
+
+        def job(conn: Connection) -> tuple[TableRecord | None, set[int]]:
+            record = store.load_table(conn, table.id, full=False)
+            return record, cluster_store.taken_over(conn, table.id)
+
         try:
-            view, legal = state.view(seat), state.legal_actions()
-            if spec in INLINE_BOTS:
-                action = think(spec, view, legal, rng)  # well under a millisecond
-            else:
-                human = any(s.is_human for s in table.seats)
-                try:
-                    action = await self.searches.run(table.id, human, think, spec, view, legal, rng)
-                except BrokenProcessPool:
-                    log.error(
-                        "table %s: the %s bot's worker process died at seq %d; %s plays",
-                        table.id,
-                        spec,
-                        seq,
-                        FALLBACK_BOT,
-                    )
-                    action = think(FALLBACK_BOT, view, legal, rng)
-            wait = delay - (loop.time() - started)
-            if wait > 0:
-                await asyncio.sleep(wait)
+            record, taken = await self._read(job)
+        except SQLAlchemyError as exc:
+            log.error("table %s: cannot read it again: %s", table.id, exc)
+            return
+        if record is None:
+            return
+        async with table.lock:
+            self._apply_record(table, record, taken)
 
-            def still_valid() -> bool:
-                s = table.seats[seat]
-                if mode == "takeover":
-                    return s.taken_over
-                if mode in ("timeout", "clock"):
-                    return not s.taken_over and seat not in table.forfeits
-                if mode == "forfeit":
-                    return seat in table.forfeits
-                return True
-
-            move = partial(
-                self._act,
-                table,
-                seat,
-                seq,
-                action=action,
-                still_valid=still_valid,
-                played_by=PLAYED_BY.get(mode),
+    def _apply_record(self, table: LiveTable, record: TableRecord, taken: set[int]) -> None:
+        """Take what another instance stored of ``table``'s row and seats into memory."""
+        for stored in record.seats:
+            s = table.seats[stored.seat]
+            s.claimed = stored.claimed
+            s.token_hash = stored.token_hash
+            s.name = stored.name
+            s.account_id = stored.account_id
+            if not self.owns(table):
+                s.taken_over = s.is_human and stored.seat in taken
+        table.started = record.started or table.started
+        table.rematch_id = record.rematch_id or table.rematch_id
+        was = table.status
+        if record.forfeits and len(record.forfeits) > len(table.forfeits):
+            table.forfeits = list(record.forfeits)
+        if was == OPEN and record.status == RUNNING:
+            table.status = RUNNING
+            self.moves.resume(table)
+        elif was == OPEN and record.status == EXPIRED:
+            table.status = EXPIRED
+            self.cancel_timers(table)
+            self.remember_finished(table.id)
+        elif (
+            was == RUNNING
+            and record.status == FINISHED
+            and record.ended == FORFEITED
+            and record.ranking is not None
+            and table.forfeits
+        ):
+            forfeit_end(
+                table, table.forfeits[-1], list(record.ranking), record.finished or record.updated
             )
-            await self._until_stored(table, seq, mode, move)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: the %s bot failed at seq %d", table.id, spec, seq)
+            self.game_over(table, run_hooks=self.owns(table))
+        table.changed(state=True)
+        table.broadcast_table()
+        table.broadcast_state()
 
     # --- finished games --------------------------------------------------------------------
 
     async def replay(self, table: LiveTable) -> list[dict[str, Any]]:
         """Every step of a finished game; ProtocolError(not_finished) before the end."""
-        if table.status != FINISHED:
-            raise ProtocolError("not_finished", "the replay is shown once the game is over", 409)
-        return await asyncio.to_thread(replay_steps, table)
+        return await replay(table)

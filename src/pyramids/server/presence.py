@@ -1,0 +1,170 @@
+"""Who is at the table: each human seat's sockets, its absence clock, and its takeover.
+
+A human seat left without a socket starts its absence clock; after ``absent_after``
+seconds the takeover bot plays the seat until its player is back. In a cluster a seat's
+sockets may be held by any instance: each stores its own count (``cluster_store.presence``)
+and tells the others (a ``p`` notification), and the table's owner counts them all before
+it starts an absence clock or takes a seat over. The owner stores the takeover
+(``seats.taken_over``) so that every instance shows it and a new owner keeps it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Connection
+
+from pyramids.server import cluster_store
+from pyramids.server.live import RUNNING, LiveTable
+
+if TYPE_CHECKING:
+    from pyramids.server.tables import TableManager
+
+log = logging.getLogger("pyramids.server")
+
+PRESENCE_NOTICE = "p"
+"""Notification kind: an instance's count of a table's sockets changed."""
+
+
+class Presence:
+    """The sockets of every seat and what their absence starts."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+
+    # --- sockets ---------------------------------------------------------------------------
+
+    def connected(self, table: LiveTable, seat: int) -> None:
+        """A socket of ``seat`` opened here: its player is present."""
+        s = table.seats[seat]
+        s.connections += 1
+        self.present(table, seat)
+        table.changed()
+        table.broadcast_table()
+        self._share(table, seat)
+
+    def disconnected(self, table: LiveTable, seat: int) -> None:
+        """A socket of ``seat`` closed here; with none left anywhere its absence clock starts."""
+        s = table.seats[seat]
+        s.connections = max(0, s.connections - 1)
+        if not s.present:
+            self.start_absence(table, seat)
+        table.changed()
+        table.broadcast_table()
+        self._share(table, seat)
+
+    def _share(self, table: LiveTable, seat: int) -> None:
+        """Store this instance's count of ``seat``'s sockets for the others (cluster only)."""
+        m = self.m
+        if not m.cluster or m.stopping:
+            return
+        count = table.seats[seat].connections
+        owner, ttl = m.origin, m.settings.lease_ttl
+        notice = m.notice(PRESENCE_NOTICE, table.id)
+
+        def job(conn: Connection) -> None:
+            cluster_store.set_presence(conn, owner, table.id, seat, connections=count, ttl=ttl)
+            cluster_store.notify(conn, notice)
+
+        m.spawn(table, m.write_quietly(job, f"table {table.id}: the presence of seat {seat}"))
+
+    def remote(self, table: LiveTable, counts: Sequence[int]) -> None:
+        """The other instances' socket counts of ``table`` per seat, as just read: a seat
+        that came back stops its absence; one left with none starts it."""
+        changed = False
+        for s in table.seats:
+            n = counts[s.seat] if s.seat < len(counts) else 0
+            if n == s.remote:
+                continue
+            s.remote = n
+            changed = True
+            if not s.is_human:
+                continue
+            if s.present:
+                self.present(table, s.seat)
+            else:
+                self.start_absence(table, s.seat)
+        if changed:
+            table.changed()
+            table.broadcast_table()
+
+    async def refresh(self, tables: Sequence[LiveTable]) -> None:
+        """Read the other instances' socket counts of ``tables`` (cluster only)."""
+        m = self.m
+        if not m.cluster or not tables:
+            return
+        ids = [t.id for t in tables]
+        counts: Mapping[str, list[int]] = await m.read(
+            partial(cluster_store.presence, table_ids=ids, other_than=m.origin)
+        )
+        for table in tables:
+            self.remote(table, counts.get(table.id, []))
+
+    # --- absence and takeover --------------------------------------------------------------
+
+    def present(self, table: LiveTable, seat: int) -> None:
+        """A seat's human is here: stop its absence clock and any takeover."""
+        handle = table.absent.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+        s = table.seats[seat]
+        if s.taken_over and self.m.owns(table):
+            self._set_taken_over(table, seat, False)
+            self.m.moves.reschedule(table)
+
+    def start_absence(self, table: LiveTable, seat: int) -> None:
+        """Start ``seat``'s absence clock if its player is away (on the table's owner)."""
+        s = table.seats[seat]
+        m = self.m
+        if (
+            m.stopping
+            or not m.owns(table)
+            or table.settings.absent_after <= 0
+            or (table.clock is not None and table.clock.is_turn_based)
+            or table.status != RUNNING
+            or not s.is_human
+            or s.present
+            or s.taken_over
+        ):
+            return
+        old = table.absent.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        table.absent[seat] = loop.call_later(
+            table.settings.absent_after, self.take_over, table, seat
+        )
+
+    def take_over(self, table: LiveTable, seat: int) -> None:
+        """The absence clock ran out: the takeover bot plays ``seat`` until its player is back."""
+        table.absent.pop(seat, None)
+        s = table.seats[seat]
+        if table.status != RUNNING or s.present or s.taken_over or not self.m.owns(table):
+            return
+        self._set_taken_over(table, seat, True)
+        self.m.moves.reschedule(table)
+
+    def _set_taken_over(self, table: LiveTable, seat: int, value: bool) -> None:
+        """Set (and in a cluster store and tell) whether the takeover bot plays ``seat``."""
+        table.seats[seat].taken_over = value
+        table.changed()
+        table.broadcast_table()
+        m = self.m
+        if not m.cluster or m.stopping:
+            return
+
+        def job(conn: Connection) -> None:
+            cluster_store.set_taken_over(conn, table.id, seat, value)
+            m.notify_changed(conn, table)
+
+        m.spawn(table, m.write_quietly(job, f"table {table.id}: the takeover of seat {seat}"))
+
+    def cancel(self, table: LiveTable) -> None:
+        """Stop every absence clock of ``table``."""
+        for handle in table.absent.values():
+            handle.cancel()
+        table.absent.clear()

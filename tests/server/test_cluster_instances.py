@@ -1,0 +1,235 @@
+"""Issue 16: two `pyramids serve` instances on one PostgreSQL database are one server.
+
+"GET /state and the sockets serve memory [...] so clients connected to the other process
+freeze; both processes resume every unfinished table and race its bots, timers and chance
+draws; the switch from open to running is decided from in-memory claims". Each test runs
+real server processes on the `postgres_url` database (skipped without PostgreSQL, failed
+under CI) and talks to them only through the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+from websockets.asyncio.client import ClientConnection, connect
+
+from pyramids.core import GameRecord, fairness
+from pyramids.games import make_game
+from tests.live import LiveServer
+from tests.server.test_durability import table_body
+
+FAST_LEASES = {"PYRAMIDS_LEASE_TTL": "2", "PYRAMIDS_LEASE_RENEW": "0.5"}
+"""Leases that expire 2 s after the last renewal: the takeover tests wait less."""
+
+
+@contextmanager
+def instances(url: str, tmp: Path, names: list[str]) -> Iterator[list[LiveServer]]:
+    """One server process per name on the database at ``url``, stopped after the block."""
+    with ExitStack() as stack:
+        servers = []
+        for name in names:
+            data = tmp / name
+            data.mkdir()
+            server = LiveServer(url, data, {"PYRAMIDS_INSTANCE": name, **FAST_LEASES})
+            server.start()
+            stack.callback(server.stop)
+            servers.append(server)
+        yield servers
+
+
+def create(server: LiveServer, body: dict[str, Any]) -> dict[str, Any]:
+    r = httpx.post(f"{server.url}/api/tables", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def summary(server: LiveServer, table: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/tables/{table}", timeout=30)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def owner(url: str, table: str) -> str | None:
+    """The instance holding a live lease on ``table`` (its name, without the run)."""
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(
+                text("SELECT owner FROM table_leases WHERE table_id = :t AND expires >= now()"),
+                {"t": table},
+            ).scalar_one_or_none()
+    finally:
+        engine.dispose()
+    return None if found is None else str(found).split("/")[0]
+
+
+def wait_for(check: Any, timeout: float = 20.0, every: float = 0.1) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout} s: {check}")
+        time.sleep(every)
+
+
+async def next_state(ws: ClientConnection, seq: int, timeout: float = 15.0) -> dict[str, Any]:
+    """The first state message at ``seq`` or later."""
+    async with asyncio.timeout(timeout):
+        while True:
+            msg = json.loads(await ws.recv())
+            if msg["type"] == "error":
+                raise AssertionError(f"refused: {msg}")
+            if msg["type"] == "state" and msg["seq"] >= seq:
+                data: dict[str, Any] = msg
+                return data
+
+
+async def running(ws: ClientConnection) -> dict[str, Any]:
+    """The first state message of a running table."""
+    while (state := await next_state(ws, 0))["status"] != "running":
+        pass
+    return state
+
+
+def test_moves_made_on_one_instance_reach_the_sockets_and_state_of_the_other(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Two friends, each connected to a different instance, play a whole game: every move,
+    sent to either instance, shows on both sockets, and GET /state on either agrees."""
+    with instances(postgres_url, tmp_path, ["a", "b"]) as (a, b):
+        humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        body = {**table_body(humans, 1), "public": False}
+        created = create(a, body)
+        table = created["table"]["id"]
+        tokens = [i["token"] for i in created["invites"]]
+        servers = [a, b]
+
+        async def play() -> int:
+            async with (
+                connect(f"{a.ws_url}/ws/tables/{table}?token={tokens[0]}") as ws0,
+                connect(f"{b.ws_url}/ws/tables/{table}?token={tokens[1]}") as ws1,
+            ):
+                sockets = [ws0, ws1]
+                states = [await running(ws) for ws in sockets]
+                seq = 0
+                while states[0]["status"] != "finished":
+                    mover = states[0]["to_move"]
+                    assert states[1]["to_move"] == mover
+                    action = states[mover]["legal"][0]
+                    await sockets[mover].send(
+                        json.dumps(
+                            {"type": "action", "id": f"m{seq}", "seq": seq, "action": action}
+                        )
+                    )
+                    states = [await next_state(ws, seq + 1) for ws in sockets]
+                    assert states[0]["seq"] == states[1]["seq"]
+                    seq = states[0]["seq"]
+                    if seq % 10 == 0:  # the other instance's memory agrees too
+                        other = servers[1 - mover]
+                        got = httpx.get(
+                            f"{other.url}/api/tables/{table}/state",
+                            params={"token": tokens[1 - mover]},
+                            timeout=30,
+                        ).json()
+                        assert got["seq"] == seq
+                return seq
+
+        final = asyncio.run(asyncio.wait_for(play(), 240))
+        for server in servers:
+            wait_for(lambda s=server: summary(s, table)["status"] == "finished")
+            assert summary(server, table)["seq"] == final
+
+
+def test_only_the_owner_plays_a_tables_bots_and_another_takes_over_when_it_dies(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """An all-bot table is played by the instance holding its lease; killed with SIGKILL,
+    the other takes the table over within seconds and plays it to the end, and the record
+    has every action once (it replays and verifies)."""
+    with instances(postgres_url, tmp_path, ["a", "b"]) as (a, b):
+        bots = [{"kind": "bot", "bot": "greedy"}] * 3
+        created = create(a, table_body(bots, 5, bot_delay=0.15))
+        table = created["table"]["id"]
+        assert owner(postgres_url, table) == "a"
+
+        async def watch_until_killed() -> tuple[int, float]:
+            async with connect(f"{b.ws_url}/ws/tables/{table}") as ws:
+                await next_state(ws, 3)  # b's spectator sees a's bots play
+                a.kill()
+                killed = time.monotonic()
+                await asyncio.to_thread(wait_for, lambda: owner(postgres_url, table) == "b", 10)
+                took = time.monotonic() - killed
+                seen = summary(b, table)["seq"]
+                state = await next_state(ws, seen + 2, timeout=20)  # b's bots play on
+                return state["seq"], took
+
+        seq, took = asyncio.run(watch_until_killed())
+        assert seq > 5
+        assert took < 6, f"nobody owned the table {took:.1f} s after its owner died"
+        wait_for(lambda: summary(b, table)["status"] == "finished", timeout=120, every=0.5)
+        record = httpx.get(f"{b.url}/api/tables/{table}/record", timeout=30).json()
+        rec = GameRecord.from_json(record)
+        verdict = fairness.verify_record(make_game(rec.game, rec.players, rec.options), rec)
+        assert verdict.is_verified, verdict.failure
+        assert len(rec.actions) == summary(b, table)["seq"]
+
+
+def test_seats_claimed_on_two_instances_at_once_start_the_table(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """The open-to-running switch is decided in the database: the last two seats, claimed
+    at the same moment on two instances, start the table on both."""
+    with instances(postgres_url, tmp_path, ["a", "b"]) as (a, b):
+        for trial in range(5):
+            humans = [{"kind": "human"}, {"kind": "human"}]
+            table = create(a, table_body(humans, trial))["table"]["id"]
+
+            async def both(table: str = table) -> list[int]:
+                async with httpx.AsyncClient(timeout=30) as http:
+                    answers = await asyncio.gather(
+                        http.post(f"{a.url}/api/tables/{table}/seats/0/claim", json={}),
+                        http.post(f"{b.url}/api/tables/{table}/seats/1/claim", json={}),
+                    )
+                return [r.status_code for r in answers]
+
+            assert asyncio.run(both()) == [200, 200]
+            for server in (a, b):
+                wait_for(lambda s=server, t=table: summary(s, t)["status"] == "running", 10)
+
+
+def test_a_player_connected_to_another_instance_is_not_taken_over_by_the_owner(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """The owner counts the sockets every instance holds: a player whose socket is on the
+    other instance is present; once it closes, the owner's takeover bot plays the seat, and
+    both instances show it."""
+    with instances(postgres_url, tmp_path, ["a", "b"]) as (a, b):
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]
+        body = {**table_body(seats, 3, bot_delay=0.1), "absent_after": 1.0}
+        created = create(a, body)
+        table, token = created["table"]["id"], created["invites"][0]["token"]
+
+        async def stay_then_leave() -> None:
+            async with connect(f"{b.ws_url}/ws/tables/{table}?token={token}") as ws:
+                await next_state(ws, 0)
+                await asyncio.sleep(3.0)  # three absence periods: still here
+                for server in (a, b):
+                    seat = summary(server, table)["seats"][0]
+                    assert seat["connected"] is True, (server.url, seat)
+                    assert seat["taken_over"] is False, (server.url, seat)
+
+        asyncio.run(stay_then_leave())
+        for server in (a, b):
+            wait_for(lambda s=server: summary(s, table)["seats"][0]["taken_over"], 10)
