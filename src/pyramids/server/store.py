@@ -29,6 +29,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 
@@ -216,6 +217,9 @@ _UPDATE_TABLE = (
 )
 
 
+_NOTIFY_ALL = text("SELECT pg_notify(:channel, n) FROM unnest(CAST(:notices AS text[])) AS n")
+
+
 def write_actions(conn: Connection, writes: Sequence[ActionWrite]) -> None:
     """Store actions (IntegrityError if a (table, seq) is taken) and their tables' new seq.
 
@@ -245,10 +249,10 @@ def write_actions(conn: Connection, writes: Sequence[ActionWrite]) -> None:
     ]
     if snapshots:
         conn.execute(insert(SNAPSHOTS), snapshots)
-    if conn.dialect.name == "postgresql":
-        for w in writes:
-            if w.notice is not None:
-                conn.execute(select(func.pg_notify(CHANNEL, w.notice)))
+    notices = [w.notice for w in writes if w.notice is not None]
+    if notices and conn.dialect.name == "postgresql":
+        # one statement for the group, sent when it commits (``pubsub.py``)
+        conn.execute(_NOTIFY_ALL, {"channel": CHANNEL, "notices": notices})
     conn.execute(
         _UPDATE_TABLE,
         [
