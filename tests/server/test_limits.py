@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from pyramids.server import Settings, create_app
 from pyramids.server.config import LimitSettings
-from pyramids.server.limits import client_key, is_too_deep
+from pyramids.server.limits import ClientLimits, client_key, is_too_deep
 from tests.server.conftest import HUMAN, bot, make_settings, receive
 
 TWO_HUMANS = [HUMAN, HUMAN]
@@ -302,3 +302,15 @@ def test_open_tables_past_their_time_expire_at_start(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as client:
         assert tid not in client.app.state.manager.tables  # type: ignore[attr-defined]
         assert stored_status(settings, tid) == "expired"
+
+
+def test_a_trusted_proxy_is_not_capped_as_one_client() -> None:
+    """Issue 16 (a balancer in front): the peers of ``trusted_proxies`` carry many clients,
+    so the per-address cap of HTTP connections does not count them as one (slow_clients);
+    any other peer is capped as before."""
+    limits = ClientLimits(LimitSettings(trusted_proxies="127.0.0.1,10.0.0.0/8"))
+    assert limits.is_trusted_proxy("127.0.0.1")
+    assert limits.is_trusted_proxy("10.20.30.40")
+    assert not limits.is_trusted_proxy("192.0.2.7")
+    assert not ClientLimits(LimitSettings()).is_trusted_proxy("127.0.0.1")
+    assert ClientLimits(LimitSettings(trusted_proxies="*")).is_trusted_proxy("192.0.2.7")

@@ -120,6 +120,22 @@ def is_too_deep(text: str | bytes, limit: int) -> bool:
     return False
 
 
+def _listed(key: str, networks: list[Network], names: set[str]) -> bool:
+    """Whether the address (or name) ``key`` is one of ``names`` or in one of ``networks``."""
+    if key in names:
+        return True
+    if not networks:
+        return False
+    try:
+        network = ipaddress.ip_network(key, strict=False)
+    except ValueError:
+        return False
+    return any(
+        network.version == e.version and network.subnet_of(e)  # type: ignore[arg-type]
+        for e in networks
+    )
+
+
 EXEMPT_CACHE_SIZE = 4096
 """Most addresses whose exemption is remembered (the cache starts again past it)."""
 
@@ -135,7 +151,17 @@ class ClientLimits:
         self._flood = parse_rate(settings.ws_flood)
         self._exempt, self._exempt_names = parse_exempt(settings.exempt)
         self._exempt_cache: dict[str, bool] = {}
+        self._proxies, self._proxy_names = parse_exempt(settings.trusted_proxies)
         self._sockets: Counter[str] = Counter()
+
+    def is_trusted_proxy(self, key: str) -> bool:
+        """Whether the peer counted as ``key`` is a reverse proxy of ``trusted_proxies`` (a
+        load balancer in front of the cluster: its connections carry many clients, so no
+        per-address cap of connections applies to it; the clients behind it are counted by
+        their forwarded addresses)."""
+        if "*" in self._proxy_names:
+            return True
+        return _listed(key, self._proxies, self._proxy_names)
 
     def is_exempt(self, key: str) -> bool:
         """Whether no per-address limit applies to the address counted as ``key`` (the answer
@@ -149,18 +175,7 @@ class ClientLimits:
         return known
 
     def _compute_exempt(self, key: str) -> bool:
-        if key in self._exempt_names:
-            return True
-        if not self._exempt:
-            return False
-        try:
-            network = ipaddress.ip_network(key, strict=False)
-        except ValueError:
-            return False
-        return any(
-            network.version == e.version and network.subnet_of(e)  # type: ignore[arg-type]
-            for e in self._exempt
-        )
+        return _listed(key, self._exempt, self._exempt_names)
 
     def _hit(self, rules: list[RateLimitItem], *identifiers: str) -> int:
         """Count one hit against every rule; 0 if all allow it, else seconds to wait."""

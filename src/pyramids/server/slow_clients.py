@@ -61,7 +61,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         key = client_key(self.client[0] if self.client else None)
         cap = self.limits.max_http_connections_per_address
-        exempt = self.client_limits is not None and self.client_limits.is_exempt(key)
+        exempt = self.client_limits is not None and (
+            self.client_limits.is_exempt(key) or self.client_limits.is_trusted_proxy(key)
+        )
         if cap and not exempt and self.open_by_address[key] >= cap:
             self._refuse(
                 429,
