@@ -163,7 +163,7 @@ class Authority:
             if seq > table.seq:
                 # Another instance sharing the database may have stored actions this one
                 # has not seen yet: read them before judging the seq.
-                await self.catch_up(table)
+                await self.catch_up(table, strict=True)
                 state = table.state
                 if table.status == FINISHED or state.is_terminal():
                     raise ProtocolError("finished", "the game is over")
@@ -192,6 +192,8 @@ class Authority:
                     raise ProtocolError("malformed", str(exc), 422) from None
                 except IllegalActionError as exc:
                     raise ProtocolError("illegal", str(exc), 409) from None
+            elif action not in state.legal_actions():
+                raise ProtocolError("illegal", f"action {action} is not legal now", 409)
             return await self.apply(table, seat, action, played_by=played_by)
 
     def check_time(self, table: LiveTable, seat: int) -> None:
@@ -254,19 +256,33 @@ class Authority:
         self._commit(table, new, texts, Committed(seq, actor, plain, now, played_by, True))
         return seq
 
-    async def catch_up(self, table: LiveTable) -> int:
+    async def catch_up(self, table: LiveTable, *, strict: bool = False) -> int:
         """Apply the actions another writer stored for ``table`` after its seq (the caller
-        holds the table's lock); how many."""
+        holds the table's lock); how many. A store that cannot be read: logged, 0, or
+        with ``strict`` ProtocolError(unavailable)."""
         try:
             rows = await self.store.actions_after(table.id, table.seq)
         except StoreUnavailableError as exc:
             log.error("table %s: cannot read the actions stored elsewhere: %s", table.id, exc)
+            if strict:
+                raise ProtocolError(
+                    "unavailable", "the table could not be read; try again", 503
+                ) from None
             return 0
         done = 0
         for row in rows:
             if row.seq != table.seq + 1:
                 break
             state = table.state
+            if row.seat != state.current_player():
+                log.error(
+                    "table %s: stored action %d is seat %d's, but seat %d is to move",
+                    table.id,
+                    row.seq,
+                    row.seat,
+                    state.current_player(),
+                )
+                break
             try:
                 action = state.parse_action(row.action)
             except PyramidsError as exc:
@@ -289,6 +305,7 @@ class Authority:
             table.turn_timer.cancel()
             table.turn_timer = None
         table.state = new
+        table.changed(state=True)  # the views, legal moves and time banks were the old state's
         table.seq = committed.seq
         table.actions.append((committed.actor, committed.action))
         table.action_times.append(committed.created)

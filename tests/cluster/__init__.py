@@ -1,0 +1,1 @@
+"""Tests of the server as a cluster: several instances on one PostgreSQL behind HAProxy."""
