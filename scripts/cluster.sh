@@ -43,6 +43,7 @@ esac
 START_TIMEOUT=${CLUSTER_START_TIMEOUT:-60}
 STOP_TIMEOUT=${CLUSTER_STOP_TIMEOUT:-15}
 BACKEND=instances
+TABLES=tables
 
 usage() {
     sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2
@@ -259,9 +260,26 @@ start_postgres() {
     head -n 1 "$data/postmaster.pid" >"$(pid_file postgres)"
 }
 
+# The health checks, retries and servers of a backend of haproxy.cfg.
+backend_common() {
+    local name
+    cat <<EOF
+    # an empty response may mean the request was applied: only reads are sent again
+    http-request disable-l7-retry unless METH_GET
+    option httpchk
+    http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host localhost
+    http-check expect status 200
+    # a dead instance is out after two failed checks half a second apart
+    default-server check inter 500ms fastinter 250ms downinter 500ms fall 2 rise 1
+EOF
+    for name in $(instance_names); do
+        echo "    server $name 127.0.0.1:$(instance_port "$name")"
+    done
+}
+
 # haproxy.cfg: see docs/DEPLOY.md for each choice.
 write_haproxy_config() {
-    local name maxconn fds
+    local maxconn fds
     fds=$(ulimit -n)
     # two descriptors a connection (client and server side), some to spare
     if [ "$fds" = unlimited ] || [ "$fds" -gt 16200 ]; then maxconn=8000; else maxconn=$(((fds - 200) / 2)); fi
@@ -303,22 +321,26 @@ frontend front
     http-request del-header X-Forwarded-For
     http-request set-header X-Forwarded-Proto http
     option forwardfor
+    # one table's sockets and requests go to one instance (which then owns the table:
+    # docs/CLUSTER.md, "Table affinity"); the lobby, pages and new tables to the least busy
+    acl table_path path_beg /ws/tables/ /api/tables/
+    use_backend $TABLES if table_path
     default_backend $BACKEND
 
 backend $BACKEND
     # the load is mostly long-lived WebSockets: the fewest open connections, not turns
     balance leastconn
-    # an empty response may mean the request was applied: only reads are sent again
-    http-request disable-l7-retry unless METH_GET
-    option httpchk
-    http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host localhost
-    http-check expect status 200
-    # a dead instance is out after two failed checks half a second apart
-    default-server check inter 500ms fastinter 250ms downinter 500ms fall 2 rise 1
 EOF
-        for name in $(instance_names); do
-            echo "    server $name 127.0.0.1:$(instance_port "$name")"
-        done
+        backend_common
+        cat <<EOF
+
+backend $TABLES
+    # by the table id (/ws/tables/ID…, /api/tables/ID/…); consistent: an instance that
+    # goes down moves only its own tables, and gets them back when it is up again
+    balance hash path,field(4,/)
+    hash-type consistent
+EOF
+        backend_common
     } >"$DIR/haproxy.cfg"
 }
 

@@ -233,3 +233,34 @@ def test_a_player_connected_to_another_instance_is_not_taken_over_by_the_owner(
         asyncio.run(stay_then_leave())
         for server in (a, b):
             wait_for(lambda s=server: summary(s, table)["seats"][0]["taken_over"], 10)
+
+
+def test_a_table_whose_players_are_all_on_another_instance_moves_there(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Table affinity: the owner hands a table whose human sockets are all held by one other
+    instance over to it (its players' moves are then applied where they arrive); the new
+    owner plays the bots on, and the table does not come back while the players stay."""
+    with instances(postgres_url, tmp_path, ["a", "b"]) as (a, b):
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]
+        created = create(a, table_body(seats, 4, bot_delay=0.05))
+        table, token = created["table"]["id"], created["invites"][0]["token"]
+        assert owner(postgres_url, table) == "a"
+
+        async def play_on_b() -> int:
+            async with connect(f"{b.ws_url}/ws/tables/{table}?token={token}") as ws:
+                await asyncio.to_thread(wait_for, lambda: owner(postgres_url, table) == "b", 10)
+                state = await next_state(ws, 0)
+                for _ in range(6):  # the bot answers each move: b runs it now
+                    while state["status"] == "running" and state["to_move"] != 0:
+                        state = await next_state(ws, state["seq"] + 1)
+                    if state["status"] != "running":
+                        break
+                    seq = state["seq"]
+                    move = {"type": "action", "id": f"m{seq}", "seq": seq}
+                    await ws.send(json.dumps({**move, "action": state["legal"][0]}))
+                    state = await next_state(ws, seq + 1)
+                assert owner(postgres_url, table) == "b"
+                return int(state["seq"])
+
+        assert asyncio.run(asyncio.wait_for(play_on_b(), 90)) > 1

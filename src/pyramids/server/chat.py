@@ -12,10 +12,23 @@ read what:
 
 Sending is limited per address (``LimitSettings.rate_chat``) and per connection
 (``CONNECTION_RATE``). Muting is the browser's business (``table-chat.js``).
+
+In a cluster (docs/CLUSTER.md) a table's connections may be held by any instance. The
+transaction that stores a message, or the switch of the spectators' channel, also sends
+a notification (``cluster_store.notify``: delivered once it commits); every other
+instance holding the table then reads the change back and tells its own connections,
+under the same rules as above. Notification kinds (``TableManager.remote_handlers``):
+
+- ``c`` (:data:`CHAT_NOTICE`): a message was said; data: its id in the ``chat`` table;
+- ``s`` (:data:`SWITCH_NOTICE`): the spectators' channel was switched; data: the seat
+  that switched it (the stored setting is read, so a later switch wins however the
+  notifications interleave).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 import unicodedata
 import weakref
@@ -27,13 +40,17 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel
 from sqlalchemy import Connection, Table, insert, select, update
+from sqlalchemy.exc import SQLAlchemyError
 
+from pyramids.server import cluster_store
 from pyramids.server.db import Base, ChatRow, TableRow
 from pyramids.server.limits import RateLimitedError, ws_error
 from pyramids.server.live import FINISHED, Client, LiveTable, ProtocolError, dumps, iso
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.store import as_utc, utcnow
 from pyramids.server.tables import TableManager
+
+log = logging.getLogger("pyramids.server")
 
 router = APIRouter(tags=["chat"])
 
@@ -61,8 +78,14 @@ LINE_BREAKS = frozenset("\n\r\t\v\f\x85\u2028\u2029")
 """Characters turned into spaces: a message is one line."""
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Direction overrides refused: they make a name or a message read as another."""
+CHAT_NOTICE = "c"
+"""Notification kind: a chat message was stored (data: its id)."""
+SWITCH_NOTICE = "s"
+"""Notification kind: the spectators' channel was switched (data: the switching seat)."""
 
 _recent: weakref.WeakKeyDictionary[Client, deque[float]] = weakref.WeakKeyDictionary()
+_remote_order: weakref.WeakKeyDictionary[LiveTable, asyncio.Lock] = weakref.WeakKeyDictionary()
+"""Per table, the lock that keeps other instances' messages in the order they came."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +190,20 @@ def insert_message(
     return Message(int(key[0]), channel, seat, name, text, seq, iso(now))
 
 
+def _message(row: Any) -> Message:
+    return Message(
+        row.id, row.channel, row.seat, row.name, row.text, row.seq, iso(as_utc(row.created))
+    )
+
+
+def load_message(conn: Connection, table_id: str, message_id: int) -> Message | None:
+    """One stored message of a table by its id (None: there is none)."""
+    row = conn.execute(
+        select(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.id == message_id)
+    ).first()
+    return _message(row) if row is not None else None
+
+
 def load_messages(
     conn: Connection, table_id: str, channels: tuple[str, ...], limit: int
 ) -> list[Message]:
@@ -179,15 +216,20 @@ def load_messages(
         .order_by(CHAT.c.id.desc())
         .limit(limit)
     ).all()
-    return [
-        Message(r.id, r.channel, r.seat, r.name, r.text, r.seq, iso(as_utc(r.created)))
-        for r in reversed(rows)
-    ]
+    return [_message(r) for r in reversed(rows)]
 
 
 def store_spectator_chat(conn: Connection, table_id: str, settings: dict[str, Any]) -> None:
     """Store a table's settings after its ``spectator_chat`` changed."""
     conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(settings=settings))
+
+
+def stored_spectator_chat(conn: Connection, table_id: str) -> bool | None:
+    """Whether a table's stored settings have the spectators' channel open (None: no table)."""
+    settings = conn.execute(select(TABLES.c.settings).where(TABLES.c.id == table_id)).scalar()
+    if settings is None:
+        return None
+    return bool(dict(settings).get("spectator_chat", True))
 
 
 # --- the WebSocket -------------------------------------------------------------------------
@@ -288,23 +330,33 @@ async def say(
     _check_connection_rate(client)
     manager.limits.check("chat", key)
     s = table.seats[seat] if seat is not None else None
-    message = await manager.write(
-        partial(
-            insert_message,
-            table_id=table.id,
-            channel=channel,
-            seat=seat,
-            name=s.name if s is not None else SPECTATOR_NAME,
-            account_id=s.account_id if s is not None else None,
-            text=text,
-            seq=table.seq,
-        )
+    insert_row = partial(
+        insert_message,
+        table_id=table.id,
+        channel=channel,
+        seat=seat,
+        name=s.name if s is not None else SPECTATOR_NAME,
+        account_id=s.account_id if s is not None else None,
+        text=text,
+        seq=table.seq,
     )
+
+    def job(conn: Connection) -> Message:
+        message = insert_row(conn)
+        cluster_store.notify(conn, manager.notice(CHAT_NOTICE, table.id, str(message.id)))
+        return message
+
+    message = await manager.write(job)
+    deliver(table, message)
+    return message
+
+
+def deliver(table: LiveTable, message: Message) -> None:
+    """Send a stored message to each of this instance's connections that may read it."""
     out = dumps({"type": "chat", "message": message.to_json()})
     for other in list(table.clients):
         if message.channel in readable_channels(table, other.seat):
             other.send(out)
-    return message
 
 
 async def switch_spectators(
@@ -323,14 +375,70 @@ async def switch_spectators(
     _check_connection_rate(client)
     settings = table.settings.to_json()
     settings["spectator_chat"] = wanted
-    await manager.write(partial(store_spectator_chat, table_id=table.id, settings=settings))
+    by = client.seat
+
+    def job(conn: Connection) -> None:
+        store_spectator_chat(conn, table.id, settings)
+        cluster_store.notify(conn, manager.notice(SWITCH_NOTICE, table.id, str(by)))
+
+    await manager.write(job)
+    await _switched(manager, table, wanted, by)
+
+
+async def _switched(manager: TableManager, table: LiveTable, wanted: bool, by: int | None) -> None:
+    """The spectators' channel is now ``wanted`` (switched by seat ``by``): tell this
+    instance's connections, and send each the chat it may read now."""
     table.settings.spectator_chat = wanted
     table.changed()
-    notice = dumps({"type": "chat_settings", "spectators": wanted, "by": client.seat})
+    notice = dumps({"type": "chat_settings", "spectators": wanted, "by": by})
     for other in list(table.clients):
         other.send(notice)
     table.broadcast_table()
     await _send_history(manager, table, list(table.clients))
+
+
+# --- the other instances -------------------------------------------------------------------
+
+
+async def on_remote_message(manager: TableManager, table: LiveTable, data: str) -> None:
+    """Another instance stored message ``data`` (its id) at ``table``: read it and send it
+    to this instance's connections that may read it, in the order the notifications came."""
+    if not data.isdigit():
+        return
+    lock = _remote_order.get(table)
+    if lock is None:
+        lock = _remote_order[table] = asyncio.Lock()
+    async with lock:  # taken in arrival order: the tasks start in the order they were made
+        try:
+            message = await manager.read(
+                partial(load_message, table_id=table.id, message_id=int(data))
+            )
+        except (SQLAlchemyError, ProtocolError) as exc:
+            log.warning("table %s: chat message %s not read: %s", table.id, data, exc)
+            return
+        if message is not None:
+            deliver(table, message)
+
+
+async def on_remote_switch(manager: TableManager, table: LiveTable, data: str) -> None:
+    """Another instance's player switched ``table``'s spectators' channel: take the stored
+    setting (the latest switch) and, if it differs from this instance's, tell as a switch
+    made here would."""
+    try:
+        stored = await manager.read(partial(stored_spectator_chat, table_id=table.id))
+    except (SQLAlchemyError, ProtocolError) as exc:
+        log.warning("table %s: the spectators' chat switch not read: %s", table.id, exc)
+        return
+    if stored is None or stored == table.settings.spectator_chat:
+        return
+    by = int(data) if data.isdigit() else None
+    await _switched(manager, table, stored, by)
+
+
+def install(manager: TableManager) -> None:
+    """Follow the other instances' chat at the tables this one holds (cluster mode)."""
+    manager.remote_handlers[CHAT_NOTICE] = partial(on_remote_message, manager)
+    manager.remote_handlers[SWITCH_NOTICE] = partial(on_remote_switch, manager)
 
 
 # --- HTTP ----------------------------------------------------------------------------------

@@ -67,6 +67,39 @@ def release(conn: Connection, owner: str, table_ids: Iterable[str] | None = None
         conn.execute(delete(PRESENCE).where(PRESENCE.c.owner == owner))
 
 
+def hand_over(conn: Connection, table_id: str, owner: str, to: str, ttl: float) -> bool:
+    """Give ``owner``'s lease of ``table_id`` to the instance ``to`` (which sees it at its next
+    renewal and resumes the table); False if ``owner`` no longer held it."""
+    result = conn.execute(
+        update(LEASES)
+        .where(LEASES.c.table_id == table_id, LEASES.c.owner == owner)
+        .values(owner=to, expires=_until(ttl))
+    )
+    return result.rowcount == 1
+
+
+def socket_holders(
+    conn: Connection, table_ids: Sequence[str], other_than: str
+) -> dict[str, dict[str, int]]:
+    """The instances other than ``other_than`` holding live sockets of human seats of
+    ``table_ids``: ``{table: {instance: sockets}}``."""
+    if not table_ids:
+        return {}
+    rows = conn.execute(
+        select(PRESENCE.c.table_id, PRESENCE.c.owner, func.sum(PRESENCE.c.connections))
+        .where(
+            PRESENCE.c.table_id.in_(list(table_ids)),
+            PRESENCE.c.owner != other_than,
+            PRESENCE.c.expires >= func.now(),
+        )
+        .group_by(PRESENCE.c.table_id, PRESENCE.c.owner)
+    )
+    out: dict[str, dict[str, int]] = {}
+    for table_id, holder, count in rows:
+        out.setdefault(table_id, {})[holder] = int(count or 0)
+    return out
+
+
 def orphans(conn: Connection, limit: int) -> list[str]:
     """Unfinished (open or running) tables that no live lease holds, oldest first."""
     live = select(LEASES.c.table_id).where(LEASES.c.expires >= func.now())

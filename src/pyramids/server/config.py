@@ -21,6 +21,9 @@ DB_ENV = "PYRAMIDS_DB"
 DB_FILE = "pyramids.sqlite3"
 INSTANCE_ENV = "PYRAMIDS_INSTANCE"
 """Environment variable naming this server instance (``pyramids serve --instance``)."""
+CLUSTER_ENV = "PYRAMIDS_CLUSTER"
+"""Environment variable forcing cluster mode on (``1``) or off (``0``) for ``pyramids serve``
+(default: on for PostgreSQL; off only for a single instance that has its database alone)."""
 LEASE_TTL_ENV = "PYRAMIDS_LEASE_TTL"
 """Environment variable setting ``Settings.lease_ttl`` (seconds) of ``pyramids serve``."""
 LEASE_RENEW_ENV = "PYRAMIDS_LEASE_RENEW"
@@ -209,6 +212,11 @@ def resolve_settings(
         limits=limit_settings,
         instance=instance or "",
     )
+    cluster = os.environ.get(CLUSTER_ENV, "").strip()
+    if cluster:
+        if cluster not in ("0", "1"):
+            raise ValueError(f"{CLUSTER_ENV}: {cluster!r} is neither 0 nor 1")
+        settings.cluster = cluster == "1"
     for name, var in (("lease_ttl", LEASE_TTL_ENV), ("lease_renew", LEASE_RENEW_ENV)):
         if os.environ.get(var):
             try:

@@ -107,6 +107,8 @@ class LeaseOwnership:
         self.ttl = manager.settings.lease_ttl
         self.every = manager.settings.lease_renew
         self.held: set[str] = set()
+        self._creating: set[str] = set()
+        """Tables whose creation is being committed: their lease is ours already."""
         self._renewed = time.monotonic()
         self._task: asyncio.Task[None] | None = None
         self._releases: set[asyncio.Task[None]] = set()
@@ -117,11 +119,13 @@ class LeaseOwnership:
 
     def created(self, conn: Connection, table_id: str) -> None:
         """Take the new table's lease in the transaction that stores it."""
+        self._creating.add(table_id)  # (the writer thread: a set's add is atomic)
         cluster_store.acquire(conn, table_id, self.owner, self.ttl)
 
     def took(self, table_id: str) -> None:
         """The new table's lease is ours."""
         self.held.add(table_id)
+        self._creating.discard(table_id)
 
     async def _run(self, job: Callable[[Connection], T]) -> T:
         def run() -> T:
@@ -172,6 +176,7 @@ class LeaseOwnership:
                 await self._renew()
                 await self._look()
                 await self.m.presence.refresh(self.m.owned_running())
+                await self.hand_over()
                 self.m.forget_idle()
             except asyncio.CancelledError:
                 raise
@@ -195,6 +200,10 @@ class LeaseOwnership:
         if lost:
             log.warning("lost the leases of %d tables to other instances", len(lost))
             self._lose(lost)
+        for table_id in held - self.held - self._creating:  # handed over to us
+            self.held.add(table_id)
+            log.info("table %s: handed over to %s", table_id, self.owner)
+            await self._resume(table_id)
 
     def _lose(self, table_ids: set[str]) -> None:
         for table_id in table_ids:
@@ -222,8 +231,48 @@ class LeaseOwnership:
                 continue
             self.held.add(table_id)
             log.info("table %s: taken over by %s", table_id, self.owner)
-            try:
-                await self.m.taken(table_id)
-            except Exception:
-                log.exception("table %s: cannot resume it here; giving it up", table_id)
-                self.finished(table_id)
+            await self._resume(table_id)
+
+    async def _resume(self, table_id: str) -> None:
+        """A table whose lease we just got: load it or bring it up to date, and run it."""
+        try:
+            await self.m.taken(table_id)
+        except Exception:
+            log.exception("table %s: cannot resume it here; giving it up", table_id)
+            self.finished(table_id)
+
+    async def hand_over(self) -> None:
+        """Give each table whose players' sockets are all on one other instance to that
+        instance: their moves are then applied where they arrive, and the balancer
+        (``scripts/cluster.sh``: it sends a table's requests to one instance) keeps them
+        there. A table with a player's socket here, or sockets on several instances,
+        stays."""
+        candidates = [
+            t.id
+            for t in self.m.owned_running()
+            if any(s.is_human for s in t.seats)
+            and not any(s.connections for s in t.seats)
+            and any(s.remote for s in t.seats)
+        ]
+        if not candidates:
+            return
+        holders = await self._run(
+            partial(cluster_store.socket_holders, table_ids=candidates, other_than=self.owner)
+        )
+        for table_id in candidates:
+            found = holders.get(table_id, {})
+            if len(found) != 1 or table_id not in self.held:
+                continue
+            (to,) = found
+            handed = await self._run(
+                partial(
+                    cluster_store.hand_over,
+                    table_id=table_id,
+                    owner=self.owner,
+                    to=to,
+                    ttl=self.ttl,
+                )
+            )
+            if handed and table_id in self.held:
+                log.info("table %s: handed over to %s, which holds its sockets", table_id, to)
+                self._lose({table_id})

@@ -15,11 +15,21 @@ table starts once every human seat is taken, as any table does.
 Tables of one series share ``match_id`` (the first table's id); ``settings.match_players``
 says, for each seat, which player of the first game sits there, so that the match score
 (``GET /api/matches/{id}``) follows the players, not the seats.
+
+Every ask is told to the old table's connections (a ``rematch`` message: "Ann wants a
+rematch", with the new table's id), and the old table's summary shows its ``rematch_id``.
+In a cluster (docs/CLUSTER.md) those connections may be on any instance: each ask also
+sends a notification of kind ``r`` (:data:`REMATCH_NOTICE`; data: the asker's old seat).
+The first ask's rides in the transaction that stores the rematch (``claim_rematch``); a
+later one's in the transaction that binds the asker's new seat (``bind_seat(notices=…)``).
+Every other instance holding the old
+table reads the stored rematch back and tells its connections as this one does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from functools import partial
 from typing import Annotated, Any
@@ -27,8 +37,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, Table, delete, func, select, update
+from sqlalchemy.exc import SQLAlchemyError
 
 from pyramids.games import descriptor
+from pyramids.server import cluster_store
 from pyramids.server.auth import Account, account_for_write
 from pyramids.server.db import Base, ChatRow, TableRow
 from pyramids.server.limits import client_key
@@ -49,6 +61,8 @@ from pyramids.server.schemas import ErrorOut, TableOut
 from pyramids.server.store import delete_table
 from pyramids.server.tables import TableManager
 
+log = logging.getLogger("pyramids.server")
+
 router = APIRouter(tags=["rematch"])
 
 TABLES: Table = Base.metadata.tables[TableRow.__tablename__]
@@ -57,6 +71,9 @@ FIRST_PLAYER = "first_player"
 """The rules option naming the seat that moves first (FP-SETUP-4, PF-SETUP-3)."""
 MAX_MATCH_TABLES = 100
 """Most tables of one series the match score reads."""
+REMATCH_NOTICE = "r"
+"""Notification kind: a player asked for (or joined) a table's rematch (data: their seat
+at the finished table)."""
 
 _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -147,16 +164,20 @@ def plan(table: LiveTable) -> tuple[list[int], dict[str, Any]]:
 # --- the database --------------------------------------------------------------------------
 
 
-def claim_rematch(conn: Connection, old_id: str, new_id: str) -> bool:
+def claim_rematch(conn: Connection, old_id: str, new_id: str, notice: str = "") -> bool:
     """Make ``new_id`` the rematch of ``old_id`` unless it has one already (one conditional
     UPDATE: of two askers, in one process or two, exactly one wins); the old table joins
-    its own series (``match_id`` its id) if it was in none."""
+    its own series (``match_id`` its id) if it was in none. The winner's ``notice`` is
+    sent to the other instances once this commits."""
     result = conn.execute(
         update(TABLES)
         .where(TABLES.c.id == old_id, TABLES.c.rematch_id.is_(None))
         .values(rematch_id=new_id, match_id=func.coalesce(TABLES.c.match_id, TABLES.c.id))
     )
-    return result.rowcount == 1
+    won = result.rowcount == 1
+    if won and notice:
+        cluster_store.notify(conn, notice)
+    return won
 
 
 def stored_rematch(conn: Connection, table_id: str) -> tuple[str | None, str | None]:
@@ -214,23 +235,29 @@ def account_to_bind(old: Seat, account: Account | None) -> Account | None:
     return None
 
 
-async def rematch_table(manager: TableManager, old: LiveTable, created_by: str) -> LiveTable:
-    """The rematch table of a finished ``old`` table, created by the first asker."""
+async def rematch_table(
+    manager: TableManager, old: LiveTable, created_by: str, seat: int | None = None
+) -> tuple[LiveTable, bool]:
+    """The rematch table of a finished ``old`` table, created by the first asker (at old
+    ``seat``); whether this call created it (and so told the other instances of the ask)."""
     lock = _locks.get(old.id)
     if lock is None:
         lock = _locks[old.id] = asyncio.Lock()
+    created = False
     async with lock:
         if old.rematch_id is None:
             stored, match_id = await manager.read(partial(stored_rematch, table_id=old.id))
             if stored is not None:  # made by another server process
                 _mark(old, stored, match_id)
             else:
-                await _create(manager, old, created_by)
+                created = await _create(manager, old, created_by, seat)
         assert old.rematch_id is not None
-        return await manager.get(old.rematch_id)
+        return await manager.get(old.rematch_id), created
 
 
-async def _create(manager: TableManager, old: LiveTable, created_by: str) -> None:
+async def _create(manager: TableManager, old: LiveTable, created_by: str, seat: int | None) -> bool:
+    """Create the rematch table and store it as ``old``'s; False when another process's
+    rematch was stored first (then that one is ``old``'s, and this one is dropped)."""
     order, options = plan(old)
     was = series_players(old)
     settings = TableSettings.from_json(
@@ -259,15 +286,17 @@ async def _create(manager: TableManager, old: LiveTable, created_by: str) -> Non
         rated=old.rated,
         match_id=match_id,
     )
-    if await manager.write(partial(claim_rematch, old_id=old.id, new_id=new.id)):
+    notice = manager.notice(REMATCH_NOTICE, old.id, str(seat)) if seat is not None else ""
+    if await manager.write(partial(claim_rematch, old_id=old.id, new_id=new.id, notice=notice)):
         _mark(old, new.id, match_id)
-        return
+        return True
     manager.tables.pop(new.id, None)  # another process's rematch came first
     await manager.write(partial(drop_table, table_id=new.id))
     stored, stored_match = await manager.read(partial(stored_rematch, table_id=old.id))
     if stored is None:
         raise ProtocolError("unavailable", "the rematch could not be stored; try again", 503)
     _mark(old, stored, stored_match)
+    return False
 
 
 def _mark(old: LiveTable, rematch_id: str, match_id: str | None) -> None:
@@ -307,12 +336,20 @@ async def ask_rematch(
     if old.status != FINISHED:
         raise ProtocolError("not_finished", "a rematch can be asked for once the game is over", 409)
     seat = asker_seat(old, body.token, account)
-    new = await rematch_table(manager, old, key)
+    new, told = await rematch_table(manager, old, key, seat)
     player = series_players(old)[seat]
     new_seat = series_players(new).index(player)
     token = new_token()
+    # the first ask told the other instances in its own transaction; a later one (the other
+    # player joining) tells them in the binding's
+    notices = () if told else (manager.notice(REMATCH_NOTICE, old.id, str(seat)),)
     bound = await manager.bind_seat(
-        new, new_seat, hash_token(token), None, account_to_bind(old.seats[seat], account)
+        new,
+        new_seat,
+        hash_token(token),
+        None,
+        account_to_bind(old.seats[seat], account),
+        notices=notices,
     )
     if not bound:
         raise ProtocolError(
@@ -321,11 +358,7 @@ async def ask_rematch(
             "open it with the link you got then",
             409,
         )
-    notice = dumps(
-        {"type": "rematch", "table_id": new.id, "seat": seat, "name": old.seats[seat].name}
-    )
-    for client in list(old.clients):
-        client.send(notice)
+    _tell_ask(old, new.id, seat)
     return {
         "table": new.summary(),
         "seat": new_seat,
@@ -333,6 +366,37 @@ async def ask_rematch(
         "url": f"/t/{new.id}?token={token}",
         "match": await match_score(manager, new.match_id or old.id),
     }
+
+
+def _tell_ask(old: LiveTable, rematch_id: str, seat: int) -> None:
+    """Tell this instance's connections of ``old`` that its ``seat`` asked for the rematch."""
+    notice = dumps(
+        {"type": "rematch", "table_id": rematch_id, "seat": seat, "name": old.seats[seat].name}
+    )
+    for client in list(old.clients):
+        client.send(notice)
+
+
+async def on_remote_ask(manager: TableManager, old: LiveTable, data: str) -> None:
+    """Another instance's player at seat ``data`` of ``old`` asked for its rematch: read the
+    stored rematch, show it in ``old``'s summary and tell this instance's connections."""
+    if not data.isdigit() or not 0 <= int(data) < old.players:
+        return
+    try:
+        rematch_id, match_id = await manager.read(partial(stored_rematch, table_id=old.id))
+    except (SQLAlchemyError, ProtocolError) as exc:
+        log.warning("table %s: its rematch not read: %s", old.id, exc)
+        return
+    if rematch_id is None:
+        return
+    if (old.rematch_id, old.match_id) != (rematch_id, match_id):
+        _mark(old, rematch_id, match_id)
+    _tell_ask(old, rematch_id, int(data))
+
+
+def install(manager: TableManager) -> None:
+    """Follow the other instances' rematch asks at the tables this one holds (cluster mode)."""
+    manager.remote_handlers[REMATCH_NOTICE] = partial(on_remote_ask, manager)
 
 
 # --- the match score -----------------------------------------------------------------------

@@ -108,6 +108,12 @@ def _mapping_proxy(data: dict[str, Any]) -> MappingProxyType[str, Any]:
 copyreg.pickle(MappingProxyType, lambda m: (_mapping_proxy, (dict(m),)))
 
 
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    """Log the exception a table's task ended with (nobody awaits those tasks)."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.error("a task of a table failed: %r", exc, exc_info=exc)
+
+
 class SqlActionStore:
     """The authority's store: the writer thread commits, a reading connection reads."""
 
@@ -402,6 +408,7 @@ class TableManager:
         task = asyncio.ensure_future(coro)
         table.tasks.add(task)
         task.add_done_callback(table.tasks.discard)
+        task.add_done_callback(_log_failure)
 
     async def healthy(self) -> bool:
         """Whether this instance serves: started, not stopping, and its database answers."""
@@ -670,12 +677,15 @@ class TableManager:
         token_hash: str,
         name: str | None = None,
         account: Account | None = None,
+        *,
+        notices: Sequence[str] = (),
     ) -> bool:
         """Bind a free human seat to a new token (its hash), as a lobby claim does but for a
         caller another module has authorised (``rematch.py``): False when the seat was bound
-        first. The table starts once every human seat is bound."""
+        first. The table starts once every human seat is bound. ``notices``: published to
+        the other instances in the binding's transaction, if it binds."""
         return await self.critical(
-            self._mark_claimed(table, seat, token_hash, name, account=account)
+            self._mark_claimed(table, seat, token_hash, name, account=account, notices=notices)
         )
 
     async def _mark_claimed(
@@ -687,6 +697,7 @@ class TableManager:
         *,
         invite_hash: str | None = None,
         account: Account | None = None,
+        notices: Sequence[str] = (),
     ) -> bool:
         """Bind a seat to one token, atomically; start the table once every seat is bound.
 
@@ -723,6 +734,8 @@ class TableManager:
                     ok, started = claim(conn)
                     if ok:
                         self.notify_changed(conn, table)
+                        for text in notices:
+                            cluster_store.notify(conn, text)
                     return ok, started
 
                 ok, started = await self._write(job)
