@@ -513,8 +513,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--takeover-timeout", type=float, default=20.0, help="(b) seconds to wait per kill (20)"
     )
-    p.add_argument("--chaos-tables", type=int, default=16, help="(c) tables (default 16)")
-    p.add_argument("--chaos-kills", type=int, default=6, help="(c) kills (default 6)")
+    p.add_argument(
+        "--chaos-tables", type=int, default=30, help="(c) tables (default 30, as issue 16 asks)"
+    )
+    p.add_argument("--chaos-kills", type=int, default=8, help="(c) kills (default 8)")
     p.add_argument(
         "--chaos-think", type=float, default=0.4, help="(c) players' think and bot_delay (0.4 s)"
     )

@@ -195,7 +195,10 @@ def serve(
     sys.setswitchinterval(0.0005)
     try:
         settings = resolve_settings(
-            db, data_dir, allowed_origins=allowed_origin or [], limits=parse_limits(limit or []),
+            db,
+            data_dir,
+            allowed_origins=allowed_origin or [],
+            limits=parse_limits(limit or []),
             instance=instance,
         )
     except ValueError as exc:

@@ -93,7 +93,7 @@ T = TypeVar("T")
 
 SALT_BYTES = 16
 """Random bytes of a table's salt (32 hex digits), hashed with the seed into its commitment."""
-IDLE_AFTER = 60.0
+IDLE_AFTER = 15.0
 """Seconds a table another instance owns stays in memory here without a socket or request."""
 CHANGED_NOTICE = "m"
 """Notification kind: a table's row or seats changed (a binding, its status, a forfeit, a
@@ -976,7 +976,9 @@ class TableManager:
             return
         self.cancel_timers(table)
         table.scheduled_seq = -1
-        log.warning("table %s: no longer owned by %s", table_id, self.origin)
+        if not table.clients and not table.lock.locked():
+            del self.tables[table_id]  # nobody here follows it: no need to read its moves
+        log.info("table %s: no longer owned by %s", table_id, self.origin)
 
     def _on_notice(self, n: Notice) -> None:
         """Another instance's notification (on the event loop)."""
