@@ -167,6 +167,57 @@ def _log(pg: Any) -> list[str]:
     return entries
 
 
+def play_to_the_end(
+    server: Any, table: str, page_a: Any, page_b: Any, tokens: dict[int, str]
+) -> tuple[dict[int, int], int, dict[str, Any]]:
+    """Ann (``page_a``, seat 0) and Bob (``page_b``, seat 1) play their seats of ``table`` to
+    the end through the pages, checking at every decision that neither page shows the other's
+    hand and that both logs tell each move alike; then both pages show the same ranking.
+    ``server``: what answers the table's summary (anything with ``.url``). Each seat's number
+    of decisions, the falls, and the last summary."""
+    pages = {0: page_a, 1: page_b}
+    decisions = {0: 0, 1: 0}
+    falls = 0
+    while True:
+        summary = _summary(server, table)
+        if summary["status"] == "finished":
+            break
+        seat, seq = summary["to_move"], summary["seq"]
+        if seat not in pages:  # the bot, or a chance draw: wait for the next state
+            page_a.wait_for_function(SEQ_PAST, arg=seq, timeout=60_000)
+            continue
+        page, other = pages[seat], pages[1 - seat]
+        kind = page.wait_for_function(NEXT_DECISION, timeout=60_000).json_value()
+        assert kind in ("place", "fall"), f"{HUMANS[seat]}'s page shows {kind} at seq {seq}"
+        assert shown_seq(page) == seq
+        decisions[seat] += 1
+        assert sum(decisions.values()) <= MAX_DECISIONS, "the game does not end"
+        _check_hidden(server, table, seq, (page, tokens[seat]), (other, tokens[1 - seat]))
+        if kind == "fall":
+            falls += 1
+        _play_one(page, kind, falls)
+        wait_after_action(page, seq)
+        assert shown_seq(page) > seq, page.locator(".toast-error").all_inner_texts()
+        _check_logged_alike(page, other, seq + 1, HUMANS[seat])
+
+    assert decisions[0] > 0 and decisions[1] > 0
+    rankings = []
+    for pg in (page_a, page_b):
+        pg.locator("[data-testid=ranking]").wait_for()
+        assert pg.locator("[data-testid=turn]").inner_text().strip() == "Game over"
+        rankings.append(
+            [
+                int(x)
+                for x in pg.locator("[data-testid=ranking] li").evaluate_all(
+                    "els => els.map(e => e.dataset.seat)"
+                )
+            ]
+        )
+    assert rankings[0] == rankings[1] == summary["ranking"]
+    assert sorted(rankings[0]) == [0, 1, 2]
+    return decisions, falls, summary
+
+
 def test_two_friends_play_a_whole_game_in_two_browsers(
     browser: Any,
     browser_page: tuple[Any, PageErrors],
@@ -207,46 +258,7 @@ def test_two_friends_play_a_whole_game_in_two_browsers(
         assert _summary(server, table)["status"] == "running"
         assert page_b.locator("[data-testid=seat-info][data-seat='1'] .badge.you").is_visible()
 
-        pages = {0: page_a, 1: page_b}
-        decisions = {0: 0, 1: 0}
-        falls = 0
-        while True:
-            summary = _summary(server, table)
-            if summary["status"] == "finished":
-                break
-            seat, seq = summary["to_move"], summary["seq"]
-            if seat not in pages:  # the bot, or a chance draw: wait for the next state
-                page_a.wait_for_function(SEQ_PAST, arg=seq, timeout=60_000)
-                continue
-            page, other = pages[seat], pages[1 - seat]
-            kind = page.wait_for_function(NEXT_DECISION, timeout=60_000).json_value()
-            assert kind in ("place", "fall"), f"{HUMANS[seat]}'s page shows {kind} at seq {seq}"
-            assert shown_seq(page) == seq
-            decisions[seat] += 1
-            assert sum(decisions.values()) <= MAX_DECISIONS, "the game does not end"
-            _check_hidden(server, table, seq, (page, tokens[seat]), (other, tokens[1 - seat]))
-            if kind == "fall":
-                falls += 1
-            _play_one(page, kind, falls)
-            wait_after_action(page, seq)
-            assert shown_seq(page) > seq, page.locator(".toast-error").all_inner_texts()
-            _check_logged_alike(page, other, seq + 1, HUMANS[seat])
-
-        assert decisions[0] > 0 and decisions[1] > 0
-        rankings = []
-        for pg in (page_a, page_b):
-            pg.locator("[data-testid=ranking]").wait_for()
-            assert pg.locator("[data-testid=turn]").inner_text().strip() == "Game over"
-            rankings.append(
-                [
-                    int(x)
-                    for x in pg.locator("[data-testid=ranking] li").evaluate_all(
-                        "els => els.map(e => e.dataset.seat)"
-                    )
-                ]
-            )
-        assert rankings[0] == rankings[1] == summary["ranking"]
-        assert sorted(rankings[0]) == [0, 1, 2]
+        decisions, falls, _ = play_to_the_end(server, table, page_a, page_b, tokens)
         assert _log(page_a) == _log(page_b), "the two browsers tell the game differently"
         for pg, name in ((page_a, "ann"), (page_b, "bob")):
             pg.evaluate(ANIMATIONS_DONE)

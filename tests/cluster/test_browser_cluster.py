@@ -26,18 +26,13 @@ from sqlalchemy import create_engine, text
 from tests.browser.conftest import artifacts, browser, shown_seq, wait_after_action  # noqa: F401
 from tests.browser.test_friends import (
     ANIMATIONS_DONE,
-    HUMANS,
-    SEQ_PAST,
-    _check_hidden,
-    _check_logged_alike,
     _create_friends_table,
     _log,
     _other_browser,
-    _play_one,
     _summary,
     _token,
+    play_to_the_end,
 )
-from tests.browser.test_play_in_browser import MAX_DECISIONS, NEXT_DECISION
 from tests.cluster.cluster import Cluster
 from tests.live import LiveServer
 
@@ -119,46 +114,7 @@ def test_two_friends_on_two_instances_play_a_whole_game(
         assert _summary(lobby, table)["status"] == "running"
         assert page_b.locator("[data-testid=seat-info][data-seat='1'] .badge.you").is_visible()
 
-        pages = {0: page_a, 1: page_b}
-        decisions = {0: 0, 1: 0}
-        falls = 0
-        while True:
-            summary = _summary(lobby, table)
-            if summary["status"] == "finished":
-                break
-            seat, seq = summary["to_move"], summary["seq"]
-            if seat not in pages:  # the bot or a chance draw, on i3: wait for its state
-                page_a.wait_for_function(SEQ_PAST, arg=seq, timeout=60_000)
-                continue
-            page, other = pages[seat], pages[1 - seat]
-            kind = page.wait_for_function(NEXT_DECISION, timeout=60_000).json_value()
-            assert kind in ("place", "fall"), f"{HUMANS[seat]}'s page shows {kind} at seq {seq}"
-            assert shown_seq(page) == seq
-            decisions[seat] += 1
-            assert sum(decisions.values()) <= MAX_DECISIONS, "the game does not end"
-            _check_hidden(lobby, table, seq, (page, tokens[seat]), (other, tokens[1 - seat]))
-            if kind == "fall":
-                falls += 1
-            _play_one(page, kind, falls)
-            wait_after_action(page, seq)
-            assert shown_seq(page) > seq, page.locator(".toast-error").all_inner_texts()
-            _check_logged_alike(page, other, seq + 1, HUMANS[seat])
-
-        assert decisions[0] > 0 and decisions[1] > 0
-        rankings = []
-        for pg in (page_a, page_b):
-            pg.locator("[data-testid=ranking]").wait_for()
-            assert pg.locator("[data-testid=turn]").inner_text().strip() == "Game over"
-            rankings.append(
-                [
-                    int(x)
-                    for x in pg.locator("[data-testid=ranking] li").evaluate_all(
-                        "els => els.map(e => e.dataset.seat)"
-                    )
-                ]
-            )
-        assert rankings[0] == rankings[1] == summary["ranking"]
-        assert sorted(rankings[0]) == [0, 1, 2]
+        decisions, falls, _ = play_to_the_end(lobby, table, page_a, page_b, tokens)
         assert _log(page_a) == _log(page_b), "the two instances tell the game differently"
         for pg, name in ((page_a, "ann"), (page_b, "bob")):
             pg.evaluate(ANIMATIONS_DONE)
