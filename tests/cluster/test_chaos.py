@@ -27,7 +27,10 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def load_chaos() -> ModuleType:
-    """bench/chaos.py as a module (bench/ is not a package)."""
+    """bench/chaos.py as a module (bench/ is not a package; its ``chaos_clients`` is
+    imported from bench/ itself)."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
     spec = importlib.util.spec_from_file_location("bench_chaos", BENCH / "chaos.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
