@@ -162,7 +162,6 @@ class RecordingPublisher:
 
     def publish(self, table: LiveTable, committed: Committed) -> None:
         """Record what every viewer of ``table`` would get now."""
-        table.changed(state=True)  # as SocketPublisher: the cached messages are stale
         messages = [orjson.loads(encode(table.state_message(v))) for v in viewers(table.players)]
         self.published.append(Published(table.id, committed, table.seq, messages))
         if self.journal is not None:
@@ -222,7 +221,7 @@ def memory_authority(
     store: MemoryActionStore | None = None,
     clock: ManualClock | None = None,
     *,
-    origin: str = "test/1",
+    origin: str | None = "test/1",
     snapshot_every: int = 0,
 ) -> Parts:
     """An authority whose store, publisher and scheduler are the fakes (one journal); pass

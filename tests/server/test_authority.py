@@ -600,6 +600,19 @@ def test_every_action_write_carries_a_notice_naming_the_table_origin_and_seq() -
     ]
 
 
+def test_a_server_alone_on_its_database_sends_no_notice() -> None:
+    """Without other instances (``origin`` None: SQLite, one process) no action write
+    carries a notice: nothing would listen."""
+    parts = memory_authority(origin=None)
+    table = live_table()
+
+    async def body() -> None:
+        await _play(parts, table, 2)
+
+    run(body)
+    assert [w.notice for w in parts.store.attempts] == [None, None]
+
+
 # --- time -------------------------------------------------------------------------------------
 
 

@@ -99,8 +99,8 @@ class SocketPublisher:
     """The publisher of a server: each socket of the table gets its own seat's view."""
 
     def publish(self, table: LiveTable, committed: Committed) -> None:
-        """Broadcast the new state to every socket of ``table`` on this instance."""
-        table.changed(state=True)
+        """Broadcast the new state to every socket of ``table`` on this instance (the
+        authority already dropped the old state's cached messages)."""
         table.broadcast_state()
 
 
@@ -123,7 +123,7 @@ class Authority:
         publisher: Publisher,
         scheduler: Scheduler,
         *,
-        origin: str = "",
+        origin: str | None = None,
         snapshot_every: int = 0,
     ) -> None:
         self.store = store
@@ -131,7 +131,8 @@ class Authority:
         self.publisher = publisher
         self.scheduler = scheduler
         self.origin = origin
-        """This instance's incarnation, named in the notification of each commit."""
+        """This instance's run, named in the notification each commit sends to the other
+        instances of a cluster (None: there are none, no notification)."""
         self.snapshot_every = snapshot_every
         """Store the full position every this many seqs (0: only at the end)."""
 
@@ -239,7 +240,9 @@ class Authority:
             finished=now if terminal else None,
             snapshot=new.to_json() if terminal or (every > 0 and seq % every == 0) else None,
             played_by=played_by,
-            notice=notice(ACTION_NOTICE, table.id, self.origin, str(seq)),
+            notice=None
+            if self.origin is None
+            else notice(ACTION_NOTICE, table.id, self.origin, str(seq)),
         )
         try:
             await self.store.store_action(write)

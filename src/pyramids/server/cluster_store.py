@@ -15,8 +15,9 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy import Connection, Table, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from pyramids.server import store
 from pyramids.server.db import Base, LeaseRow, PresenceRow
-from pyramids.server.store import CHANNEL, SEATS, TABLES
+from pyramids.server.store import SEATS, TABLES
 
 LEASES: Table = Base.metadata.tables[LeaseRow.__tablename__]
 PRESENCE: Table = Base.metadata.tables[PresenceRow.__tablename__]
@@ -183,10 +184,8 @@ def taken_over(conn: Connection, table_id: str) -> set[int]:
 
 
 def notify(conn: Connection, payload: str) -> None:
-    """Publish ``payload`` to every instance once this transaction commits (PostgreSQL
-    ``pg_notify``: nothing is sent for a transaction that rolls back); a no-op elsewhere."""
-    if conn.dialect.name != "postgresql":
-        return
+    """Publish ``payload`` to every instance once this transaction commits (``store.notify``);
+    ValueError if it is too long for PostgreSQL."""
     if len(payload.encode()) > MAX_PAYLOAD:
         raise ValueError(f"a notification of {len(payload.encode())} bytes is too long")
-    conn.execute(select(func.pg_notify(CHANNEL, payload)))
+    store.notify(conn, [payload])

@@ -220,6 +220,14 @@ _UPDATE_TABLE = (
 _NOTIFY_ALL = text("SELECT pg_notify(:channel, n) FROM unnest(CAST(:notices AS text[])) AS n")
 
 
+def notify(conn: Connection, notices: Sequence[str]) -> None:
+    """Publish ``notices`` to a cluster's instances, in one statement, once this transaction
+    commits (PostgreSQL ``pg_notify``: nothing for a transaction that rolls back, ``pubsub.py``);
+    a no-op on another database, which one process has alone."""
+    if notices and conn.dialect.name == "postgresql":
+        conn.execute(_NOTIFY_ALL, {"channel": CHANNEL, "notices": list(notices)})
+
+
 def write_actions(conn: Connection, writes: Sequence[ActionWrite]) -> None:
     """Store actions (IntegrityError if a (table, seq) is taken) and their tables' new seq.
 
@@ -249,10 +257,7 @@ def write_actions(conn: Connection, writes: Sequence[ActionWrite]) -> None:
     ]
     if snapshots:
         conn.execute(insert(SNAPSHOTS), snapshots)
-    notices = [w.notice for w in writes if w.notice is not None]
-    if notices and conn.dialect.name == "postgresql":
-        # one statement for the group, sent when it commits (``pubsub.py``)
-        conn.execute(_NOTIFY_ALL, {"channel": CHANNEL, "notices": notices})
+    notify(conn, [w.notice for w in writes if w.notice is not None])
     conn.execute(
         _UPDATE_TABLE,
         [
