@@ -23,6 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from pyramids.core import GameRecord, fairness
 from pyramids.games import make_game
+from pyramids.server.config import Settings
 from tests.live import LiveServer
 from tests.server.test_durability import table_body
 
@@ -264,3 +265,13 @@ def test_a_table_whose_players_are_all_on_another_instance_moves_there(
                 return int(state["seq"])
 
         assert asyncio.run(asyncio.wait_for(play_on_b(), 90)) > 1
+
+
+def test_cluster_mode_is_on_for_every_spelling_of_a_postgresql_url_only() -> None:
+    """Issue 16: "Single-process SQLite stays the default": cluster mode (leases,
+    notifications) is on for PostgreSQL however its URL is spelled, off for SQLite, and
+    ``cluster`` set explicitly wins."""
+    for url in ("postgresql://u@h/db", "postgres://u@h/db", "postgresql+psycopg://u@h/db"):
+        assert Settings(db_url=url).cluster is True, url
+    assert Settings(db_url="sqlite:///x.db").cluster is False
+    assert Settings(db_url="postgresql://u@h/db", cluster=False).cluster is False

@@ -28,6 +28,8 @@ LEASE_TTL_ENV = "PYRAMIDS_LEASE_TTL"
 """Environment variable setting ``Settings.lease_ttl`` (seconds) of ``pyramids serve``."""
 LEASE_RENEW_ENV = "PYRAMIDS_LEASE_RENEW"
 """Environment variable setting ``Settings.lease_renew`` (seconds) of ``pyramids serve``."""
+POSTGRES_SCHEMES = frozenset({"postgresql", "postgres"})
+"""URL schemes of PostgreSQL, the database a cluster's instances share."""
 PLAYER_BOT_SPECS: dict[str, str] = {
     "random": "random",
     "greedy": "greedy",
@@ -184,8 +186,8 @@ class Settings:
             self.db_url = os.environ.get(DB_ENV) or sqlite_url(self.data_dir / DB_FILE)
         if not self.instance:
             self.instance = os.environ.get(INSTANCE_ENV) or socket.gethostname() or "pyramids"
-        if self.cluster is None:
-            self.cluster = self.db_url.startswith("postgresql")
+        if self.cluster is None:  # postgresql://, postgres://, postgresql+psycopg://…
+            self.cluster = self.db_url.partition(":")[0].partition("+")[0] in POSTGRES_SCHEMES
 
     def bot_spec(self, name: str) -> str:
         """The ``make_bot`` spec a seat named ``name`` (random, greedy, ismcts) plays."""
