@@ -359,6 +359,14 @@ class Seat(SeatRecord):
     remote: int = 0
     """Sockets of this seat on the cluster's other instances (``presence.py``)."""
 
+    def take_binding(self, stored: SeatRecord) -> None:
+        """Take the seat's binding (claimed, token, name, account) as it is stored: another
+        process, or instance, bound it."""
+        self.claimed = stored.claimed
+        self.token_hash = stored.token_hash
+        self.name = stored.name
+        self.account_id = stored.account_id
+
     @property
     def present(self) -> bool:
         """Whether the seat's player has a socket open on any instance."""

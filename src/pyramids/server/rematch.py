@@ -236,7 +236,7 @@ def account_to_bind(old: Seat, account: Account | None) -> Account | None:
 
 
 async def rematch_table(
-    manager: TableManager, old: LiveTable, created_by: str, seat: int | None = None
+    manager: TableManager, old: LiveTable, created_by: str, seat: int
 ) -> tuple[LiveTable, bool]:
     """The rematch table of a finished ``old`` table, created by the first asker (at old
     ``seat``); whether this call created it (and so told the other instances of the ask)."""
@@ -255,7 +255,7 @@ async def rematch_table(
         return await manager.get(old.rematch_id), created
 
 
-async def _create(manager: TableManager, old: LiveTable, created_by: str, seat: int | None) -> bool:
+async def _create(manager: TableManager, old: LiveTable, created_by: str, seat: int) -> bool:
     """Create the rematch table and store it as ``old``'s; False when another process's
     rematch was stored first (then that one is ``old``'s, and this one is dropped)."""
     order, options = plan(old)
@@ -286,7 +286,7 @@ async def _create(manager: TableManager, old: LiveTable, created_by: str, seat: 
         rated=old.rated,
         match_id=match_id,
     )
-    notice = manager.notice(REMATCH_NOTICE, old.id, str(seat)) if seat is not None else ""
+    notice = manager.notice(REMATCH_NOTICE, old.id, str(seat))
     if await manager.write(partial(claim_rematch, old_id=old.id, new_id=new.id, notice=notice)):
         _mark(old, new.id, match_id)
         return True
