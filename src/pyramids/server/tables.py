@@ -187,7 +187,7 @@ class TableManager:
             self.clock,
             SocketPublisher(),
             self.moves,
-            origin=self.origin,
+            origin=self.origin if self.cluster else None,
             snapshot_every=self.settings.snapshot_every,
         )
         self.ownership: Ownership = LocalOwnership()
@@ -208,12 +208,15 @@ class TableManager:
         await asyncio.to_thread(migrate, self._engine)
         self._writer = Writer(self._engine)
         self._writer.start()
-        expired = await self._write(partial(store.expire_open_tables, before=self._expiry_cutoff()))
-        if expired:
-            log.info("%d open tables expired (never started)", len(expired))
         if self.cluster:
+            # no expiry of every table here: another instance may hold some; each owner
+            # expires its own (``expire_due``), telling the others
             await self._join_cluster()
         else:
+            cutoff = self._expiry_cutoff()
+            expired = await self._write(partial(store.expire_open_tables, before=cutoff))
+            if expired:
+                log.info("%d open tables expired (never started)", len(expired))
             loaded = await asyncio.to_thread(self._load_unfinished)
             for record, rebuilt in loaded:
                 table = self._make_live(record, rebuilt)
@@ -789,11 +792,7 @@ class TableManager:
         if found is None:
             return None
         stored, status = found
-        s = table.seats[seat]
-        s.claimed = stored.claimed
-        s.token_hash = stored.token_hash
-        s.name = stored.name
-        s.account_id = stored.account_id
+        table.seats[seat].take_binding(stored)
         table.changed()
         return status
 
@@ -1000,10 +999,11 @@ class TableManager:
 
     def _resync(self) -> None:
         """The notifications were lost for a while: read every held table again."""
-        for table in list(self.tables.values()):
-            if table.status in (OPEN, RUNNING):
-                self.spawn(table, self._sync(table))
-                self.spawn(table, self.presence.refresh([table]))
+        held = [t for t in self.tables.values() if t.status in (OPEN, RUNNING)]
+        for table in held:
+            self.spawn(table, self._sync(table))
+        if held:
+            self.spawn(held[0], self.presence.refresh(held))
 
     def _follow(self, table: LiveTable) -> None:
         """Read the actions another instance committed to ``table`` (one reader at a time
@@ -1052,10 +1052,7 @@ class TableManager:
         """Take what another instance stored of ``table``'s row and seats into memory."""
         for stored in record.seats:
             s = table.seats[stored.seat]
-            s.claimed = stored.claimed
-            s.token_hash = stored.token_hash
-            s.name = stored.name
-            s.account_id = stored.account_id
+            s.take_binding(stored)
             if not self.owns(table):
                 s.taken_over = s.is_human and stored.seat in taken
         table.started = record.started or table.started
