@@ -569,19 +569,34 @@ async def attack_chunked(server: Server, _: argparse.Namespace) -> str:
         "POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
     )
+    received = bytearray()
+
+    async def read_all() -> None:
+        # read while the body is still being sent: the server answers 413 and closes once
+        # it has 64 KiB, and the unread rest of the body makes its kernel reset the
+        # connection; what has arrived by then is kept (a read after the writes could lose it)
+        try:
+            while chunk := await reader.read(65536):
+                received.extend(chunk)
+        except ConnectionError:
+            pass
+
+    reading = asyncio.create_task(read_all())
     writer.write(head.encode())
     chunk = b'{"game":"flaming","seats":[' + b" " * 4000
     sent = 0
     try:
-        while sent < 65 * 1024 + 1:
+        while sent < 65 * 1024 + 1 and not reading.done():
             writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            await writer.drain()
             sent += len(chunk)
             chunk = b" " * 4096
         writer.write(b"0\r\n\r\n")
         await writer.drain()
     except ConnectionError:
         pass
-    data = await asyncio.wait_for(reader.read(), 20)
+    await asyncio.wait_for(reading, 20)
+    data = bytes(received)
     writer.close()
     status = data.split(b"\r\n", 1)[0].decode("latin-1")
     body = data.split(b"\r\n\r\n", 1)[1] if b"\r\n\r\n" in data else b""

@@ -128,6 +128,39 @@ def test_cli_plays_a_whole_third_game_against_greedy(tmp_path: Path, pebbles: st
     assert state.is_terminal()
 
 
+def test_analyse_reports_on_a_game_with_no_workbench_part(tmp_path: Path) -> None:
+    """`pyramids analyse --game pebbles`: a game that says nothing of its events still gets
+    its seat advantage, length and skill figures, report and charts."""
+    out = tmp_path / "pebbles"
+    result = cli(
+        "analyse",
+        "--game",
+        "pebbles",
+        "--rows",
+        "2",
+        "-p",
+        "2",
+        "-n",
+        "6",
+        "-j",
+        "1",
+        "--bots",
+        "greedy,random",
+        "--out",
+        str(out),
+        "-q",
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    data = json.loads((out / "analysis.json").read_text())
+    assert data["game"] == "pebbles" and data["base_options"]["rows"] == 2
+    assert data["seat_advantage"]["by_players"][0]["games"] == 6
+    assert data["skill"]["by_players"][0]["games"] == 6
+    assert "events" not in data and "holdings" not in data
+    assert "--rows 2" in data["command"]
+    assert (out / "charts" / "seat_advantage.svg").exists()
+    assert "<svg" in (out / "report.html").read_text()
+
+
 def test_ismcts_plays_the_third_game_and_takes_the_better_tile(pebbles: str) -> None:
     """The search finds the game through ``View.game`` and the registry, and searches it."""
     state = load_position(ENDGAME)

@@ -265,3 +265,35 @@ def test_greedy_plays_at_random_in_a_game_without_a_policy() -> None:
         unregister("bare")
     with pytest.raises(TypeError, match="cannot tell which game"):
         GreedyBot().act(object(), [1], random.Random(0))  # type: ignore[arg-type]
+
+
+# --- careless: greedy with the easy level's overlooks (FP-CALL) -------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_careless_plays_greedys_game_without_call_out(seed: int) -> None:
+    """Without call-out there is no check, so ``careless`` never draws and plays greedy."""
+    game = FlamingGame(3, FlamingOptions())
+    _, greedy = play_game(game, [make_bot("greedy") for _ in range(3)], seed)
+    _, careless = play_game(game, [make_bot("careless") for _ in range(3)], seed)
+    assert careless.actions == greedy.actions
+
+
+def test_careless_overlooks_standing_mayhem_at_about_one_check_in_four() -> None:
+    """FP-CALL: the careless answer (``ok`` over standing mayhem) one time in four."""
+    from pyramids.games.flaming.analysis import GameChecks
+
+    game = FlamingGame(3, FlamingOptions(callout="family"))
+    standing = overlooked = 0
+    for seed in range(40):
+        checks = GameChecks(3, curse_on=True)
+
+        def on_step(state: Any, _text: str, checks: GameChecks = checks) -> None:
+            checks.step(state, state.events())
+
+        final, _ = play_game(game, [make_bot("careless") for _ in range(3)], seed, on_step=on_step)
+        for c in checks.finish(final):
+            standing += c["mayhem_standing"]
+            overlooked += c["overlooked"]
+    assert standing > 150
+    assert 0.15 < overlooked / standing < 0.35

@@ -1,4 +1,5 @@
-"""Many games in worker processes: the one runner behind ``simulate`` and ``tournament``."""
+"""Many games in worker processes or on a Ray cluster: the one runner behind ``simulate``,
+``tournament`` and ``analyse``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TypeVar
+
+from pyramids.analysis import ray_runner
 
 C = TypeVar("C")
 R = TypeVar("R")
@@ -29,6 +32,7 @@ def play_chunks(
     at_most: int,
     on_progress: Callable[[int], None] | None = None,
     environ: Mapping[str, str] | None = None,
+    cluster: str | None = None,
 ) -> list[R]:
     """``play_chunk(config, indices)`` over games ``0..games-1``; results in game order.
 
@@ -37,7 +41,22 @@ def play_chunks(
     be a module-level function and ``config`` picklable; each result's game order is its
     position in its chunk's list. ``environ``: variables set in each worker process on top
     of this one's (e.g. ``PYRAMIDS_ENGINE``, so that the workers play on the same engine).
+
+    ``cluster`` (``ray://HOST:PORT`` or ``auto``, docs/RAY.md): the same chunks as Ray tasks
+    instead (``ray_runner.play_on_cluster``), at most ``jobs`` at once; ``jobs`` 0 there
+    means one per CPU of the cluster. The results are the same as a local run's;
+    ``ray_runner.ClusterError`` says why the cluster cannot be used or a task failed.
     """
+    if cluster is not None:
+        return ray_runner.play_on_cluster(
+            play_chunk,
+            config,
+            lambda width: chunks(games, width, per_job=per_job, at_most=at_most),
+            jobs,
+            cluster,
+            on_progress=on_progress,
+            environ=environ,
+        )
     if jobs == 1 or games == 1:
         work = [range(i, i + 1) for i in range(games)]
         ordered: list[R] = []

@@ -195,6 +195,8 @@ class SimConfig:
     ``options`` are the rules options given (by ``OptionSpec`` name); the others take the
     game's defaults. ``engine``: ``auto``, ``native`` or ``python`` (None:
     ``$PYRAMIDS_ENGINE``, else auto; ``pyramids.core.engine``), also in the workers.
+    ``cluster``: ``ray://HOST:PORT`` or ``auto`` to play on a Ray cluster (docs/RAY.md), where
+    ``jobs`` 0 means one per CPU of the cluster; None: local processes.
     """
 
     players: int = 2
@@ -205,6 +207,7 @@ class SimConfig:
     game: str = field(default_factory=lambda: names()[0])
     options: Mapping[str, Any] = field(default_factory=dict)
     engine: str | None = None
+    cluster: str | None = None
 
     def make_game(self) -> Game:
         """The game of this configuration (PositionError for bad options, EngineError for an
@@ -286,7 +289,7 @@ def check_config(config: SimConfig) -> Game:
         raise ValueError(f"unknown game {config.game!r} (known: {', '.join(names())})")
     if config.games < 1:
         raise ValueError("--games must be at least 1")
-    if config.jobs < 1:
+    if config.jobs < (0 if config.cluster is not None else 1):
         raise ValueError("--jobs must be at least 1")
     why = foreign_options(descriptor(config.game), config.options)
     if why is not None:
@@ -364,6 +367,7 @@ def play_games(
         at_most=50,
         on_progress=on_progress,
         environ=config.environ(),
+        cluster=config.cluster,
     )
 
 
@@ -413,6 +417,7 @@ def summarize(config: SimConfig, results: Sequence[GameResult], seconds: float) 
         "seed": config.seed,
         "games": n,
         "jobs": config.jobs,
+        **({} if config.cluster is None else {"cluster": config.cluster}),
         "seconds": round(seconds, 3),
         "games_per_s": round(n / seconds, 1) if seconds > 0 else None,
         "turns_per_game": {

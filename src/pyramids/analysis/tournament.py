@@ -166,6 +166,9 @@ class TournamentConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     engine: str | None = None
     """``auto``, ``native`` or ``python`` (None: ``$PYRAMIDS_ENGINE``, else auto)."""
+    cluster: str | None = None
+    """``ray://HOST:PORT`` or ``auto``: the games as Ray tasks (docs/RAY.md; ``jobs`` 0 there is
+    one per CPU of the cluster); None: local processes."""
 
     def rules(self) -> sim.SimConfig:
         """The game, rules options and engine as a simulate configuration (its bots unused)."""
@@ -201,7 +204,7 @@ def check_tournament(config: TournamentConfig) -> tuple[Game, Schedule]:
         raise ValueError("give at least one bot spec")
     if config.games < 1:
         raise ValueError("--games must be at least 1")
-    if config.jobs < 1:
+    if config.jobs < (0 if config.cluster is not None else 1):
         raise ValueError("--jobs must be at least 1")
     game = sim.check_config(config.rules())
     schedule = config.make_schedule()
@@ -348,6 +351,7 @@ def play_games(
         at_most=20,
         on_progress=on_progress,
         environ=config.rules().environ(),
+        cluster=config.cluster,
     )
 
 
@@ -483,6 +487,7 @@ def summarize(
         },
         "timing": {
             "jobs": config.jobs,
+            **({} if config.cluster is None else {"cluster": config.cluster}),
             "seconds": round(seconds, 3),
             "games_per_s": round(n / seconds, 2) if seconds > 0 else None,
             "think_seconds": {names[c]: round(think[c], 3) for c in range(k)},
@@ -532,7 +537,7 @@ def to_markdown(report: dict[str, Any]) -> str:
         "- endings: " + ", ".join(f"{k} {v}" for k, v in report["endings"].items()),
         f"- turns per game: mean {report['turns_per_game']['mean']}, "
         f"max {report['turns_per_game']['max']}",
-        f"- time: {timing['seconds']} s with {timing['jobs']} process(es)",
+        f"- time: {timing['seconds']} s " + _where(timing),
         "",
         "| rank | contestant | bot (budget) | games | seats | wins | win rate | 95% CI "
         "| mean place | mu | sigma | ordinal | ms/decision |",
@@ -575,6 +580,15 @@ def to_markdown(report: dict[str, Any]) -> str:
     if "checks" in report:
         lines += _checks_markdown(contestants, report["checks"]["total"])
     return "\n".join(lines) + "\n"
+
+
+def _where(timing: Mapping[str, Any]) -> str:
+    """Where the games ran: ``with J process(es)`` or ``on the Ray cluster …``."""
+    jobs = timing["jobs"]
+    if "cluster" not in timing:
+        return f"with {jobs} process(es)"
+    at_once = "one task per CPU" if jobs == 0 else f"at most {jobs} tasks at once"
+    return f"on the Ray cluster {timing['cluster']} ({at_once})"
 
 
 def _maybe_pct(rate: float | None) -> str:

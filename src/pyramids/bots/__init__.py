@@ -3,7 +3,7 @@
 The registry ``BOTS`` maps names to factories; ``make_bot(spec)`` also reads a search
 budget after the name. Spec grammar (case and surrounding blanks ignored)::
 
-    random | greedy
+    random | greedy | careless
     ismcts[:BUDGET][+ROLLOUT][+guided][+SEARCH]
     oracle[:BUDGET][+ROLLOUT][+guided][+SEARCH]
     BUDGET  = easy | normal | hard     a level of BOT_LEVELS (budget and rollout)
@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from pyramids.bots.greedy import GreedyBot
+from pyramids.bots.greedy import CarelessBot, GreedyBot
 from pyramids.bots.ismcts import (
     GUIDED,
     MIXED_ROLLOUT,
@@ -93,6 +93,7 @@ SEARCH_BOTS: dict[str, Callable[[SearchSettings, str], Bot]] = {
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "careless": lambda: CarelessBot(EASY_OVERLOOK),
     "ismcts": lambda: make_bot("ismcts"),
     "oracle": lambda: make_bot("oracle"),
 }
@@ -179,6 +180,7 @@ __all__ = [
     "PLAYER_BOTS",
     "ActionStats",
     "BotLevel",
+    "CarelessBot",
     "GreedyBot",
     "ISMCTSBot",
     "OracleMCTSBot",

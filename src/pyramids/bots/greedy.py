@@ -57,3 +57,31 @@ class GreedyBot:
         if policy is None:
             return legal[rng.randrange(len(legal))]
         return policy.act(view, legal, rng)
+
+
+class CarelessBot(GreedyBot):
+    """``careless``: the greedy bot, but at a call-out check (FP-CALL) it overlooks standing
+    mayhem with chance ``overlook`` (the easy level's one check in four).
+
+    Everywhere else it plays exactly as ``greedy`` (the generator is drawn only at a check
+    where the careful and careless answers differ), so a game without call-out is the same
+    game with either bot: the workbench measures call-out with fallible checkers against
+    a greedy baseline (docs/WORKBENCH.md).
+    """
+
+    name = "careless"
+
+    def __init__(self, overlook: float) -> None:
+        super().__init__()
+        self.overlook = overlook
+
+    def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The reflex's answer at a check (careless with chance ``overlook``), else greedy's."""
+        from pyramids.bots.ismcts import reflex_answer  # deferred: pyramids.bots loads greedy first
+
+        game = getattr(view, "game", None)
+        if isinstance(game, str):
+            answer = reflex_answer(game, view, legal, self.overlook, rng)
+            if answer is not None:
+                return answer
+        return super().act(view, legal, rng)

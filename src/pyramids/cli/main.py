@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from pyramids.cli import (
+    analyse_cmd,
     bench_cmd,
     hint_cmd,
     play_cmd,
@@ -32,6 +33,7 @@ app.command("simulate")(sim_cmd.simulate)
 app.command("bench")(bench_cmd.bench)
 app.command("hint")(hint_cmd.hint)
 app.command("tournament")(tournament_cmd.tournament)
+app.command("analyse")(analyse_cmd.analyse)
 app.command("serve")(serve_cmd.serve)
 app.command("verify")(verify_cmd.verify)
 

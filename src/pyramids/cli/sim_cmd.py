@@ -14,11 +14,13 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from pyramids.analysis import simulate as sim
+from pyramids.analysis.ray_runner import ClusterError
+from pyramids.cli.cluster_opt import ClusterOption, check_cluster
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.io import check_output
+from pyramids.cli.progress import games_bar
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.core.errors import PyramidsError
 from pyramids.games import descriptors, names
@@ -55,10 +57,12 @@ def simulate(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     engine: EngineOption = None,
+    cluster: ClusterOption = None,
 ) -> None:
     """Play many seeded bot games (in parallel) and print a JSON summary of the results."""
     err = Console(stderr=True)
     use_engine(engine)
+    address = check_cluster(cluster)
     check_output(out, "--out")
     config = sim.SimConfig(
         game=game.strip().lower(),
@@ -67,25 +71,22 @@ def simulate(
         bots=tuple(b.strip().lower() for b in bots.split(",") if b.strip()),
         seed=seed,
         games=games,
-        jobs=jobs if jobs is not None else sim.default_jobs(),
+        # on a cluster, no --jobs: one task per CPU of the cluster (0)
+        jobs=jobs if jobs is not None else (0 if address is not None else sim.default_jobs()),
         engine=engine,
+        cluster=address,
     )
     try:
         sim.check_config(config)
     except (PyramidsError, ValueError, EngineError) as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
-    with Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=quiet,
-    ) as progress:
-        task = progress.add_task("games", total=games)
-        summary = sim.simulate(config, lambda done: progress.advance(task, done))
+    try:
+        with games_bar("simulating", games, err, quiet=quiet) as advance:
+            summary = sim.simulate(config, advance)
+    except ClusterError as exc:
+        typer.echo(f"error: {exc}", err=True)  # one line, never wrapped
+        raise typer.Exit(2) from None
     text = json.dumps(summary, indent=2)
     if out is None:
         typer.echo(text)

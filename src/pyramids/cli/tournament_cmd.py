@@ -13,12 +13,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from pyramids.analysis import simulate as sim
 from pyramids.analysis import tournament as tour
+from pyramids.analysis.ray_runner import ClusterError
+from pyramids.cli.cluster_opt import ClusterOption, check_cluster
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.io import check_output
+from pyramids.cli.progress import games_bar
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.cli.sim_cmd import GAME_HELP, PLAYERS_HELP
 from pyramids.core.errors import PyramidsError
@@ -61,10 +63,12 @@ def tournament(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     engine: EngineOption = None,
+    cluster: ClusterOption = None,
 ) -> None:
     """Play a tournament between bot specs and report standings, win rates and ratings."""
     err = Console(stderr=True)
     use_engine(engine)
+    address = check_cluster(cluster)
     check_output(out_json, "--out-json")
     check_output(out_md, "--out-md")
     config = tour.TournamentConfig(
@@ -73,10 +77,12 @@ def tournament(
         players=players,
         games=games,
         seed=seed,
-        jobs=jobs if jobs is not None else sim.default_jobs(),
+        # on a cluster, no --jobs: one task per CPU of the cluster (0)
+        jobs=jobs if jobs is not None else (0 if address is not None else sim.default_jobs()),
         schedule=schedule.strip().lower(),
         options=options,
         engine=engine,
+        cluster=address,
     )
     try:
         _game, plan = tour.check_tournament(config)
@@ -89,17 +95,12 @@ def tournament(
             f"[yellow]warning:[/yellow] {games} games is not a multiple of the schedule's "
             f"block of {block}: contestants and seats will not be exactly balanced"
         )
-    with Progress(
-        TextColumn("tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=quiet,
-    ) as progress:
-        task = progress.add_task("games", total=games)
-        report = tour.run_tournament(config, lambda done: progress.advance(task, done))
+    try:
+        with games_bar("tournament", games, err, quiet=quiet) as advance:
+            report = tour.run_tournament(config, advance)
+    except ClusterError as exc:
+        typer.echo(f"error: {exc}", err=True)  # one line, never wrapped
+        raise typer.Exit(2) from None
     markdown = tour.to_markdown(report)
     lost = False
     for path, text, what in (

@@ -529,3 +529,9 @@ class FlagsState(State):
 
     def __repr__(self) -> str:
         return f"FlagsState({self.to_json()!r})"
+
+    def _repr_svg_(self) -> str:
+        """The position drawn as SVG, every hand shown (Jupyter calls this; ``flags.svg``)."""
+        from pyramids.flags.svg import position_svg  # here: svg imports this module
+
+        return position_svg(self.position)

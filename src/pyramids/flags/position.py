@@ -132,6 +132,12 @@ class FlagsPosition:
         """An independent copy (derived from the fields' types)."""
         return copy_position(self)
 
+    def _repr_svg_(self) -> str:
+        """The position drawn as SVG, every hand shown (Jupyter calls this; ``flags.svg``)."""
+        from pyramids.flags.svg import position_svg  # here: svg imports this module
+
+        return position_svg(self)
+
 
 copy_position: Callable[[FlagsPosition], FlagsPosition] = make_clone(FlagsPosition)
 """``copy_position(pos)`` is ``pos.copy()`` (one call less on hot paths)."""

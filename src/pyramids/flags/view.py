@@ -90,6 +90,12 @@ class FlagsView(NamedTuple):
             deck[i] = CODES[c]
         return deck
 
+    def _repr_svg_(self) -> str:
+        """What this seat may know drawn as SVG (Jupyter calls this; ``flags.svg``)."""
+        from pyramids.flags.svg import view_svg  # here: svg imports this module
+
+        return view_svg(self)
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; hidden cards appear as ``?``."""
         data: dict[str, Any] = {

@@ -152,6 +152,12 @@ class FlamingPosition:
         """
         raise NotImplementedError
 
+    def _repr_svg_(self) -> str:
+        """The position drawn as SVG, every hand shown (Jupyter calls this; ``flaming.svg``)."""
+        from pyramids.flaming.svg import position_svg  # here: svg imports this module
+
+        return position_svg(self)
+
 
 FlamingPosition.clone = make_clone(FlamingPosition)  # type: ignore[method-assign, assignment]  # generated from the fields
 

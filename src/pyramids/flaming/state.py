@@ -245,5 +245,11 @@ class FlamingState(State):
     def __repr__(self) -> str:
         return f"FlamingState({self.to_json()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The position drawn as SVG, every hand shown (Jupyter calls this; ``flaming.svg``)."""
+        from pyramids.flaming.svg import position_svg  # here: svg imports this module
+
+        return position_svg(self.position)
+
 
 FlamingState.clone = make_clone(FlamingState)  # type: ignore[method-assign, assignment]  # generated from the fields

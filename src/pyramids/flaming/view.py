@@ -95,6 +95,12 @@ class FlamingView(NamedTuple):
         """Whether the game is over."""
         return self.winner is not None or self.ranking is not None
 
+    def _repr_svg_(self) -> str:
+        """What this seat may know drawn as SVG (Jupyter calls this; ``flaming.svg``)."""
+        from pyramids.flaming.svg import view_svg  # here: svg imports this module
+
+        return view_svg(self)
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; hidden things appear only as counts (and ``overlooked`` not at all)."""
         board = self.board

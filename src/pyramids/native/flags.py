@@ -38,6 +38,7 @@ from pyramids.flags.events import from_raw
 from pyramids.flags.game import FlagsGame, FlagsState
 from pyramids.flags.options import FlagsOptions
 from pyramids.flags.position import FlagsPosition
+from pyramids.flags.svg import position_svg
 from pyramids.flags.text import action_to_text, parse_action, position_to_json, read_position
 from pyramids.flags.view import FlagsView
 
@@ -424,6 +425,10 @@ class NativeFlagsState(State):
 
     def __repr__(self) -> str:
         return f"NativeFlagsState({self.to_json()!r})"
+
+    def _repr_svg_(self) -> str:
+        """The position drawn as SVG, as the Python engine's state draws it (``flags.svg``)."""
+        return position_svg(self.position)
 
 
 class _Engine:

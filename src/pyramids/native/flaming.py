@@ -27,6 +27,7 @@ from pyramids.flaming.game import FlamingGame, position_from_json
 from pyramids.flaming.options import FlamingOptions
 from pyramids.flaming.position import CHECK, FlamingPosition, rebuild
 from pyramids.flaming.rules import illegal_reason as py_illegal_reason
+from pyramids.flaming.svg import position_svg
 from pyramids.flaming.view import FlamingView
 from pyramids.flaming.view import determinize as py_determinize
 
@@ -332,6 +333,10 @@ class NativeFlamingState(State):
 
     def __repr__(self) -> str:
         return f"NativeFlamingState({self.to_json()!r})"
+
+    def _repr_svg_(self) -> str:
+        """The position drawn as SVG, as the Python engine's state draws it (``flaming.svg``)."""
+        return position_svg(self.position)
 
 
 class NativeFlamingGame(FlamingGame):

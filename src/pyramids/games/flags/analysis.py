@@ -8,10 +8,13 @@ ended (PF-WIN); a turn is a move or an exchange (PF-WIN-5), as ``bench`` counts 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from pyramids.analysis.bench import DefaultSetup, NativeTargets
 from pyramids.core import Event
+from pyramids.core.game import Game, State
 from pyramids.flags.actions import MOVE_BASE, TAKE_BASE
+from pyramids.flags.cards import CARDS, CODES
 
 FLAGS_EVENT_KINDS = (
     "flag",
@@ -73,10 +76,150 @@ class FlagsTally:
         return str(event.data["condition"]) if event.kind == "win" else None
 
 
+# --- the workbench (pyramids analyse) -----------------------------------------------------
+
+EVENT_LABELS: dict[str, tuple[str, str]] = {
+    "flag": ("Flag scored", "Drapeau marqué"),
+    "take_bank": ("Take from the bank", "Prise à la banque"),
+    "take_opponent": ("Take from an opponent", "Prise à un adversaire"),
+    "swap": ("Exchange", "Échange de carte"),
+    "tree_R": ("Red tree", "Arbre rouge"),
+    "tree_B": ("Blue tree", "Arbre bleu"),
+    "tree_G": ("Green tree", "Arbre vert"),
+    "tree_Y": ("Yellow tree", "Arbre jaune"),
+    "tree_K": ("Black tree", "Arbre noir"),
+    "tree_W": ("White tree", "Arbre blanc"),
+    "split": ("Split (red)", "Démolition (rouge)"),
+    "trade": ("Trade (blue)", "Troc (bleu)"),
+    "grow": ("Grow (green)", "Croissance (vert)"),
+    "newstart": ("New start (yellow)", "Nouveau départ (jaune)"),
+    "pirate": ("Pirate (black)", "Pirate (noir)"),
+    "wild": ("Wild (white)", "Joker (blanc)"),
+    "decline": ("Action declined", "Action refusée"),
+    "lapse": ("Action lapsed", "Action perdue"),
+}
+"""The counted events' names for the workbench's report (PF-SCORE, PF-CAPTURE, PF-SWAP,
+PF-TREE), English and French, in ``FLAGS_EVENT_KINDS`` order."""
+CONDITION_LABELS: dict[str, tuple[str, str]] = {
+    "flags": ("Five flags (PF-WIN-1)", "Cinq drapeaux (PF-WIN-1)"),
+    "group": ("Three of a group (PF-WIN-2)", "Trois d’un groupe (PF-WIN-2)"),
+    "points": ("Eight points (PF-WIN-3)", "Huit points (PF-WIN-3)"),
+}
+CARD_BY_CODE = dict(zip(CODES, CARDS, strict=True))
+"""Every goal card by its code."""
+HAND_EVENTS = frozenset({"draw", "swap", "trade", "newstart", "pirate", "grow", "wild"})
+"""Events after which a seat's hand may hold a card it did not hold before."""
+
+
+class FlagsFacts:
+    """One game's per-seat facts for ``pyramids analyse`` (``pyramids.analysis.workbench``).
+
+    An event is triggered by the seat it names; the holdings are every goal card a seat held
+    at some point of the game (its hand read from its own view at the first decision and
+    after each event that can bring it a card), and ``done`` the cards it scored (PF-SCORE).
+    """
+
+    _tally = FlagsTally()
+
+    def __init__(self, game: Game) -> None:
+        n = game.num_players
+        self.triggered: list[dict[str, int]] = [
+            dict.fromkeys(FLAGS_EVENT_KINDS, 0) for _ in range(n)
+        ]
+        self.held: list[dict[str, None]] = [{} for _ in range(n)]
+        self.done: list[list[str]] = [[] for _ in range(n)]
+        self.started = False
+
+    def _read_hands(self, state: State) -> None:
+        for seat in range(state.num_players):
+            hands = state.view(seat).to_json()["hands"]
+            for card in hands[seat]:
+                self.held[seat][str(card)] = None
+
+    def step(self, state: State, events: Sequence[Event]) -> None:
+        """Count the events of the last action; note the hands when they may have changed."""
+        reread = not self.started and state.current_player() >= 0
+        for event in events:
+            key = self._tally.key(event)
+            seat = event.data.get("seat")
+            if key is not None and isinstance(seat, int):
+                self.triggered[seat][key] += 1
+            if event.kind == "flag" and isinstance(seat, int):
+                self.done[seat].append(str(event.data["card"]))
+            if event.kind in HAND_EVENTS:
+                reread = True
+        if reread and not state.is_terminal():
+            self.started = True
+            self._read_hands(state)
+
+    def finish(self, state: State) -> list[dict[str, object]]:
+        """Per seat: ``triggered`` by kind, no direct ``cost``, ``held`` and ``done`` cards."""
+        for seat, cards in enumerate(self.done):
+            for card in cards:  # a card scored was held, even if drawn and scored in one go
+                self.held[seat][card] = None
+        return [
+            {
+                "triggered": self.triggered[seat],
+                "cost": {},
+                "held": list(self.held[seat]),
+                "done": self.done[seat],
+            }
+            for seat in range(len(self.triggered))
+        ]
+
+
+class FlagsWorkbench:
+    """What ``pyramids analyse`` measures in Pyramids and Flags (docs/WORKBENCH.md)."""
+
+    turn_unit: ClassVar[Mapping[str, str]] = {"en": "move or exchange", "fr": "coup ou échange"}
+    kinds = tuple((k, {"en": en, "fr": fr}) for k, (en, fr) in EVENT_LABELS.items())
+    conditions = tuple((k, {"en": en, "fr": fr}) for k, (en, fr) in CONDITION_LABELS.items())
+    cost_label: ClassVar[Mapping[str, str] | None] = None
+    holding: ClassVar[Mapping[str, str]] = {"en": "goal card", "fr": "carte objectif"}
+    holding_explain: ClassVar[Mapping[str, str]] = {
+        "en": "Every goal card a seat held during the game: how often its holder scored it "
+        "(its difficulty: lower is harder) and how its holder fared against the share of "
+        "games a seat wins by chance (1/players).",
+        "fr": "Chaque carte objectif tenue par une place pendant la partie : combien de fois "
+        "celui qui la tenait l’a marquée (sa difficulté : plus bas, plus difficile) et comment "
+        "il s’en est tiré face à la part des parties qu’une place gagne par hasard (1/joueurs).",
+    }
+    done_label: ClassVar[Mapping[str, str] | None] = {"en": "scored", "fr": "marquée"}
+
+    def variants(
+        self, options: Mapping[str, object]
+    ) -> list[tuple[str, dict[str, str], dict[str, object]]]:
+        """The option changes compared with ``options`` (the base): tree actions on or off."""
+        if options.get("actions", True):
+            return [
+                (
+                    "no_actions",
+                    {"en": "No tree actions", "fr": "Sans actions d’arbre"},
+                    {"actions": False},
+                )
+            ]
+        return [
+            ("actions", {"en": "Tree actions", "fr": "Avec actions d’arbre"}, {"actions": True})
+        ]
+
+    def kind_of(self, item: str) -> tuple[str, dict[str, str]] | None:
+        """A card's tower height (two or three pieces), the holdings' grouping."""
+        card = CARD_BY_CODE.get(item)
+        if card is None:
+            return None
+        n = len(card.tower)
+        return f"tower_{n}", {"en": f"{n}-piece flags", "fr": f"drapeaux de {n} pièces"}
+
+    def facts(self, game: Game) -> FlagsFacts:
+        """The per-seat fact counter of one new game."""
+        return FlagsFacts(game)
+
+
 class Analysis:
-    """The Pyramids and Flags entry for ``simulate`` and ``bench``."""
+    """The Pyramids and Flags entry for ``simulate``, ``bench`` and ``analyse``."""
 
     simulation = FlagsTally()
+    workbench = FlagsWorkbench()
     bench = DefaultSetup(
         turn_actions=(MOVE_BASE, TAKE_BASE),
         sample_states=30,

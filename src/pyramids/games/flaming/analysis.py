@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from pyramids.analysis.bench import DefaultSetup
 from pyramids.core import Event
 from pyramids.core.game import Game, State
 from pyramids.flaming.actions import CHECK_OK, PLACE_BASE
-from pyramids.flaming.events import Cell, Collapse, Curse, DieExplosion, Explosion, Fire
+from pyramids.flaming.events import Cell, Collapse, Curse, DieExplosion, Explosion, Fire, Place
 from pyramids.flaming.game import FlamingGame
 from pyramids.flaming.mayhem import standing_mayhem
-from pyramids.flaming.options import PRESETS
+from pyramids.flaming.options import CALLOUT_MODES, PRESETS, FlamingOptions
 from pyramids.flaming.state import NONE, FlamingState
+from pyramids.flaming.tiles import BY_NAME, MATERIAL, Material
 from pyramids.games.flaming.evaluation import is_flaming_state
 
 MAYHEM_KINDS = ("free_air", "collapse", "explosion", "fire", "die_explosion", "quench", "curse")
@@ -265,6 +267,168 @@ class CheckTally:
         }
 
 
+# --- the workbench (pyramids analyse) -----------------------------------------------------
+
+MAYHEM_LABELS: dict[str, tuple[str, str]] = {
+    "free_air": ("Free air", "Dans le vide"),
+    "collapse": ("Collapse", "Effondrement"),
+    "explosion": ("Explosion", "Explosion"),
+    "fire": ("Fire", "Feu"),
+    "die_explosion": ("Fire-die explosion", "Explosion du dé de feu"),
+    "quench": ("Quench", "Extinction"),
+    "curse": ("Curse", "Malédiction"),
+}
+"""The mayhem kinds' names for the workbench's report (FP-MAYHEM), English and French."""
+
+
+class FlamingFacts:
+    """One game's per-seat facts for ``pyramids analyse`` (``pyramids.analysis.workbench``).
+
+    Mayhem is the placer's (FP-MAYHEM: the seat whose placement set it off, as
+    ``stats.player_stats`` counts it); its cost is the tiles that event sent under the
+    placer's own pile (a curse sends them to the player on the right, FP-CURSE, so it costs
+    its placer nothing). The holdings are the five tiles each seat is dealt (FP-SETUP).
+    """
+
+    def __init__(self, game: Game) -> None:
+        n = game.num_players
+        self.triggered: list[dict[str, int]] = [dict.fromkeys(MAYHEM_KINDS, 0) for _ in range(n)]
+        self.cost: list[dict[str, float]] = [dict.fromkeys(MAYHEM_KINDS, 0.0) for _ in range(n)]
+        self.held: list[list[str]] | None = None
+        self.placer: int | None = None
+
+    def step(self, state: State, events: Sequence[Event]) -> None:
+        """Count the mayhem of the last action; note the deal at the first decision."""
+        if self.held is None and state.current_player() >= 0:
+            self.held = [
+                [str(t) for t in state.view(seat).to_json()["hand"]]
+                for seat in range(state.num_players)
+            ]
+        for event in events:
+            if isinstance(event, Place):
+                self.placer = event.seat
+                continue
+            kind = event.kind
+            if kind not in MAYHEM_LABELS or self.placer is None:
+                continue
+            placer = self.placer
+            self.triggered[placer][kind] += 1
+            sent = sent_tiles(event)
+            if sent is not None and sent[0] == placer:
+                self.cost[placer][kind] += sent[1]
+
+    def finish(self, state: State) -> list[dict[str, object]]:
+        """Per seat: ``triggered`` and ``cost`` by kind, ``held`` (the dealt tiles), ``done``."""
+        return [
+            {
+                "triggered": self.triggered[seat],
+                "cost": self.cost[seat],
+                "held": (self.held or [[] for _ in self.triggered])[seat],
+                "done": [],
+            }
+            for seat in range(len(self.triggered))
+        ]
+
+
+MATERIAL_LABELS = {
+    Material.STRAW: ("straw tiles", "tuiles de paille"),
+    Material.WOOD: ("wood tiles", "tuiles de bois"),
+    Material.STONE: ("stone tiles", "tuiles de pierre"),
+    Material.EMBER: ("embers", "braises"),
+}
+CALLOUT_LABELS = {
+    "off": ("Call-out off", "Sans signalement"),
+    "family": ("Call-out, family", "Signalement, famille"),
+    "competitive": ("Call-out, competitive", "Signalement, compétitif"),
+}
+
+
+def _rules_key(options: Mapping[str, object]) -> tuple[frozenset[int], bool, bool, str]:
+    """What decides the rules of a game with ``options``: its tiles, curse, die, call-out."""
+    known = {f: options[f] for f in ("preset", "curse", "fire_die", "callout") if f in options}
+    rules = FlamingOptions(**known)  # type: ignore[arg-type]
+    return rules.tiles, bool(rules.curse), bool(rules.fire_die), rules.callout
+
+
+class FlamingWorkbench:
+    """What ``pyramids analyse`` measures in Flaming Pyramids (docs/WORKBENCH.md)."""
+
+    turn_unit: ClassVar[Mapping[str, str]] = {"en": "placement", "fr": "pose"}
+    kinds = tuple((k, {"en": en, "fr": fr}) for k, (en, fr) in MAYHEM_LABELS.items())
+    conditions: tuple[tuple[str, dict[str, str]], ...] = ()
+    cost_label: ClassVar[Mapping[str, str]] = {
+        "en": "tiles under own pile",
+        "fr": "tuiles sous sa propre pile",
+    }
+    holding: ClassVar[Mapping[str, str]] = {"en": "tile", "fr": "tuile"}
+    holding_explain: ClassVar[Mapping[str, str]] = {
+        "en": "Each of the five tiles a seat is dealt (FP-SETUP), against the share of games "
+        "that seat would win by chance (1/players): a lift above 1 helps its holder.",
+        "fr": "Chacune des cinq tuiles reçues par une place (FP-SETUP), rapportée à la part "
+        "des parties que cette place gagnerait par hasard (1/joueurs) : au-dessus de 1, elle "
+        "aide celui qui la tient.",
+    }
+    done_label: ClassVar[Mapping[str, str] | None] = None
+
+    def variants(
+        self, options: Mapping[str, object]
+    ) -> list[tuple[str, dict[str, str], dict[str, object]]]:
+        """The option changes compared with ``options`` (the base): (name, label, options).
+
+        Each other preset, the curse and the fire die switched, each other call-out mode;
+        a change that gives the same rules as the base or as an earlier change (the
+        standard preset without the curse is the family preset, FP-OPT-1) is left out.
+        """
+        preset = str(options.get("preset", "standard"))
+        curse_on = _rules_key(options)[1]
+        candidates: list[tuple[str, dict[str, str], dict[str, object]]] = [
+            (f"preset_{p}", {"en": f"Preset {p}", "fr": f"Préréglage {p}"}, {"preset": p})
+            for p in PRESETS
+            if p != preset
+        ]
+        if curse_on:
+            candidates.append(
+                ("no_curse", {"en": "Curse off", "fr": "Sans malédiction"}, {"curse": False})
+            )
+        else:
+            candidates.append(
+                ("curse", {"en": "Curse on", "fr": "Avec malédiction"}, {"curse": True})
+            )
+        if options.get("fire_die"):
+            candidates.append(
+                ("no_fire_die", {"en": "No fire die", "fr": "Sans dé de feu"}, {"fire_die": False})
+            )
+        else:
+            candidates.append(
+                ("fire_die", {"en": "Fire die", "fr": "Dé de feu"}, {"fire_die": True})
+            )
+        for mode in CALLOUT_MODES:
+            if mode != options.get("callout", "off"):
+                en, fr = CALLOUT_LABELS[mode]
+                candidates.append((f"callout_{mode}", {"en": en, "fr": fr}, {"callout": mode}))
+        seen = {_rules_key(options)}
+        out = []
+        for name, label, changed in candidates:
+            key = _rules_key({**options, **changed})
+            if key not in seen:
+                seen.add(key)
+                out.append((name, label, changed))
+        return out
+
+    def kind_of(self, item: str) -> tuple[str, dict[str, str]] | None:
+        """A tile's material (FP-TILE-2..6), the holdings' grouping: ``("wood", {...})``."""
+        index = BY_NAME.get(item)
+        if index is None:
+            return None
+        material = MATERIAL[index]
+        en, fr = MATERIAL_LABELS[material]
+        return material.name.lower(), {"en": en, "fr": fr}
+
+    def facts(self, game: Game) -> FlamingFacts:
+        """The per-seat fact counter of one new game."""
+        return FlamingFacts(game)
+
+
 class Analysis:
     """The Flaming Pyramids entry for ``simulate``, ``tournament`` and ``bench``.
 
@@ -274,4 +438,5 @@ class Analysis:
 
     simulation = MayhemTally()
     seats = CheckTally()
+    workbench = FlamingWorkbench()
     bench = DefaultSetup(presets=PRESETS, turn_actions=(PLACE_BASE, CHECK_OK), sample_states=60)

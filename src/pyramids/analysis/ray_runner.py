@@ -1,0 +1,361 @@
+"""Chunks of games as Ray tasks: the ``--cluster`` side of ``parallel.play_chunks`` (docs/RAY.md).
+
+Ray is an optional extra (``pip install 'pyramids[ray]'``) and is imported only here and
+only when a cluster is asked for. Two spellings: ``ray://HOST:PORT`` (the Ray Client port of
+the cluster's head, 10001 by default) and ``auto`` (``ray.init()``: ``$RAY_ADDRESS`` when set,
+else the Ray instance ``ray start`` began on this machine, else a new local instance for this
+run, stopped at the end). The chunks are the ones a local run would play; each task plays its
+chunk with the driver's ``PYRAMIDS_ENGINE`` and ``PYRAMIDS_GAMES`` (and the caller's
+``environ``), and returns what its worker runs (pyramids version, rules versions, engine) next
+to its results, so that a node with another installation is refused instead of mixing its
+games in. Every failure is a ``ClusterError`` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import ipaddress
+import logging
+import os
+import pickle
+import re
+import socket
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import ModuleType
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import pyramids
+
+C = TypeVar("C")
+R = TypeVar("R")
+
+AUTO = "auto"
+SCHEME = "ray://"
+CLIENT_PORT = 10001
+"""The Ray Client server's default port on the head (``ray start --ray-client-server-port``)."""
+RAY_MISSING = "--cluster needs Ray: pip install 'pyramids[ray]'"
+CLIENT_MISSING = "--cluster ray://… needs the Ray Client: pip install 'pyramids[ray]'"
+FORWARDED = ("PYRAMIDS_ENGINE", "PYRAMIDS_GAMES")
+"""The driver's variables every task sees as the driver has them (unset: empty): the engine
+choice (``pyramids.games.engine.ENV_VAR``) and the added games (``pyramids.games.ENV_VAR``).
+A task sets them before it imports the registry, so this module imports it only in functions."""
+REACH_SECONDS = 5.0
+"""How long to wait for a TCP connection to a ``ray://`` address before saying it is unreachable."""
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be used or a task on it failed; the message is one line."""
+
+
+# --- the address ---------------------------------------------------------------------------
+
+
+_HOST_PORT = re.compile(r"(\[[0-9a-fA-F:.]+\]|[^:/\s\[\]]+):\d+")
+
+
+def check_address(cluster: str) -> str:
+    """``cluster`` spelled canonically (``auto`` or ``ray://HOST:PORT``); ClusterError if not."""
+    text = cluster.strip()
+    if text.lower() == AUTO:
+        return AUTO
+    if not text.lower().startswith(SCHEME):
+        if _HOST_PORT.fullmatch(text):
+            raise ClusterError(
+                f"--cluster {text}: write ray://{text} for a cluster's Ray Client port "
+                f"({CLIENT_PORT} by default) or auto for the Ray instance on this machine"
+            )
+        raise ClusterError(f"--cluster {text!r}: give ray://HOST:PORT or auto")
+    parts = urlsplit(text)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    host = parts.hostname
+    if (
+        not host
+        or port is None
+        or not 0 < port < 65536
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+        or not _is_host(host)
+    ):
+        raise ClusterError(f"--cluster {text!r}: give ray://HOST:PORT (e.g. ray://10.0.0.5:10001)")
+    shown = f"[{host}]" if ":" in host else host
+    return f"{SCHEME}{shown}:{port}"
+
+
+def _is_host(host: str) -> bool:
+    """An IP address or a DNS name (letters, digits, hyphens and dots)."""
+    with contextlib.suppress(ValueError):
+        ipaddress.ip_address(host)
+        return True
+    labels = host.rstrip(".").split(".")
+    return all(
+        0 < len(label) < 64
+        and label[0] != "-"
+        and label[-1] != "-"
+        and all(ch.isascii() and (ch.isalnum() or ch == "-") for ch in label)
+        for label in labels
+    )
+
+
+def import_ray(address: str = AUTO) -> ModuleType:
+    """The ``ray`` module; ClusterError without it (or without its client for ``ray://``)."""
+    try:
+        ray = importlib.import_module("ray")
+    except ImportError:
+        raise ClusterError(RAY_MISSING) from None
+    if address.startswith(SCHEME) and importlib.util.find_spec("grpc") is None:
+        raise ClusterError(CLIENT_MISSING)
+    return ray
+
+
+# --- what a worker runs --------------------------------------------------------------------
+
+
+def installation() -> dict[str, Any]:
+    """What this process plays with: pyramids' version, each game's rules version and engine."""
+    # imported here, not at the top: a task sets FORWARDED before the registry loads
+    from pyramids.games import descriptor, engine_for, names
+    from pyramids.games.engine import EngineError
+
+    games: dict[str, str] = {}
+    for name in names():
+        desc = descriptor(name)
+        try:
+            played = engine_for(desc)
+        except EngineError as exc:
+            played = f"unavailable ({exc})"
+        games[name] = f"{desc.info.rules_version} on {played}"
+    return {"pyramids": pyramids.__version__, "games": games}
+
+
+def _play_task(
+    work: bytes, indices: Sequence[int], environ: Mapping[str, str]
+) -> tuple[dict[str, Any], list[Any]]:
+    """One Ray task: the driver's variables, then the chunk; what this worker runs, and the results.
+
+    ``work`` is ``(play_chunk, config)`` pickled by the driver and unpickled here, in the
+    worker, so that a worker missing a module fails this task with ModuleNotFoundError
+    (Ray Client would otherwise drop the connection).
+    """
+    os.environ.update(environ)
+    play_chunk, config = pickle.loads(work)
+    return installation(), play_chunk(config, indices)
+
+
+def worker_environ(environ: Mapping[str, str] | None) -> dict[str, str]:
+    """The variables of every task: the driver's ``FORWARDED`` ones, then ``environ``."""
+    env = {name: os.environ.get(name, "") for name in FORWARDED}
+    env.update(environ or {})
+    return env
+
+
+@contextlib.contextmanager
+def _applied(environ: Mapping[str, str]) -> Iterator[None]:
+    """This process's environment with ``environ`` on top, for as long as the block runs."""
+    saved = {name: os.environ.get(name) for name in environ}
+    os.environ.update(environ)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _differences(driver: Mapping[str, Any], worker: Mapping[str, Any]) -> str:
+    """What differs between two ``installation()`` dicts, in words."""
+    if driver["pyramids"] != worker["pyramids"]:
+        return f"pyramids {worker['pyramids']} (this process: {driver['pyramids']})"
+    theirs, ours = worker["games"], driver["games"]
+    diffs = [
+        f"{name} {theirs.get(name, 'missing')} (this process: {ours.get(name, 'missing')})"
+        for name in sorted(set(theirs) | set(ours))
+        if theirs.get(name) != ours.get(name)
+    ]
+    return "; ".join(diffs)
+
+
+# --- connecting -------------------------------------------------------------------------------
+
+
+def _check_reachable(address: str) -> None:
+    """A TCP connection to a ``ray://`` address, so that a wrong one fails at once (Ray Client
+    retries for 30 s)."""
+    parts = urlsplit(address)
+    host, port = parts.hostname or "", parts.port or CLIENT_PORT
+    try:
+        with socket.create_connection((host, port), timeout=REACH_SECONDS):
+            pass
+    except socket.gaierror:
+        raise ClusterError(f"cannot reach {address}: unknown host {host}") from None
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise ClusterError(
+            f"cannot reach {address}: {why.lower()} (is `ray start --head` running there, "
+            f"with its Ray Client port {port} open?)"
+        ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first non-empty line of an exception's message (or its type's name)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def connect(ray: ModuleType, address: str) -> None:
+    """``ray.init`` for ``address``; ClusterError if it fails.
+
+    No job ``runtime_env``: each task sets its variables itself (``_play_task``), which also
+    spares the runtime-environment agent a round trip. Ray Client's per-client server on the
+    head sometimes dies as it starts (seen with Ray 2.60 on a new head's first client; the
+    client hears of it after ~40 s): that failure is tried once more.
+    """
+    if ray.is_initialized():
+        raise ClusterError(
+            "Ray is already initialized in this process: --cluster connects by itself "
+            "(call ray.shutdown() first)"
+        )
+    if address.startswith(SCHEME):
+        _check_reachable(address)
+    target = address if address.startswith(SCHEME) else None
+    for attempt in (1, 2):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ray.init(target, logging_level=logging.ERROR, log_to_driver=False)
+            return
+        except Exception as exc:
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            why = _first_line(exc)
+            if attempt == 1 and why.startswith("Initialization failure from server"):
+                continue
+            if "timeout" in why and address.startswith(SCHEME):
+                why += (
+                    " (is this the head's Ray Client port? a cluster with token "
+                    "authentication needs RAY_AUTH_MODE=token and its token here: docs/RAY.md)"
+                )
+            raise ClusterError(f"cannot connect to the Ray cluster {address}: {why}") from None
+
+
+# --- running ---------------------------------------------------------------------------------
+
+
+_NO_MODULE = re.compile(r"No module named '([^']+)'")
+
+
+def _missing_module(exc: BaseException) -> ClusterError | None:
+    """The ClusterError of a node that cannot import a module ``exc`` names, if it names one."""
+    cause = getattr(exc, "cause", None)
+    name = getattr(cause, "name", None) if isinstance(cause, ModuleNotFoundError) else None
+    found = _NO_MODULE.search(str(exc))
+    name = name or (found.group(1) if found else None)
+    if name is None:
+        return None
+    return ClusterError(
+        f"a Ray node cannot import {name}: install pyramids {pyramids.__version__} (the same "
+        "wheel, and any package a game comes from) on every node of the cluster (docs/RAY.md)"
+    )
+
+
+def _failure(ray: ModuleType, exc: Exception) -> ClusterError:
+    """The one-line ClusterError of a task that failed with ``exc``."""
+    missing = _missing_module(exc)
+    if missing is not None:
+        return missing
+    cause = getattr(exc, "cause", None)
+    if isinstance(exc, ray.exceptions.RayTaskError):
+        text = (
+            _first_line(exc) if cause is None else f"{type(cause).__name__}: {_first_line(cause)}"
+        )
+        return ClusterError(f"a game task failed on the cluster: {text}")
+    return ClusterError(f"the cluster lost a task: {_first_line(exc)}")
+
+
+def play_on_cluster(
+    play_chunk: Callable[[C, Sequence[int]], list[R]],
+    config: C,
+    plan: Callable[[int], list[range]],
+    jobs: int,
+    cluster: str,
+    *,
+    on_progress: Callable[[int], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> list[R]:
+    """``play_chunk(config, chunk)`` for every chunk of ``plan(width)`` as Ray tasks; results in
+    chunk order.
+
+    ``width`` is ``jobs``, at most that many tasks running at once; ``jobs`` 0: the cluster's
+    CPU count when connected, every task submitted at once (Ray queues them). Each task asks
+    for one CPU. ``on_progress`` gets each chunk's game count as it finishes. Disconnects at
+    the end, also on error or interruption.
+    """
+    address = check_address(cluster)
+    ray = import_ray(address)
+    env = worker_environ(environ)
+    with _applied(env):
+        expected = installation()
+    connect(ray, address)
+    pending: dict[Any, int] = {}
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        if cpus < 1:
+            raise ClusterError(f"the Ray cluster {address} has no CPU to play on")
+        work = plan(jobs if jobs > 0 else cpus)
+        most = jobs if jobs > 0 else len(work)
+        task = ray.remote(num_cpus=1)(_play_task)
+        shared = ray.put(pickle.dumps((play_chunk, config)))
+        by_chunk: dict[int, list[R]] = {}
+        queue = iter(enumerate(work))
+
+        def submit() -> None:
+            step = next(queue, None)
+            if step is not None:
+                pending[task.remote(shared, step[1], env)] = step[0]
+
+        for _ in range(most):
+            submit()
+        while pending:
+            # one chunk done, then every chunk done by now in one get (Ray Client pays a
+            # round trip of ~5 ms per call) rather than a wait and a get per chunk
+            ray.wait(list(pending), num_returns=1)
+            done, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0)
+            try:
+                values = ray.get(done)
+            except ray.exceptions.RayError as exc:
+                raise _failure(ray, exc) from None
+            for ref, (worker, results) in zip(done, values, strict=True):
+                if worker != expected:
+                    raise ClusterError(
+                        "a Ray worker plays with another installation: "
+                        f"{_differences(expected, worker)}; install the same pyramids wheel "
+                        "on every node (docs/RAY.md)"
+                    )
+                by_chunk[pending.pop(ref)] = results
+                if on_progress is not None:
+                    on_progress(len(results))
+                submit()
+        return [r for i in range(len(work)) for r in by_chunk[i]]
+    except ConnectionError as exc:
+        missing = _missing_module(exc)
+        if missing is not None:
+            raise missing from None
+        raise ClusterError(
+            f"lost the connection to the Ray cluster {address}: {_first_line(exc)}"
+        ) from None
+    finally:
+        for ref in pending:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref)
+        with contextlib.suppress(Exception):
+            ray.shutdown()
