@@ -301,6 +301,49 @@ def test_analyse_on_the_cluster_equals_the_local_run(head: str, tmp_path: Path) 
     ).read_text()
 
 
+def test_a_dropped_connection_reconnects_and_plays_the_rest(
+    head: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray Client's data channel can drop under load: the run connects again, plays the
+    chunks not back yet, and its results are still the local run's."""
+    import ray
+
+    real_get = ray.get
+    calls = {"n": 0}
+
+    def dropping_get(refs: Any, *args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:  # one chunk is back, the others are lost with the connection
+            raise ConnectionError(
+                "Request can't be sent because the Ray client has already been disconnected"
+            )
+        return real_get(refs, *args, **kwargs)
+
+    monkeypatch.setattr(ray, "get", dropping_get)
+    config = sim.SimConfig(game="flaming", players=3, bots=("greedy", "random"), seed=5, games=12)
+    local = sim.simulate(config)
+    remote = sim.simulate(replace(config, jobs=1, cluster=head))
+    assert calls["n"] > 2
+    assert without(remote, SIM_TIMING) == without(local, SIM_TIMING)
+
+
+def test_a_connection_that_keeps_dropping_is_a_one_line_error(
+    head: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ray
+
+    def always_dropping(*_args: Any, **_kwargs: Any) -> Any:
+        raise ConnectionError("the data channel is gone")
+
+    monkeypatch.setattr(ray, "get", always_dropping)
+    with pytest.raises(
+        ClusterError, match=r"^lost the connection to the Ray cluster .* \(3 times\)"
+    ):
+        play_chunks(
+            sim._play_chunk, sim.SimConfig(games=2), 2, 1, per_job=1, at_most=1, cluster=head
+        )
+
+
 def test_a_failing_task_is_a_one_line_cluster_error(head: str) -> None:
     """An error inside a game names its type and message, without the remote traceback."""
     bad = sim.SimConfig(bots=("nosuchbot",), games=4)

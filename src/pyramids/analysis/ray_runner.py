@@ -251,6 +251,9 @@ def connect(ray: ModuleType, address: str) -> None:
 # --- running ---------------------------------------------------------------------------------
 
 
+RECONNECTS = 2
+"""How many times a run whose Ray Client connection drops connects again and goes on with
+the chunks not yet back (Ray Client's data channel sometimes drops under load)."""
 _NO_MODULE = re.compile(r"No module named '([^']+)'")
 
 
@@ -305,24 +308,70 @@ def play_on_cluster(
     env = worker_environ(environ)
     with _applied(env):
         expected = installation()
-    connect(ray, address)
+    work: list[range] | None = None
+    by_chunk: dict[int, list[R]] = {}
+    for attempt in range(RECONNECTS + 1):
+        connect(ray, address)
+        try:
+            if work is None:
+                cpus = int(ray.cluster_resources().get("CPU", 0))
+                if cpus < 1:
+                    raise ClusterError(f"the Ray cluster {address} has no CPU to play on")
+                work = plan(jobs if jobs > 0 else cpus)
+            shared = ray.put(pickle.dumps((play_chunk, config)))
+            _play_connected(
+                ray,
+                shared,
+                work=work,
+                jobs=jobs,
+                by_chunk=by_chunk,
+                env=env,
+                expected=expected,
+                on_progress=on_progress,
+            )
+            return [r for i in range(len(work)) for r in by_chunk[i]]
+        except ConnectionError as exc:
+            missing = _missing_module(exc)
+            if missing is not None:
+                raise missing from None
+            if attempt == RECONNECTS:
+                raise ClusterError(
+                    f"lost the connection to the Ray cluster {address} "
+                    f"({RECONNECTS + 1} times): {_first_line(exc)}"
+                ) from None
+            # a chunk's games depend only on its indices: the ones not back yet are played
+            # again on a new connection, and the results stay those of a local run
+        finally:
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+    raise AssertionError("unreachable")  # the last attempt returns or raises
+
+
+def _play_connected(
+    ray: ModuleType,
+    shared: Any,
+    *,
+    work: Sequence[range],
+    jobs: int,
+    by_chunk: dict[int, list[R]],
+    env: Mapping[str, str],
+    expected: Mapping[str, Any],
+    on_progress: Callable[[int], None] | None,
+) -> None:
+    """On one connection, the chunks of ``work`` not in ``by_chunk`` yet, into ``by_chunk``
+    (``jobs`` tasks at once, 0: all); the ones still queued are cancelled if it fails."""
+    left = [(i, chunk) for i, chunk in enumerate(work) if i not in by_chunk]
+    most = jobs if jobs > 0 else len(left)
+    task = ray.remote(num_cpus=1)(_play_task)
+    queue = iter(left)
     pending: dict[Any, int] = {}
+
+    def submit() -> None:
+        step = next(queue, None)
+        if step is not None:
+            pending[task.remote(shared, step[1], env)] = step[0]
+
     try:
-        cpus = int(ray.cluster_resources().get("CPU", 0))
-        if cpus < 1:
-            raise ClusterError(f"the Ray cluster {address} has no CPU to play on")
-        work = plan(jobs if jobs > 0 else cpus)
-        most = jobs if jobs > 0 else len(work)
-        task = ray.remote(num_cpus=1)(_play_task)
-        shared = ray.put(pickle.dumps((play_chunk, config)))
-        by_chunk: dict[int, list[R]] = {}
-        queue = iter(enumerate(work))
-
-        def submit() -> None:
-            step = next(queue, None)
-            if step is not None:
-                pending[task.remote(shared, step[1], env)] = step[0]
-
         for _ in range(most):
             submit()
         while pending:
@@ -345,17 +394,7 @@ def play_on_cluster(
                 if on_progress is not None:
                     on_progress(len(results))
                 submit()
-        return [r for i in range(len(work)) for r in by_chunk[i]]
-    except ConnectionError as exc:
-        missing = _missing_module(exc)
-        if missing is not None:
-            raise missing from None
-        raise ClusterError(
-            f"lost the connection to the Ray cluster {address}: {_first_line(exc)}"
-        ) from None
     finally:
         for ref in pending:
             with contextlib.suppress(Exception):
                 ray.cancel(ref)
-        with contextlib.suppress(Exception):
-            ray.shutdown()
