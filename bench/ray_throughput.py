@@ -28,83 +28,20 @@ import json
 import logging
 import os
 import platform
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pyramids.analysis import simulate as sim
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.ray_head import HeadError, ray_head  # noqa: E402
+
+from pyramids.analysis import simulate as sim  # noqa: E402
 
 TIMING = ("seconds", "games_per_s", "jobs", "cluster")
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on (now)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def ray_head(cpus: int) -> Iterator[str]:
-    """A Ray head of this venv with ``cpus`` CPUs; its Ray Client address. Killed at the end."""
-    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")
-    client = free_port()
-    args = [
-        str(Path(sys.executable).with_name("ray")), "start", "--head",
-        "--node-ip-address=127.0.0.1", f"--port={free_port()}",
-        f"--ray-client-server-port={client}", f"--dashboard-agent-listen-port={free_port()}",
-        f"--dashboard-agent-grpc-port={free_port()}", f"--runtime-env-agent-port={free_port()}",
-        f"--metrics-export-port={free_port()}", f"--num-cpus={cpus}",
-        "--include-dashboard=false", "--disable-usage-stats",
-        f"--object-store-memory={100 * 1024 * 1024}", f"--temp-dir={temp}",
-    ]  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    env["RAY_AUTH_MODE"] = "disabled"
-    started = subprocess.Popen(
-        args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    try:
-        out, _ = started.communicate(timeout=120)
-        if started.returncode != 0:
-            raise SystemExit(f"ray start failed:\n{out.decode(errors='replace')[-2000:]}")
-        address = f"ray://127.0.0.1:{client}"
-        warm_up(address, env)
-        yield address
-    finally:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(started.pid, sig)
-            except ProcessLookupError:
-                break
-            time.sleep(3)
-        shutil.rmtree(temp, ignore_errors=True)
-
-
-def warm_up(address: str, env: dict[str, str]) -> None:
-    """One Ray Client connection, retried (a new head's first client sometimes fails slowly)."""
-    code = "import sys, ray; ray.init(sys.argv[1], logging_level=40); ray.shutdown()"
-    for _ in range(5):
-        try:
-            subprocess.run(
-                [sys.executable, "-c", code, address],
-                env=env,
-                timeout=15,
-                check=True,
-                capture_output=True,
-            )
-        except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
-            continue
-        return
-    raise SystemExit(f"no Ray Client connection to {address}")
 
 
 def timed(config: sim.SimConfig) -> tuple[float, dict[str, Any]]:
@@ -190,12 +127,17 @@ def main() -> int:
         record(f"local, jobs {jobs}", jobs, seconds, summary)
     costs: dict[str, float] = {}
     for cpus in (1, 2):
-        with ray_head(cpus) as address:
-            seconds, summary = timed(replace(config, jobs=0, cluster=address))
-            record(f"Ray, {cpus} CPU{'s' if cpus > 1 else ''}", cpus, seconds, summary)
-            rows[-1]["overhead_ms_per_game"] = round(1000 * (seconds - local[cpus]) / args.games, 3)
-            if cpus == 2:
-                costs = fixed_costs(address, args.tiny)
+        try:
+            with ray_head(cpus) as address:
+                seconds, summary = timed(replace(config, jobs=0, cluster=address))
+                record(f"Ray, {cpus} CPU{'s' if cpus > 1 else ''}", cpus, seconds, summary)
+                rows[-1]["overhead_ms_per_game"] = round(
+                    1000 * (seconds - local[cpus]) / args.games, 3
+                )
+                if cpus == 2:
+                    costs = fixed_costs(address, args.tiny)
+        except HeadError as exc:
+            raise SystemExit(str(exc)) from None
     figures = {
         "game": args.game,
         "players": args.players,

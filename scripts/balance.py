@@ -206,7 +206,7 @@ def main() -> int:
         charts = sorted((DOCS / "balance" / game / "charts").glob("*.png"))
         body = render_markdown(data, "en")
         text += [
-            render_title(body, data),
+            f"## {data['title']['en']}",
             "",
             f"`{commands[game]}`",
             "",
@@ -218,11 +218,6 @@ def main() -> int:
     (DOCS / "BALANCE.md").write_text("\n".join(text).rstrip() + "\n", encoding="utf-8")
     print(f"docs/BALANCE.md written ({minutes:.1f} min)")
     return 0
-
-
-def render_title(body: str, data: dict[str, Any]) -> str:
-    """The game's section heading."""
-    return f"## {data['title']['en']}"
 
 
 def strip_title(body: str) -> str:

@@ -10,13 +10,7 @@ its process group at the end; the address checks and the "Ray missing" message n
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -34,6 +28,7 @@ from pyramids.analysis.ray_runner import ClusterError, check_address
 from pyramids.cli.main import app
 from pyramids.games import ENV_VAR as GAMES_VAR
 from pyramids.games.engine import ENV_VAR as ENGINE_VAR
+from tests.ray_head import HeadError, free_port, ray_executable, ray_head
 
 pytestmark = pytest.mark.xdist_group("ray")
 
@@ -41,89 +36,16 @@ runner = CliRunner()
 SIM_TIMING = ("seconds", "games_per_s", "jobs", "cluster")
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on (now)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def head() -> Iterator[str]:
     """A Ray head on this machine; its Ray Client address (``ray://127.0.0.1:PORT``)."""
-    ray_exe = Path(sys.executable).with_name("ray")
-    if not ray_exe.exists() or shutil.which(str(ray_exe)) is None:
+    if ray_executable() is None:
         pytest.skip("Ray is not installed in this venv (pip install 'pyramids[ray]')")
-    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths must fit
-    client = free_port()
-    args = [
-        str(ray_exe), "start", "--head", "--node-ip-address=127.0.0.1",
-        f"--port={free_port()}", f"--ray-client-server-port={client}",
-        f"--dashboard-agent-listen-port={free_port()}", f"--dashboard-agent-grpc-port={free_port()}",
-        f"--runtime-env-agent-port={free_port()}", f"--metrics-export-port={free_port()}",
-        f"--node-manager-port={free_port()}", f"--object-manager-port={free_port()}",
-        "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
-        f"--object-store-memory={80 * 1024 * 1024}", f"--temp-dir={temp}",
-    ]  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    # no token authentication, whatever ~/.ray/auth_token holds (Ray Client would need the token)
-    env["RAY_AUTH_MODE"] = "disabled"
-    started = subprocess.Popen(
-        args,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group: the head's processes, killed below
-    )
-    group = started.pid
     try:
-        out, _ = started.communicate(timeout=90)
-        if started.returncode != 0:
-            pytest.fail(f"ray start failed:\n{out[-2000:]}")
-        address = f"ray://127.0.0.1:{client}"
-        _first_client(address, env)
-        yield address
-    finally:
-        _kill_group(group)
-        shutil.rmtree(temp, ignore_errors=True)
-
-
-WARM_UP = "import sys, ray; ray.init(sys.argv[1], logging_level=40); ray.shutdown()"
-
-
-def _first_client(address: str, env: dict[str, str]) -> None:
-    """Connect once in a subprocess, retried: the first Ray Client of a new head sometimes
-    finds its per-client server dead at start (Ray 2.60 here) and learns it after 40 s."""
-    for _ in range(5):
-        try:
-            subprocess.run(
-                [sys.executable, "-c", WARM_UP, address],
-                env=env,
-                timeout=10,
-                check=True,
-                capture_output=True,
-            )
-        except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
-            continue
-        return
-    pytest.fail(f"no Ray Client connection to {address} in 5 tries")
-
-
-def _kill_group(group: int) -> None:
-    """SIGTERM to the head's process group, SIGKILL to what is left after a few seconds."""
-    for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 0.0)):
-        try:
-            os.killpg(group, sig)
-        except ProcessLookupError:
-            return
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(group, 0)
-            except ProcessLookupError:
-                return
-            time.sleep(0.2)
+        with ray_head(cpus=2, object_store_mb=80) as address:
+            yield address
+    except HeadError as exc:
+        pytest.fail(str(exc))
 
 
 def without(summary: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:

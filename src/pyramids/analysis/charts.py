@@ -18,6 +18,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pyramids.cli import i18n
+from pyramids.cli.i18n import catalogue
+
 try:
     from matplotlib import rc_context
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -43,8 +46,6 @@ HOLDINGS_SHOWN = 12
 Data = Mapping[str, Any]
 
 WORDS: dict[str, dict[str, str]] = {
-    "seat": {"en": "seat {n}", "fr": "joueur {n}"},
-    "Seat": {"en": "Seat {n}", "fr": "Joueur {n}"},
     "n_players": {"en": "{n} players", "fr": "{n} joueurs"},
     "players_axis": {"en": "players", "fr": "joueurs"},
     "win_rate": {"en": "win rate", "fr": "taux de victoire"},
@@ -114,11 +115,9 @@ WORDS: dict[str, dict[str, str]] = {
 """Every word the charts and the report share, in English and French."""
 
 
-def word(key: str, lang: str = "en", /, **fields: object) -> str:
-    """The entry ``key`` of ``WORDS`` in ``lang`` (English if missing), formatted with ``fields``."""
-    entry = WORDS[key]
-    text = entry.get(lang) or entry["en"]
-    return text.format(**fields) if fields else text
+word = catalogue(WORDS)
+"""``word(key, lang, **fields)``: the entry of ``WORDS`` (then of the CLI's shared catalogue)
+in ``lang``, English if missing, formatted with ``fields``."""
 
 
 def label(value: object, lang: str = "en") -> str:
@@ -140,7 +139,8 @@ def _tx(value: object, lang: str) -> str:
 
 def seat_name(index: int, lang: str = "en", *, capital: bool = False) -> str:
     """Seat ``index`` (from 0) as people read it: ``seat 1`` / ``joueur 1`` for index 0."""
-    return word("Seat" if capital else "seat", lang, n=index + 1)
+    name = i18n.seat_name(index + 1, lang)
+    return name[:1].upper() + name[1:] if capital else name
 
 
 def num(value: float | None, lang: str = "en", digits: int = 1, *, sign: bool = False) -> str:
@@ -526,9 +526,13 @@ def by_lift(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(rows, key=key)
 
 
-def shown_holdings(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], int]:
-    """The holdings rows a chart shows, by lift (best first), and how many are left out between."""
-    ordered = by_lift(rows)
+def shown_holdings(
+    rows: Sequence[Mapping[str, Any]],
+    order: Callable[[Iterable[Mapping[str, Any]]], list[Mapping[str, Any]]] = by_lift,
+) -> tuple[list[Mapping[str, Any]], int]:
+    """The holdings rows a chart shows in ``order`` (by lift, best first), and how many are
+    left out between the first and the last ``HOLDINGS_SHOWN``."""
+    ordered = order(rows)
     hidden = len(ordered) - 2 * HOLDINGS_SHOWN
     if hidden <= 6:
         return ordered, 0
@@ -548,13 +552,7 @@ def holdings(data: Data, lang: str = "en") -> Figure | None:
     if not rows:
         return None
     done = any(r.get("done_rate") is not None for r in rows)
-    if done:
-        ordered = by_done(rows)
-        hidden = len(ordered) - 2 * HOLDINGS_SHOWN
-        shown = [*ordered[:HOLDINGS_SHOWN], *ordered[-HOLDINGS_SHOWN:]] if hidden > 6 else ordered
-        hidden = hidden if hidden > 6 else 0
-    else:
-        shown, hidden = shown_holdings(rows)
+    shown, hidden = shown_holdings(rows, by_done if done else by_lift)
     positions = list(range(len(shown)))
     if hidden:
         positions = [*range(HOLDINGS_SHOWN), *range(HOLDINGS_SHOWN + 1, len(shown) + 1)]

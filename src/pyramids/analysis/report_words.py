@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pyramids.analysis.charts import num, pct
+from pyramids.cli.i18n import catalogue
 
 SIGNIFICANCE = 0.05
 """The p-value below which the seat-advantage test counts as significant."""
@@ -181,11 +182,9 @@ TEXTS: dict[str, dict[str, str]] = {
 """Every word of the report in English and French (the charts' words are in ``charts.WORDS``)."""
 
 
-def text(key: str, lang: str = "en", /, **fields: object) -> str:
-    """The entry ``key`` of ``TEXTS`` in ``lang`` (English if missing), formatted with ``fields``."""
-    entry = TEXTS[key]
-    value = entry.get(lang) or entry["en"]
-    return value.format(**fields) if fields else value
+text = catalogue(TEXTS)
+"""``text(key, lang, **fields)``: the entry of ``TEXTS`` in ``lang`` (English if missing),
+formatted with ``fields``."""
 
 
 # --- numbers in words ------------------------------------------------------------------------

@@ -517,51 +517,72 @@ def _skill(p: int, strong: str, rows: Sequence[GameFacts]) -> dict[str, Any]:
     }
 
 
+def _holding_rates(held: int, wins: int, expected: float, done: int | None) -> dict[str, Any]:
+    """The figures of ``held`` holdings: win rate and lift (``wins / expected``) with their
+    intervals, and the share ``done`` when the game counts it (None: it does not)."""
+    lo, hi = wilson_interval(wins, held)
+    scale = held / expected if expected else math.nan  # lift = rate * held / expected
+    out: dict[str, Any] = {
+        "held": held,
+        "wins": wins,
+        "rate": round(wins / held, 4),
+        "ci95": _pair(lo, hi),
+        "expected": round(expected, 2),
+        "lift": _r(wins / expected, 3) if expected else None,
+        "lift_ci95": _pair(lo * scale, hi * scale, 3) if expected else None,
+    }
+    if done is not None:
+        out.update(
+            done=done,
+            done_rate=round(done / held, 4),
+            done_ci95=_pair(*wilson_interval(done, held)),
+        )
+    return out
+
+
 def _holdings(
     part: WorkbenchPart, rows: Sequence[GameFacts], players_of: Callable[[GameFacts], int]
 ) -> dict[str, Any]:
-    held: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    expected: dict[str, float] = {}
-    done: dict[str, int] = {}
+    # per item: [held, wins, expected wins, done]
+    sums: dict[str, list[float]] = {}
     for r in rows:
         chance = 1 / players_of(r)
         for seat, s in enumerate(r.per_seat):
             scored = set(s.get("done", ()))
             for item in s.get("held", ()):
-                held[item] = held.get(item, 0) + 1
-                wins[item] = wins.get(item, 0) + (r.winner == seat)
-                expected[item] = expected.get(item, 0.0) + chance
-                done[item] = done.get(item, 0) + (item in scored)
-    out_rows = []
-    for item, n in held.items():
-        w, e = wins[item], expected[item]
-        lo, hi = wilson_interval(w, n)
-        scale = n / e if e else math.nan  # lift = rate * n / e
-        row: dict[str, Any] = {
-            "item": item,
-            "label": item,
-            "held": n,
-            "wins": w,
-            "rate": round(w / n, 4),
-            "ci95": _pair(lo, hi),
-            "expected": round(e, 2),
-            "lift": _r(w / e, 3) if e else None,
-            "lift_ci95": _pair(lo * scale, hi * scale, 3) if e else None,
-        }
-        if part.done_label is not None:
-            d = done[item]
-            row.update(
-                done=d,
-                done_rate=round(d / n, 4),
-                done_ci95=_pair(*wilson_interval(d, n)),
-            )
-        out_rows.append(row)
-    if part.done_label is not None:
+                t = sums.setdefault(item, [0, 0, 0.0, 0])
+                t[0] += 1
+                t[1] += r.winner == seat
+                t[2] += chance
+                t[3] += item in scored
+    counted = part.done_label is not None
+
+    def rates(t: Sequence[float]) -> dict[str, Any]:
+        return _holding_rates(int(t[0]), int(t[1]), t[2], int(t[3]) if counted else None)
+
+    out_rows = [{"item": item, "label": item, **rates(t)} for item, t in sums.items()]
+    if counted:
         out_rows.sort(key=lambda row: (row["done_rate"], row["item"]))
     else:
         out_rows.sort(key=lambda row: (-(row["lift"] or 0.0), row["item"]))
-    kinds = _holding_kinds(part, out_rows)
+    kinds: list[dict[str, Any]] = []
+    kind_of = getattr(part, "kind_of", None)
+    if kind_of is not None:  # the same sums by the item's kind (a tile's material, a card's height)
+        by_kind: dict[str, tuple[dict[str, str], list[float], list[str]]] = {}
+        for item, t in sums.items():
+            kind = kind_of(item)
+            if kind is not None:
+                entry = by_kind.setdefault(kind[0], (_label(kind[1]), [0, 0, 0.0, 0], []))
+                entry[2].append(item)
+                for i, value in enumerate(t):
+                    entry[1][i] += value
+        kinds = sorted(
+            (
+                {"kind": name, "label": label, "items": len(items), **rates(t)}
+                for name, (label, t, items) in by_kind.items()
+            ),
+            key=lambda k: -(k["lift"] or 0.0),
+        )
     return {
         "kinds": kinds,
         "what": _label(part.holding),
@@ -569,56 +590,6 @@ def _holdings(
         "done_label": None if part.done_label is None else _label(part.done_label),
         "rows": out_rows,
     }
-
-
-def _holding_kinds(part: WorkbenchPart, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The holdings summed by the part's ``kind_of`` (a tile's material, a card's height)."""
-    kind_of = getattr(part, "kind_of", None)
-    if kind_of is None:
-        return []
-    sums: dict[str, dict[str, Any]] = {}
-    for row in rows:
-        kind = kind_of(row["item"])
-        if kind is None:
-            continue
-        name, label = kind
-        k = sums.setdefault(
-            name,
-            {
-                "kind": name,
-                "label": _label(label),
-                "items": 0,
-                "held": 0,
-                "wins": 0,
-                "expected": 0.0,
-                "done": 0,
-            },
-        )
-        k["items"] += 1
-        k["held"] += row["held"]
-        k["wins"] += row["wins"]
-        k["expected"] += row["expected"]
-        k["done"] += row.get("done", 0)
-    out = []
-    for k in sums.values():
-        n, w, e = k["held"], k["wins"], k["expected"]
-        lo, hi = wilson_interval(w, n)
-        scale = n / e if e else math.nan
-        k.update(
-            expected=round(e, 2),
-            rate=round(w / n, 4),
-            ci95=_pair(lo, hi),
-            lift=_r(w / e, 3) if e else None,
-            lift_ci95=_pair(lo * scale, hi * scale, 3) if e else None,
-        )
-        if part.done_label is not None:
-            k.update(
-                done_rate=round(k["done"] / n, 4), done_ci95=_pair(*wilson_interval(k["done"], n))
-            )
-        else:
-            del k["done"]
-        out.append(k)
-    return sorted(out, key=lambda k: -(k["lift"] or 0.0))
 
 
 def summarize(

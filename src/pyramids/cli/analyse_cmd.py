@@ -19,7 +19,7 @@ from rich.console import Console
 from pyramids.analysis import workbench as wb
 from pyramids.analysis.ray_runner import ClusterError
 from pyramids.analysis.simulate import default_jobs, foreign_options
-from pyramids.cli.cluster_opt import ClusterOption, check_cluster
+from pyramids.cli.cluster_opt import JOBS_HELP, ClusterOption, check_cluster
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.i18n import Lang
 from pyramids.cli.io import fail
@@ -97,9 +97,7 @@ def analyse(
     games: Annotated[
         int, typer.Option("--games", "-n", help="Games per cell (player count x study).")
     ] = 200,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU).")
-    ] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help=JOBS_HELP)] = None,
     seed: Annotated[int, typer.Option(help="Game i of every cell uses seed SEED+i.")] = 0,
     out: Annotated[
         Path, typer.Option("--out", "-o", help="Folder for the report, charts and JSON.")

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from pyramids.analysis.ray_runner import AUTO, CLIENT_PORT, ClusterError, check_address, import_ray
+from pyramids.cli.io import fail
 
 CLUSTER_HELP = (
     "Play the games on a Ray cluster: ray://HOST:PORT (the head's Ray Client port, "
@@ -21,6 +22,11 @@ CLUSTER_HELP = (
     # rich markup: a backslash keeps the bracket
     "Needs pip install 'pyramids\\[ray]' (docs/RAY.md)."
 )
+JOBS_HELP = (
+    "Worker processes (default: one per CPU); with --cluster, the most tasks at once "
+    "(default: one per CPU of the cluster)."
+)
+"""The ``--jobs`` help of the commands that take ``--cluster``."""
 ClusterOption = Annotated[
     str | None, typer.Option("--cluster", help=CLUSTER_HELP, metavar="ray://HOST:PORT|auto")
 ]
@@ -36,6 +42,5 @@ def check_cluster(value: str | None) -> str | None:
         address = check_address(value)
         import_ray(address)
     except ClusterError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        fail(str(exc))
     return address

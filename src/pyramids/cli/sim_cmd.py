@@ -17,9 +17,9 @@ from rich.console import Console
 
 from pyramids.analysis import simulate as sim
 from pyramids.analysis.ray_runner import ClusterError
-from pyramids.cli.cluster_opt import ClusterOption, check_cluster
+from pyramids.cli.cluster_opt import JOBS_HELP, ClusterOption, check_cluster
 from pyramids.cli.engine_opt import EngineOption, use_engine
-from pyramids.cli.io import check_output
+from pyramids.cli.io import check_output, fail
 from pyramids.cli.progress import games_bar
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.core.errors import PyramidsError
@@ -48,9 +48,7 @@ def simulate(
         ),
     ] = "greedy,random",
     seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU).")
-    ] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help=JOBS_HELP)] = None,
     options: dict[str, Any],
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the JSON summary here, not to stdout.")
@@ -85,8 +83,7 @@ def simulate(
         with games_bar("simulating", games, err, quiet=quiet) as advance:
             summary = sim.simulate(config, advance)
     except ClusterError as exc:
-        typer.echo(f"error: {exc}", err=True)  # one line, never wrapped
-        raise typer.Exit(2) from None
+        fail(str(exc))
     text = json.dumps(summary, indent=2)
     if out is None:
         typer.echo(text)

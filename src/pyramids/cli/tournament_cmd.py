@@ -17,9 +17,9 @@ from rich.console import Console
 from pyramids.analysis import simulate as sim
 from pyramids.analysis import tournament as tour
 from pyramids.analysis.ray_runner import ClusterError
-from pyramids.cli.cluster_opt import ClusterOption, check_cluster
+from pyramids.cli.cluster_opt import JOBS_HELP, ClusterOption, check_cluster
 from pyramids.cli.engine_opt import EngineOption, use_engine
-from pyramids.cli.io import check_output
+from pyramids.cli.io import check_output, fail
 from pyramids.cli.progress import games_bar
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.cli.sim_cmd import GAME_HELP, PLAYERS_HELP
@@ -41,9 +41,7 @@ def tournament(
         ),
     ] = "greedy,random",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU).")
-    ] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help=JOBS_HELP)] = None,
     seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
     schedule: Annotated[
         str,
@@ -99,8 +97,7 @@ def tournament(
         with games_bar("tournament", games, err, quiet=quiet) as advance:
             report = tour.run_tournament(config, advance)
     except ClusterError as exc:
-        typer.echo(f"error: {exc}", err=True)  # one line, never wrapped
-        raise typer.Exit(2) from None
+        fail(str(exc))
     markdown = tour.to_markdown(report)
     lost = False
     for path, text, what in (
