@@ -297,3 +297,40 @@ def test_a_worker_with_another_version_is_refused(
         play_chunks(
             sim._play_chunk, sim.SimConfig(games=2), 2, 1, per_job=1, at_most=1, cluster=head
         )
+
+
+def test_a_call_the_cluster_never_answers_is_dropped_and_the_run_goes_on(
+    head: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray Client has no timeout: a request its data channel lost waits forever (a put hung
+    so in a CI run). Here the run's first put is a get of a task that sleeps 30 s, a real
+    call on the real connection that goes unanswered: after STALL_SECONDS the connection is
+    dropped, the run connects again, and its results are still the local run's."""
+    import ray
+
+    monkeypatch.setattr(ray_runner, "STALL_SECONDS", 3.0)
+    real_put, real_connect = ray.put, ray_runner.connect
+    seen = {"puts": 0, "cut": 0, "connects": 0}
+
+    def unanswered_put(value: Any, *args: Any, **kwargs: Any) -> Any:
+        seen["puts"] += 1
+        if seen["puts"] == 1:
+            sleeper = ray.remote(num_cpus=0)(lambda: __import__("time").sleep(30))
+            try:
+                ray.get(sleeper.remote())
+            except Exception:
+                seen["cut"] += 1  # the watchdog ended the call: it would have answered at 30 s
+                raise
+        return real_put(value, *args, **kwargs)
+
+    def counted_connect(*args: Any) -> None:
+        seen["connects"] += 1
+        real_connect(*args)
+
+    monkeypatch.setattr(ray, "put", unanswered_put)
+    monkeypatch.setattr(ray_runner, "connect", counted_connect)
+    config = sim.SimConfig(game="flaming", players=3, bots=("greedy", "random"), seed=9, games=12)
+    local = sim.simulate(config)
+    remote = sim.simulate(replace(config, jobs=1, cluster=head))
+    assert seen == {"puts": 2, "cut": 1, "connects": 2}
+    assert without(remote, SIM_TIMING) == without(local, SIM_TIMING)

@@ -22,6 +22,8 @@ import os
 import pickle
 import re
 import socket
+import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
@@ -254,6 +256,12 @@ def connect(ray: ModuleType, address: str) -> None:
 RECONNECTS = 2
 """How many times a run whose Ray Client connection drops connects again and goes on with
 the chunks not yet back (Ray Client's data channel sometimes drops under load)."""
+STALL_SECONDS = 60.0
+"""How long one call to the cluster (a put, a submission, a wait of ``POLL_SECONDS``, a get of
+finished chunks) may go unanswered before the connection counts as lost. Ray Client has no
+timeout of its own: a request its data channel lost waits forever (seen under load)."""
+POLL_SECONDS = 1.0
+"""How long one wait for a finished chunk lasts, so that no call waits on a slow game."""
 _NO_MODULE = re.compile(r"No module named '([^']+)'")
 
 
@@ -285,6 +293,85 @@ def _failure(ray: ModuleType, exc: Exception) -> ClusterError:
     return ClusterError(f"the cluster lost a task: {_first_line(exc)}")
 
 
+class _Watchdog:
+    """Drops a Ray Client connection one of whose calls went unanswered ``STALL_SECONDS``.
+
+    ``with dog.call():`` around each call to the cluster. A thread checks the running
+    call's deadline; past it, it marks the client as shutting down (so it does not try to
+    reconnect by itself) and closes its gRPC channel, which ends the call with an error the
+    block turns into ConnectionError: ``play_on_cluster`` connects again and goes on. On a
+    local Ray (``auto``, no client) there is no channel to lose and no thread is started.
+    """
+
+    def __init__(self, ray: ModuleType) -> None:
+        self._worker = _client_worker(ray)
+        self._deadline: float | None = None
+        self._fired = False
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        if self._worker is not None:
+            threading.Thread(target=self._watch, name="ray-watchdog", daemon=True).start()
+
+    def _watch(self) -> None:
+        while not self._done.wait(min(1.0, STALL_SECONDS / 4)):
+            with self._lock:
+                late = self._deadline is not None and time.monotonic() > self._deadline
+                if late:
+                    self._fired = True
+            if late:
+                self._drop()
+                return
+
+    def _drop(self) -> None:
+        """Close the client's channel: every call on it ends with an error."""
+        worker = self._worker
+        with contextlib.suppress(Exception):
+            worker._in_shutdown = True
+            channel = worker.channel
+            if channel is not None:
+                channel.close()
+
+    @contextlib.contextmanager
+    def call(self) -> Iterator[None]:
+        """The block is one call to the cluster; ConnectionError if the watchdog dropped it."""
+        if self._worker is None:
+            yield
+            return
+        with self._lock:
+            if self._fired:
+                raise self._stalled()
+            self._deadline = time.monotonic() + STALL_SECONDS
+        try:
+            yield
+        except Exception as exc:
+            if self._fired:
+                raise self._stalled() from exc
+            raise
+        finally:
+            with self._lock:
+                self._deadline = None
+        if self._fired:  # it answered just as the watchdog dropped it
+            raise self._stalled()
+
+    @staticmethod
+    def _stalled() -> ConnectionError:
+        return ConnectionError(f"the Ray cluster did not answer for {STALL_SECONDS:g} s")
+
+    def stop(self) -> None:
+        """No more calls: the thread ends."""
+        self._done.set()
+
+
+def _client_worker(ray: ModuleType) -> Any:
+    """This thread's Ray Client worker (its gRPC channel and state), None without a client."""
+    try:
+        context = ray.util.client.ray.get_context()
+    except AttributeError:
+        return None
+    worker = getattr(context, "client_worker", None)
+    return worker if worker is not None and hasattr(worker, "channel") else None
+
+
 def play_on_cluster(
     play_chunk: Callable[[C, Sequence[int]], list[R]],
     config: C,
@@ -312,15 +399,19 @@ def play_on_cluster(
     by_chunk: dict[int, list[R]] = {}
     for attempt in range(RECONNECTS + 1):
         connect(ray, address)
+        dog = _Watchdog(ray)
         try:
             if work is None:
-                cpus = int(ray.cluster_resources().get("CPU", 0))
+                with dog.call():
+                    cpus = int(ray.cluster_resources().get("CPU", 0))
                 if cpus < 1:
                     raise ClusterError(f"the Ray cluster {address} has no CPU to play on")
                 work = plan(jobs if jobs > 0 else cpus)
-            shared = ray.put(pickle.dumps((play_chunk, config)))
+            with dog.call():
+                shared = ray.put(pickle.dumps((play_chunk, config)))
             _play_connected(
                 ray,
+                dog,
                 shared,
                 work=work,
                 jobs=jobs,
@@ -342,6 +433,7 @@ def play_on_cluster(
             # a chunk's games depend only on its indices: the ones not back yet are played
             # again on a new connection, and the results stay those of a local run
         finally:
+            dog.stop()
             with contextlib.suppress(Exception):
                 ray.shutdown()
     raise AssertionError("unreachable")  # the last attempt returns or raises
@@ -349,6 +441,7 @@ def play_on_cluster(
 
 def _play_connected(
     ray: ModuleType,
+    dog: _Watchdog,
     shared: Any,
     *,
     work: Sequence[range],
@@ -369,18 +462,24 @@ def _play_connected(
     def submit() -> None:
         step = next(queue, None)
         if step is not None:
-            pending[task.remote(shared, step[1], env)] = step[0]
+            with dog.call():
+                pending[task.remote(shared, step[1], env)] = step[0]
 
     try:
         for _ in range(most):
             submit()
         while pending:
             # one chunk done, then every chunk done by now in one get (Ray Client pays a
-            # round trip of ~5 ms per call) rather than a wait and a get per chunk
-            ray.wait(list(pending), num_returns=1)
-            done, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0)
+            # round trip of ~5 ms per call) rather than a wait and a get per chunk; each
+            # wait is short, so that a call that takes long means a lost connection
+            with dog.call():
+                first, _ = ray.wait(list(pending), num_returns=1, timeout=POLL_SECONDS)
+            if not first:
+                continue
             try:
-                values = ray.get(done)
+                with dog.call():
+                    done, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0)
+                    values = ray.get(done)
             except ray.exceptions.RayError as exc:
                 raise _failure(ray, exc) from None
             for ref, (worker, results) in zip(done, values, strict=True):
