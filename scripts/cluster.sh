@@ -67,14 +67,23 @@ command_of() {
 }
 
 # Whether PID is alive (a zombie is not: the instances are reparented once start exits, and
-# not every init reaps them at once) and runs what NAME runs.
+# not every init reaps them at once) and runs what NAME runs. A process that is exiting but
+# not yet a zombie is alive: its memory, and with it its command line, goes first, and it may
+# hold its port a little longer (flags PF_EXITING 0x4, and not PF_KTHREAD 0x200000: a kernel
+# thread has no command line either, and may have taken a stale pid file's pid).
 is_alive() {
-    local name=$1 pid=$2 state
+    local name=$1 pid=$2 stat state flags cmdline
     kill -0 "$pid" 2>/dev/null || return 1
     [ -r "/proc/$pid/stat" ] || return 0
-    state=$(sed 's/^.*) //' "/proc/$pid/stat" | cut -d' ' -f1)
-    [ "$state" != Z ] || return 1
-    { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -q -- "$(command_of "$name")"
+    stat=$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null) || return 1
+    read -r state _ _ _ _ _ flags _ <<<"$stat"
+    [ -n "$state" ] && [ "$state" != Z ] || return 1
+    cmdline=$({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null) || return 1
+    if [ -z "$cmdline" ]; then
+        ((flags & 0x4)) && ! ((flags & 0x200000))
+        return
+    fi
+    grep -q -- "$(command_of "$name")" <<<"$cmdline"
 }
 
 is_running() {
