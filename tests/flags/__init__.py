@@ -7,11 +7,9 @@ cards not placed go to the deck (or to a hand, for an empty deck) in code order.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from pyramids.core import CHANCE
 from pyramids.flags import FlagsState, position_from_json
 from pyramids.flags.cards import CODES
 from pyramids.flags.pieces import NAMES
@@ -94,17 +92,3 @@ def legal_texts(s: FlagsState) -> list[str]:
 def event_kinds(s: FlagsState) -> list[str]:
     """Kinds of the last apply's events."""
     return [e.kind for e in s.events()]
-
-
-def random_playout(s: FlagsState, rng: random.Random, max_actions: int = 100_000) -> int:
-    """Play random actions (and sampled chance) to the end; the number of actions."""
-    steps = 0
-    while not s.is_terminal() and steps < max_actions:
-        if s.current_player() == CHANCE:
-            action = s.sample_chance(rng)
-        else:
-            legal = s.legal_actions()
-            action = legal[rng.randrange(len(legal))]
-        s.apply(action)
-        steps += 1
-    return steps

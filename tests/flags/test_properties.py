@@ -12,7 +12,7 @@ from pyramids.core import CHANCE
 from pyramids.flags import FlagsGame, FlagsOptions, FlagsState, position_from_json
 from pyramids.flags.cards import CODES
 from pyramids.flags.pieces import BY_NAME, NAMES, SIZE
-from tests.flags import random_playout
+from tests.playout import random_playout
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PLAYERS = st.integers(min_value=2, max_value=4)

@@ -6,34 +6,27 @@ another seat's hand that the viewer does not know, only ``?``.
 
 from __future__ import annotations
 
-import random
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
+from pyramids.core import State
 from pyramids.flags.cards import CODES
 from pyramids.flags.pieces import NAMES
 from pyramids.flags.svg import position_svg, view_svg
 from pyramids.games import make_game
 from pyramids.games.engine import native_available
+from tests.playout import random_steps
 
 SVG = "{http://www.w3.org/2000/svg}"
 NATIVE = pytest.mark.skipif(not native_available(), reason="native core not built")
 
 
-def played(seed: int, steps: int, engine: str = "python", players: int = 3):
-    game = make_game("flags", players, {}, engine=engine)
-    state = game.new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.current_player() < 0:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    return state
+def played(seed: int, steps: int, engine: str = "python", players: int = 3) -> State:
+    """A game of ``players`` after ``steps`` random actions from ``seed``."""
+    state = make_game("flags", players, {}, engine=engine).new_initial_state(seed)
+    return random_steps(state, seed, steps)
 
 
 def cards_in(svg: str) -> set[str]:

@@ -6,16 +6,17 @@ every hand and pile" — a view's drawing holds no tile of another seat's hand.
 
 from __future__ import annotations
 
-import random
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
+from pyramids.core import State
 from pyramids.flaming.svg import position_svg, view_svg
 from pyramids.flaming.tiles import NAMES
 from pyramids.games import descriptor, load_position, make_game
 from pyramids.games.engine import native_available
+from tests.playout import random_steps
 
 SVG = "{http://www.w3.org/2000/svg}"
 ENGINES = [
@@ -43,18 +44,10 @@ def codes_in(svg: str) -> set[str]:
     return set(re.findall(r"(?<![A-Za-z0-9])([YRGBW]\d+)(?![0-9])", svg))
 
 
-def played(seed: int, steps: int, engine: str = "python", **options: object):
+def played(seed: int, steps: int, engine: str = "python", **options: object) -> State:
+    """A three-player game after ``steps`` random actions from ``seed``."""
     game = make_game("flaming", 3, {"preset": "standard", **options}, engine=engine)
-    state = game.new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.current_player() < 0:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    return state
+    return random_steps(game.new_initial_state(seed), seed, steps)
 
 
 def test_drawing_is_standalone_svg_with_size_and_viewbox():
