@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,20 +47,44 @@ def flags() -> tuple[wb.Plan, list[wb.GameFacts], dict]:
 
 
 @pytest.mark.parametrize(
-    ("x", "df", "p"),
+    ("wins", "chi2", "p"),
     [
-        (3.841, 1, 0.05),
-        (5.991, 2, 0.05),
-        (7.815, 3, 0.05),
-        (9.488, 4, 0.05),
-        (11.070, 5, 0.05),
-        (6.635, 1, 0.01),
-        (15.086, 5, 0.01),
-        (0.0, 3, 1.0),
+        ([60, 40], 4.0, 0.0455),  # one degree of freedom: z = 2
+        ([50, 50], 0.0, 1.0),
+        ([30, 20, 10], 10.0, 0.0067),  # 2 degrees: e^(-5)
+        ([25, 25, 25, 25], 0.0, 1.0),
     ],
 )
-def test_chi2_tail_matches_the_tables(x: float, df: int, p: float) -> None:
-    assert wb.chi2_sf(x, df) == pytest.approx(p, abs=2e-4)
+def test_seat_advantage_is_pearsons_chi2_against_equal_shares(
+    wins: list[int], chi2: float, p: float
+) -> None:
+    assert wb.chisquare(wins) == (pytest.approx(chi2), pytest.approx(p, abs=1e-4))
+
+
+def test_without_scipy_analyse_says_what_to_install_before_playing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in list(sys.modules):
+        if name == "scipy" or name.startswith("scipy."):
+            monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    result = CliRunner().invoke(
+        app,
+        [
+            "analyse",
+            "--game",
+            "flaming",
+            "--players",
+            "2",
+            "--games",
+            "1",
+            "--out",
+            str(tmp_path / "a"),
+        ],
+    )
+    assert result.exit_code == 2, result.output
+    assert "pip install 'pyramids[analysis]'" in result.output
+    assert not (tmp_path / "a" / "games.jsonl").exists()
 
 
 def test_mean_interval_is_the_normal_one() -> None:

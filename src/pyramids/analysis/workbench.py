@@ -329,23 +329,18 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def chi2_sf(x: float, df: int) -> float:
-    """P(X >= x) for a chi-squared variable with ``df`` degrees of freedom (closed forms)."""
-    if x <= 0:
-        return 1.0
-    if df % 2 == 0:
-        term = total = math.exp(-x / 2)
-        for i in range(1, df // 2):
-            term *= (x / 2) / i
-            total += term
-        return min(1.0, total)
-    root = math.sqrt(x)
-    total = math.erfc(root / math.sqrt(2))
-    term = root * math.sqrt(2 / math.pi) * math.exp(-x / 2)
-    for i in range(1, (df - 1) // 2 + 1):
-        total += term
-        term *= x / (2 * i + 1)
-    return min(1.0, total)
+def chisquare(counts: Sequence[int]) -> tuple[float, float]:
+    """Pearson's χ² of ``counts`` against equal shares, and its p-value (``scipy.stats``).
+
+    ImportError saying what to install without scipy (the ``analysis`` extra)."""
+    try:
+        from scipy.stats import chisquare as scipy_chisquare
+    except ImportError as exc:
+        raise ImportError(
+            "the workbench's statistics need scipy: pip install 'pyramids[analysis]'"
+        ) from exc
+    result = scipy_chisquare(counts)
+    return float(result.statistic), float(result.pvalue)
 
 
 def _quantile(sorted_values: Sequence[int], q: float) -> float:
@@ -387,8 +382,7 @@ def _seat_advantage(p: int, rows: Sequence[GameFacts]) -> dict[str, Any]:
         if r.winner is not None:
             wins[r.winner] += 1
     decided = sum(wins)
-    expected = decided / p
-    chi2 = sum((w - expected) ** 2 / expected for w in wins) if expected > 0 else 0.0
+    chi2, p_value = chisquare(wins) if decided else (0.0, None)
     return {
         "players": p,
         "games": n,
@@ -398,7 +392,7 @@ def _seat_advantage(p: int, rows: Sequence[GameFacts]) -> dict[str, Any]:
         "ci95": [_pair(*wilson_interval(w, n)) for w in wins],
         "fair": round(decided / n / p, 4) if n else None,
         "chi2": round(chi2, 3),
-        "p_value": _r(chi2_sf(chi2, p - 1), 6) if decided else None,
+        "p_value": None if p_value is None else _r(p_value, 6),
     }
 
 

@@ -151,6 +151,8 @@ def analyse(
         fail(str(exc))
     try:
         from pyramids.analysis.report import write_report
+
+        wb.chisquare([1, 1])  # scipy, for the statistics, before the first game
     except ImportError as exc:
         fail(str(exc))
     try:
