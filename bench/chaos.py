@@ -2,9 +2,12 @@
 
 :func:`run_chaos` creates ``tables`` Flaming Pyramids tables through the balancer, each a
 mix of bot seats and human seats played by scripted clients, and lets them play while a
-killer ``kill -9``s an instance every few seconds and restarts it a moment later (at most
-``kills`` times, one instance down at a time, never the last one up; loopback only: the
-cluster is this machine's). Then it checks what the cluster promises (docs/DEPLOY.md):
+killer ``kill -9``s an instance each time the leading table has played ``kill_every`` more
+actions and restarts it a moment later (``kills`` times, one instance down at a time, never
+the last one up; loopback only: the cluster is this machine's). The kills follow the games'
+progress, not the clock (``chaos_clients.Pace``): players hold their next action until the
+kill due before it has happened, so every planned kill comes while every table still
+plays, on a fast machine or a busy one. Then it checks what the cluster promises (docs/DEPLOY.md):
 
 - **nothing acknowledged is lost**: every action a client had acknowledged (a WebSocket
   ``ack`` or an HTTP 200) is in the stored record at the seq the acknowledgement named;
@@ -33,7 +36,6 @@ clients are in ``bench/chaos_clients.py``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import random
 import time
@@ -45,11 +47,22 @@ from typing import Any
 from chaos_clients import (  # bench/ is on sys.path (run as a script, or as the tests load it)
     ChaosConfig,
     ClusterLike,
+    Pace,
     SeatPlayer,
     TableClient,
 )
 
-__all__ = ["ChaosConfig", "ChaosReport", "ChaosRun", "chaos", "check", "check_at", "run_chaos"]
+__all__ = [
+    "ChaosConfig",
+    "ChaosReport",
+    "ChaosRun",
+    "chaos",
+    "check",
+    "check_at",
+    "kill_pace",
+    "run_chaos",
+    "shortest_game",
+]
 
 # ---------------------------------------------------------------- the killer
 
@@ -65,6 +78,8 @@ class Kill:
     """Unfinished tables it held a lease on just before (-1: no ``table_leases`` table)."""
     restart_s: float
     restarted: bool
+    mark: int = 0
+    """The leading table's seq when it was killed."""
 
 
 def owned_tables(engine: Any) -> dict[str, int] | None:
@@ -88,9 +103,33 @@ def owned_tables(engine: Any) -> dict[str, int] | None:
     return dict(counts)
 
 
-async def _pause(stop: asyncio.Event, seconds: float) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(stop.wait(), seconds)
+def shortest_game(cfg: ChaosConfig) -> int:
+    """The fewest actions a table of ``cfg`` can end after: each turn is at least one
+    action, a game not won ends at ``max_turns`` turns, and a seat sheds at most one tile a
+    turn (its placement; mayhem only gives tiles back), so the first win comes no earlier
+    than turn ``(tiles - 1) * players + 1``, with ``tiles`` the fewest any seat is dealt."""
+    from pyramids.games import make_game
+
+    game = make_game(
+        "flaming", cfg.players, {"preset": cfg.preset, "max_turns": cfg.max_turns}, engine="python"
+    )
+    state: Any = game.new_initial_state(cfg.seed)
+    tiles = min(len(state.hand(s)) + len(state.pile(s)) for s in range(cfg.players))
+    return min(cfg.max_turns, (tiles - 1) * cfg.players + 1)
+
+
+def kill_pace(cfg: ChaosConfig) -> Pace:
+    """The run's :class:`Pace`: ``cfg.kill_every``, or the kills spread over the shortest
+    game with one interval to spare; ValueError when a table could end before the last
+    kill's mark."""
+    shortest = shortest_game(cfg)
+    every = cfg.kill_every or shortest // (cfg.kills + 1)
+    if cfg.kills and every * cfg.kills >= shortest:
+        raise ValueError(
+            f"{cfg.kills} kills {every} actions apart: a table can end after {shortest} "
+            "actions, before the last kill (fewer kills, or a larger max_turns)"
+        )
+    return Pace(max(every, 1), cfg.kills)
 
 
 async def killer(
@@ -99,46 +138,53 @@ async def killer(
     *,
     engine: Any,
     rng: random.Random,
-    stop: asyncio.Event,
+    pace: Pace,
     t0: float,
 ) -> list[Kill]:
-    """Kill -9 an instance (one owning tables, when the leases say) every few seconds and
-    restart it after ``down`` seconds; at most ``kills``, one down at a time, none when
-    only one instance runs."""
+    """Kill -9 an instance (one owning tables, when the leases say) each time the leading
+    table reaches the next mark of ``pace``, and restart it after ``cfg.down`` seconds; at
+    most ``kills``, one down at a time, none when only one instance runs. The gates of
+    ``pace`` open for good when the killer ends, whatever ended it."""
     kills: list[Kill] = []
     names = list(cluster.names)
     down: set[str] = set()
-    await _pause(stop, cfg.first_kill)
-    while len(kills) < cfg.kills and not stop.is_set() and len(names) - len(down) >= 2:
-        owned = await asyncio.to_thread(owned_tables, engine)
-        up = [n for n in names if n not in down]
-        candidates = [n for n in up if owned and owned.get(n)] or up
-        victim = rng.choice(candidates)
-        at = time.monotonic() - t0
-        await asyncio.to_thread(cluster.kill, victim)
-        down.add(victim)
-        await asyncio.sleep(cfg.down)
-        started = time.monotonic()
-        restarted = False
-        for _ in range(2):
-            try:
-                await asyncio.to_thread(cluster.restart, victim)
-                restarted = True
+    try:
+        while len(kills) < cfg.kills and len(names) - len(down) >= 2:
+            await pace.until(pace.kill_due)
+            if pace.released:
                 break
-            except Exception:  # reported in the kill's line (restarted false); tried twice
-                await asyncio.sleep(1.0)
-        if restarted:
-            down.discard(victim)
-        kills.append(
-            Kill(
-                victim,
-                at,
-                -1 if owned is None else owned.get(victim, 0),
-                time.monotonic() - started,
-                restarted,
+            owned = await asyncio.to_thread(owned_tables, engine)
+            up = [n for n in names if n not in down]
+            candidates = [n for n in up if owned and owned.get(n)] or up
+            victim = rng.choice(candidates)
+            at, mark = time.monotonic() - t0, pace.leader
+            await asyncio.to_thread(cluster.kill, victim)
+            down.add(victim)
+            await asyncio.sleep(cfg.down)  # the instance stays dead this long: the scenario
+            started = time.monotonic()
+            restarted = False
+            for _ in range(2):
+                try:
+                    await asyncio.to_thread(cluster.restart, victim)
+                    restarted = True
+                    break
+                except Exception:  # reported in the kill's line (restarted false); tried twice
+                    await asyncio.sleep(1.0)  # a moment before the second try
+            if restarted:
+                down.discard(victim)
+            kills.append(
+                Kill(
+                    victim,
+                    at,
+                    -1 if owned is None else owned.get(victim, 0),
+                    time.monotonic() - started,
+                    restarted,
+                    mark,
+                )
             )
-        )
-        await _pause(stop, cfg.kill_every * rng.uniform(0.5, 1.5))
+            pace.killed()
+    finally:
+        pace.release()
     return kills
 
 
@@ -242,7 +288,10 @@ class ChaosReport:
 
     def summary(self) -> str:
         """One paragraph for people."""
-        ks = ", ".join(f"{k['instance']}@{k['at']:.0f}s({k['owned']} tables)" for k in self.kills)
+        ks = ", ".join(
+            f"{k['instance']}@{k['at']:.0f}s,seq {k['mark']}({k['owned']} tables)"
+            for k in self.kills
+        )
         return (
             f"{self.tables} tables ({self.players} scripted players, {self.http_players} of them "
             f"over HTTP, {self.spectators} spectators on the instances), {len(self.kills)} "
@@ -302,6 +351,7 @@ async def run_chaos(cluster: ClusterLike, cfg: ChaosConfig) -> ChaosRun:
     from sqlalchemy import create_engine
 
     rng = random.Random(cfg.seed)
+    pace = kill_pace(cfg)
     engine = create_engine(cluster.db_url, pool_pre_ping=True)
     async with httpx.AsyncClient(base_url=cluster.url, timeout=30, trust_env=False) as http:
         runs = await create_tables(http, cfg)
@@ -322,6 +372,7 @@ async def run_chaos(cluster: ClusterLike, cfg: ChaosConfig) -> ChaosRun:
                         cfg=cfg,
                         rng=prng,
                         http=http if via_http else None,
+                        pace=pace,
                     )
                 )
             if cfg.spectators:
@@ -337,12 +388,11 @@ async def run_chaos(cluster: ClusterLike, cfg: ChaosConfig) -> ChaosRun:
         t0 = time.monotonic()
         clients: list[TableClient] = [*players, *spectators]
         tasks = [asyncio.create_task(c.run(random.Random(rng.random()))) for c in clients]
-        stop = asyncio.Event()
         kill_task = asyncio.create_task(
-            killer(cluster, cfg, engine=engine, rng=rng, stop=stop, t0=t0)
+            killer(cluster, cfg, engine=engine, rng=rng, pace=pace, t0=t0)
         )
         _, late = await asyncio.wait(tasks, timeout=cfg.timeout)
-        stop.set()
+        pace.release()
         for task in late:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

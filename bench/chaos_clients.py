@@ -65,10 +65,10 @@ class ChaosConfig:
     tables: int = 8
     players: int = 3
     kills: int = 4
-    first_kill: float = 2.0
-    """Seconds of play before the first kill."""
-    kill_every: float = 3.0
-    """Mean seconds from a restart to the next kill (uniform, half to one and a half)."""
+    kill_every: int | None = None
+    """Actions of the leading table between kills (kill k once some table has reached seq
+    ``k * kill_every``); None spreads the kills evenly over the shortest game the options
+    allow (:func:`chaos.shortest_game`), so that every kill comes while every table plays."""
     down: float = 0.5
     """Seconds a killed instance stays down before it is restarted."""
     think: float = 0.4
@@ -101,6 +101,66 @@ class Sent:
 
 def _ws(url: str) -> str:
     return "ws" + url.removeprefix("http")
+
+
+# ---------------------------------------------------------------- pace
+
+
+class Pace:
+    """Kills driven by the games' progress, not by the clock.
+
+    Kill ``k`` (1, 2…) is due once some table has reached seq ``k * every`` (``leader``);
+    until kill ``k`` has happened (and its instance was restarted) no scripted player sends
+    an action decided on a state at seq ``k * every`` or later, so no table runs more than
+    its bots' turns past the next kill's mark. Whatever the machine's speed, every planned
+    kill then comes while every table is still playing, as long as no game can end before
+    ``kills * every`` plus a round of bot turns (:func:`chaos.shortest_game`). ``release``
+    opens every gate (the killer has ended, or the run is over)."""
+
+    def __init__(self, every: int, kills: int) -> None:
+        if every < 1:
+            raise ValueError(f"kills must be at least one action apart, not {every}")
+        self.every = every
+        self.kills = kills
+        self.done = 0
+        """Kills that have happened (each followed by its restart)."""
+        self.leader = 0
+        """The highest seq any scripted player has seen."""
+        self.released = False
+        self._changed = asyncio.Event()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def seen(self, seq: int) -> None:
+        """A player saw its table at ``seq``."""
+        if seq > self.leader:
+            self.leader = seq
+            self._notify()
+
+    def killed(self) -> None:
+        """One more kill happened (and its restart was tried)."""
+        self.done += 1
+        self._notify()
+
+    def release(self) -> None:
+        """Open every gate for good."""
+        self.released = True
+        self._notify()
+
+    def may_act(self, seq: int) -> bool:
+        """Whether a player may send an action decided on the state at ``seq`` now."""
+        return self.released or self.done >= self.kills or seq < (self.done + 1) * self.every
+
+    def kill_due(self) -> bool:
+        """Whether the next kill's mark has been reached (or the run is over)."""
+        return self.released or self.leader >= (self.done + 1) * self.every
+
+    async def until(self, ready: Callable[[], bool]) -> None:
+        """Wait until ``ready()`` (re-checked at every change of the pace)."""
+        while not ready():
+            await self._changed.wait()
 
 
 # ---------------------------------------------------------------- clients
@@ -283,10 +343,12 @@ class SeatPlayer(TableClient):
         cfg: ChaosConfig,
         rng: random.Random,
         http: Any = None,
+        pace: Pace | None = None,
     ) -> None:
         super().__init__(table, f"{table}/seat {seat}", lambda: cluster.url, token)
         self.seat = seat
         self.cfg = cfg
+        self.pace = pace
         self.rng = rng
         self.http = http
         self.decisions: dict[int, Sent] = {}
@@ -318,6 +380,8 @@ class SeatPlayer(TableClient):
 
     def on_state(self) -> None:
         p, m = self.pending, self.latest
+        if self.pace is not None and m is not None:
+            self.pace.seen(int(m["seq"]))
         if p is not None and self._stale_wait and m is not None:
             if m["seq"] == p.seq:
                 self._stale_wait = False
@@ -358,6 +422,9 @@ class SeatPlayer(TableClient):
         from websockets.exceptions import ConnectionClosed
 
         await asyncio.sleep(delay)
+        pace = self.pace
+        if pace is not None:  # the next kill comes first (Pace)
+            await pace.until(lambda: pace.may_act(p.seq))
         if self.pending is not p:
             return
         now = time.monotonic()

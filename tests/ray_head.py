@@ -110,4 +110,4 @@ def _kill_group(group: int) -> None:
                 os.killpg(group, 0)
             except ProcessLookupError:
                 return
-            time.sleep(0.2)
+            time.sleep(0.2)  # a process group that is not our child has no exit event: poll

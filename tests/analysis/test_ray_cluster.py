@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -334,3 +335,24 @@ def test_a_call_the_cluster_never_answers_is_dropped_and_the_run_goes_on(
     remote = sim.simulate(replace(config, jobs=1, cluster=head))
     assert seen == {"puts": 2, "cut": 1, "connects": 2}
     assert without(remote, SIM_TIMING) == without(local, SIM_TIMING)
+
+
+def test_an_error_of_a_call_on_a_connection_the_client_gave_up_is_a_lost_connection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A call that fails while the client still holds its connection fails as it is (a
+    task's own error is the run's error); one that fails after the client gave its data
+    channel up (the head then forgets its objects: "not found for client") is a lost
+    connection, which the run answers by connecting again (seen once in a loaded run)."""
+    data = SimpleNamespace(_in_shutdown=False)
+    worker = SimpleNamespace(channel=None, _in_shutdown=False, data_client=data)
+    monkeypatch.setattr(ray_runner, "_client_worker", lambda ray: worker)
+    dog = ray_runner._Watchdog(ray=None)  # type: ignore[arg-type]
+    try:
+        with pytest.raises(ValueError, match="a task's own"), dog.call():
+            raise ValueError("a task's own error")
+        data._in_shutdown = True
+        with pytest.raises(ConnectionError, match=r"connection was lost: .* not found"), dog.call():
+            raise ValueError("ClientObjectRef b'…' is not found for client 05b0")
+    finally:
+        dog.stop()

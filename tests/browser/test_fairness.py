@@ -9,34 +9,22 @@ record." The replay page hashes the revealed seed and salt with ``crypto.subtle`
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import httpx
 
 from pyramids.core import fairness
 from tests.browser.conftest import PageErrors
+from tests.http_play import HttpSeat, play_out
 from tests.live import LiveServer
 
-WAIT = 60.0
 BOTS = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
 
 
 def play_to_end(url: str, tid: str, token: str) -> None:
     """Play the human seat over HTTP (first legal action) until the game is over."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        state = httpx.get(f"{url}/api/tables/{tid}/state", params={"token": token}).json()
-        if state["to_move"] is None:
-            return
-        if state["legal"]:
-            httpx.post(
-                f"{url}/api/tables/{tid}/actions",
-                json={"token": token, "seq": state["seq"], "action": state["legal"][0]},
-            )
-        else:
-            time.sleep(0.01)
-    raise AssertionError("the game did not end")
+    with httpx.Client(base_url=url, timeout=30) as http:
+        play_out(tid, [HttpSeat(token, http)])
 
 
 def test_replay_page_checks_the_revealed_seed_and_salt_against_the_commitment(

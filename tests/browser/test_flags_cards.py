@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ import pytest
 from pyramids.flags.cards import BY_CODE, CARDS
 from tests.browser.conftest import PageErrors, shown_seq, wait_after_action
 from tests.live import LiveServer
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "pyramids" / "server" / "static"
@@ -92,14 +92,14 @@ def _token(url: str) -> str:
 
 def _ann_decides(server: LiveServer, table: str, token: str) -> dict[str, Any]:
     """The state message once Ann has a decision (or the game is over)."""
-    for _ in range(300):
+
+    def decides() -> dict[str, Any] | None:
         st: dict[str, Any] = httpx.get(
             f"{server.url}/api/tables/{table}/state", params={"token": token}
         ).json()
-        if st["status"] == "finished" or st.get("legal"):
-            return st
-        time.sleep(0.05)
-    raise AssertionError("Ann never got a decision")
+        return st if st["status"] == "finished" or st.get("legal") else None
+
+    return wait_until(decides, "Ann's decision")
 
 
 def _open(pg: Any, url: str) -> None:

@@ -4,12 +4,12 @@ replay say "time ran out: a bot played for Alice"."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
 
 from tests.browser.conftest import PageErrors
+from tests.http_play import wait_finished
 from tests.live import LiveServer
 
 VIOLATIONS = """window.__csp = [];
@@ -60,10 +60,7 @@ def test_every_page_works_under_the_csp(
         bot_delay=0,
     )
     tid = done["table"]["id"]
-    deadline = time.monotonic() + 60
-    while httpx.get(f"{server.url}/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the all-bot game did not end"
-        time.sleep(0.2)
+    wait_finished(server.url, tid)
     pg.goto(f"{server.url}/t/{tid}/replay")
     pg.locator("[data-testid=replay-step]").wait_for()
     pg.wait_for_function("() => document.getElementById('step').textContent.trim() !== ''")
@@ -113,10 +110,7 @@ def test_the_log_and_the_replay_say_a_bot_played_for_alice(
     pg.goto(server.url + body["invites"][0]["url"])
     log = pg.locator("[data-testid=log]")
     log.locator(f"li.log-event.ev-stand_in:has-text('{TIMED_OUT}')").first.wait_for(timeout=30_000)
-    deadline = time.monotonic() + 90
-    while httpx.get(f"{server.url}/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the game did not end"
-        time.sleep(0.3)
+    wait_finished(server.url, tid)
     steps = httpx.get(f"{server.url}/api/tables/{tid}/replay").json()
     first = next(s["seq"] for s in steps if any(e["kind"] == "stand_in" for e in s["events"]))
     pg.goto(f"{server.url}/t/{tid}/replay")

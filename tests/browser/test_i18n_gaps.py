@@ -20,17 +20,16 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
+from tests import http_play
 from tests.browser.conftest import REPO_ROOT, PageErrors, submit_create, watch_errors
 from tests.live import LiveServer
 
-WAIT = 60.0
 NARROW = {"width": 360, "height": 780}
 BOT_NAMES = ["greedy", "random"]
 OPTIONAL_PAGES = ["/rules/flaming", "/rules/flags", "/learn/flaming", "/learn/flags"]
@@ -151,10 +150,7 @@ def english_found(text: str, tells: list[str], names: list[str]) -> list[str]:
 
 def wait_finished(url: str, tid: str) -> None:
     """Until the table's game is over."""
-    deadline = time.monotonic() + WAIT
-    while httpx.get(f"{url}/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the game did not end"
-        time.sleep(0.05)
+    http_play.wait_finished(url, tid)
 
 
 def new_table(url: str, game: str, *, human: bool, seed: int) -> tuple[str, str | None]:

@@ -21,6 +21,7 @@ import httpx
 from pyramids.flags.cards import CARDS
 from pyramids.flags.pieces import NAMES as PIECE_NAMES
 from tests.browser.conftest import DESKTOP, PageErrors, shown_seq, wait_after_action
+from tests.http_play import wait_finished
 from tests.live import LiveServer
 
 PHONE = {"width": 375, "height": 667}
@@ -213,11 +214,8 @@ def _finished_table(server: LiveServer) -> str:
         "bot_delay": 0,
     }
     table = httpx.post(f"{server.url}/api/tables", json=body).json()["table"]["id"]
-    for _ in range(600):
-        if httpx.get(f"{server.url}/api/tables/{table}").json()["status"] == "finished":
-            return str(table)
-        time.sleep(0.1)
-    raise AssertionError("the all-bot game did not finish")
+    wait_finished(server.url, table)
+    return str(table)
 
 
 def test_replay_viewer_steps_through_a_finished_game(
@@ -270,12 +268,7 @@ def test_replay_viewer_draws_a_pyramids_and_flags_game_with_its_own_module(
         "bot_delay": 0,
     }
     table = httpx.post(f"{server.url}/api/tables", json=body).json()["table"]["id"]
-    for _ in range(600):
-        if httpx.get(f"{server.url}/api/tables/{table}").json()["status"] == "finished":
-            break
-        time.sleep(0.1)
-    else:
-        raise AssertionError("the all-bot Pyramids and Flags game did not finish")
+    wait_finished(server.url, table)
     steps = httpx.get(f"{server.url}/api/tables/{table}/replay").json()
     pg.goto(f"{server.url}/t/{table}/replay")
     pg.wait_for_selector("[data-testid=towers]")

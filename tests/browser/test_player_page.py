@@ -6,17 +6,17 @@ leaderboard lists both players best first (screenshots in the test artifacts).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from tests.browser.conftest import PageErrors
+from tests.http_play import HttpSeat, play_out
 from tests.live import LiveServer
+from tests.waiting import wait_until
 
 PASSWORD = "correct horse battery"
-WAIT = 30.0
 
 
 def account(server: LiveServer, name: str) -> tuple[httpx.Client, dict[str, str]]:
@@ -47,30 +47,15 @@ def rated_game(server: LiveServer, a: Any, b: Any) -> str:
     for seat, (http, csrf) in enumerate(((ha, ca), (hb, cb))):
         r = http.post(f"/api/tables/{tid}/seats/{seat}/claim", json={}, headers=csrf)
         assert r.status_code == 200, r.text
-        seats.append((http, csrf, r.json()["token"]))
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        states = [
-            (http, csrf, token, http.get(f"/api/tables/{tid}/state", params={"token": token}))
-            for http, csrf, token in seats
-        ]
-        if all(s.json()["to_move"] is None for *_, s in states):
-            break
-        for http, csrf, token, s in states:
-            state = s.json()
-            if state["legal"]:
-                http.post(
-                    f"/api/tables/{tid}/actions",
-                    json={"token": token, "seq": state["seq"], "action": state["legal"][0]},
-                    headers=csrf,
-                )
-        time.sleep(0.02)
-    while time.monotonic() < deadline:
+        seats.append(HttpSeat(r.json()["token"], http, csrf))
+    play_out(tid, seats)
+
+    def rated() -> bool:
         games = ha.get("/api/players/" + "Zoé").json().get("games", [])
-        if any(g["table_id"] == tid for g in games):
-            return str(tid)
-        time.sleep(0.05)
-    raise AssertionError(f"table {tid} was not rated")
+        return any(g["table_id"] == tid for g in games)
+
+    wait_until(rated, f"table {tid}: rated")
+    return str(tid)
 
 
 def test_a_players_page_shows_the_chart_and_the_games_and_the_leaderboard_ranks(

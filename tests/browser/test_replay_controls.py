@@ -8,16 +8,16 @@ game every run) is read from GET /api/tables/{id}/replay and compared with what 
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.browser.conftest import DESKTOP, PageErrors, submit_create, watch_errors
+from tests.http_play import wait_finished
 from tests.live import LiveServer
+from tests.waiting import wait_until
 
-WAIT = 60.0
 CALM_KINDS = {"place", "draw", "move"}
 """Event kinds of the ordinary course of play; any other is mayhem (the replay's jump)."""
 
@@ -31,11 +31,7 @@ def finished_table(url: str, game: str, seed: int) -> str:
         "seed": seed,
     }
     tid: str = httpx.post(f"{url}/api/tables", json=body).json()["table"]["id"]
-    deadline = time.monotonic() + WAIT
-    while httpx.get(f"{url}/api/tables/{tid}").json()["status"] != "finished":
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the {game} game did not end")
-        time.sleep(0.05)
+    wait_finished(url, tid)
     return tid
 
 
@@ -239,10 +235,10 @@ def test_play_now_takes_the_creator_to_their_own_seat(
     )
     held = pg.evaluate("JSON.parse(localStorage.getItem('pyramids.seats'))")
     assert [(s["table"], s["seat"]) for s in held if s["token"] == token] == [(tid, 0)]
-    deadline = time.monotonic() + WAIT
-    while not httpx.get(f"{server.url}/api/tables/{tid}").json()["seats"][0]["claimed"]:
-        assert time.monotonic() < deadline, "Ann's seat was never taken"
-        time.sleep(0.05)
+    wait_until(
+        lambda: httpx.get(f"{server.url}/api/tables/{tid}").json()["seats"][0]["claimed"],
+        "Ann's seat taken",
+    )
     assert not httpx.get(f"{server.url}/api/tables/{tid}").json()["seats"][1]["claimed"]
     assert errors.messages == [], errors.messages
 

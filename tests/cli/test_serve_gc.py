@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from pyramids.cli.serve_cmd import _GenerationalFreeze, collect_old_regularly
+from tests.waiting import until
 
 
 @pytest.fixture
@@ -58,9 +59,7 @@ def test_full_collections_come_on_the_servers_clock() -> None:
 
     async def run() -> None:
         collect_old_regularly(asyncio.get_running_loop(), every=0.01)
-        deadline = time.monotonic() + 30  # a full pass over a test process's heap is slow
-        while len(full) < 3 and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
+        await until(lambda: len(full) >= 3, "three full collections")
 
     gc.callbacks.append(count)
     try:

@@ -9,7 +9,6 @@ the server's own secret seed); each tampering must fail with exit 2 and its reas
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,9 +22,9 @@ from pyramids.core import CHANCE, GameRecord, fairness
 from pyramids.games import make_game
 from pyramids.server import create_app
 from pyramids.server.config import LimitSettings
+from tests.http_play import wait_finished
 from tests.server.conftest import make_settings
 
-WAIT = 60.0
 TRIES = 8
 
 
@@ -39,10 +38,7 @@ def finished_record(client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     tid = r.json()["table"]["id"]
-    deadline = time.monotonic() + WAIT
-    while client.get(f"/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the table of bots did not finish"
-        time.sleep(0.01)
+    wait_finished(client, tid)
     return dict(client.get(f"/api/tables/{tid}/record").json())
 
 

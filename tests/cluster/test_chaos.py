@@ -3,7 +3,9 @@
 A short sample of ``bench/chaos.py`` (part c of ``bench/cluster.py``) on the module's
 three-instance cluster: 8 tables of bots and scripted players (some acting over HTTP),
 one spectator per table on each instance, 4 kills (one instance down at a time, each
-restarted half a second later). The cluster's promises (docs/DEPLOY.md): an action
+restarted half a second later), driven by the games' progress: kill k once some table
+reaches seq 8k, the players holding their next action until it has happened, so all four
+come while every table plays, however busy the machine. The cluster's promises (docs/DEPLOY.md): an action
 acknowledged is stored at the seq its acknowledgement named, whatever dies after; no
 action is applied twice; a dead instance's tables are taken over and finish; every
 client, wherever it is connected, sees every move of its table.
@@ -61,10 +63,41 @@ def why(report: Any) -> str:
     return "\n".join([report.summary(), *report.problems[:20], *report.errors[:10]])
 
 
-def test_kills_hit_instances_that_owned_tables(run: Any) -> None:
-    """4 kills, each followed by a restart; at least one took tables from their owner."""
+def test_no_table_of_the_sample_can_end_before_its_last_kill(chaos: ModuleType) -> None:
+    """The pace that guarantees the kills: 3 seats of 15 family tiles and max_turns 40 make
+    no game shorter than 40 actions, so 4 kills 8 actions apart all fall inside every game;
+    a plan whose last kill could come after a table ended is refused."""
+    cfg = chaos.ChaosConfig(tables=8, kills=4)
+    assert chaos.shortest_game(cfg) == 40
+    assert chaos.kill_pace(cfg).every == 8
+    with pytest.raises(ValueError, match="before the last kill"):
+        chaos.kill_pace(chaos.ChaosConfig(kills=4, kill_every=10))
+
+
+def test_the_players_hold_their_next_action_until_the_kill_due_before_it() -> None:
+    """The pace's gates: with kills every 8 actions, an action decided at seq 7 goes, one
+    at seq 8 waits for the first kill, and once all kills happened every action goes."""
+    load_chaos()
+    from chaos_clients import Pace  # bench/ is on sys.path once the driver is loaded
+
+    pace = Pace(8, 2)
+    assert pace.may_act(7) and not pace.may_act(8) and not pace.kill_due()
+    pace.seen(8)
+    assert pace.kill_due()
+    pace.killed()
+    assert pace.may_act(15) and not pace.may_act(16) and not pace.kill_due()
+    pace.seen(17)
+    pace.killed()
+    assert pace.may_act(40)
+
+
+def test_every_planned_kill_hit_an_instance_while_the_tables_played(run: Any) -> None:
+    """4 kills, each followed by a restart, each once the leading table had reached its
+    mark, and none after a table had ended: every kill found tables to take from their
+    owner."""
     kills = run.report.kills
     assert len(kills) == 4, why(run.report)
+    assert [k["mark"] >= 8 * (i + 1) for i, k in enumerate(kills)] == [True] * 4, kills
     assert all(k["restarted"] for k in kills), kills
     assert any(k["owned"] > 0 for k in kills), kills
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,6 +20,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from tests.cluster.cluster import Cluster
+from tests.http_play import HttpSeat, play_out
 
 INSTANCE_HEADER = "X-Pyramids-Instance"
 RECEIVE_TIMEOUT = 20.0
@@ -187,24 +187,8 @@ def test_the_spectators_switch_on_one_instance_reaches_the_others(cluster: Clust
 
 def finish(cluster: Cluster, table: str, tokens: list[str]) -> None:
     """Play each seat's first legal action over HTTP (on ``OWNER``) until the game is over."""
-    deadline = time.monotonic() + 60
     with httpx.Client(base_url=cluster.instance_url(OWNER), timeout=30) as http:
-        while time.monotonic() < deadline:
-            states = [
-                http.get(f"/api/tables/{table}/state", params={"token": tok}).json()
-                for tok in tokens
-            ]
-            if states[0]["status"] == "finished":
-                return
-            mine = [(tok, st) for tok, st in zip(tokens, states, strict=True) if st["legal"]]
-            if not mine:
-                time.sleep(0.02)  # a chance draw
-                continue
-            tok, st = mine[0]
-            body = {"token": tok, "seq": st["seq"], "action": st["legal"][0]}
-            r = http.post(f"/api/tables/{table}/actions", json=body)
-            assert r.status_code == 200, r.text
-    raise AssertionError(f"table {table} did not finish")
+        play_out(table, [HttpSeat(token, http) for token in tokens], accept=(200,))
 
 
 def test_a_rematch_asked_on_one_instance_is_offered_on_the_other(cluster: Cluster) -> None:

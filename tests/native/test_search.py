@@ -274,14 +274,17 @@ def test_threads_search_independent_trees_reproducibly() -> None:
 
 
 def test_a_time_budget_runs_and_reports_its_iterations() -> None:
-    """A seconds budget: at least one iteration, about that long, visits = iterations."""
+    """A seconds budget: at least one iteration, about that long at least, visits = iterations.
+    The upper bound only catches a budget ignored or misread (the search looks at the
+    clock between iterations of a few milliseconds; a busy machine stretches those, not
+    to seconds); how long a decision takes is a figure of ``pyramids bench``."""
     state = position(*POSITIONS[2])
     seat = state.current_player()
     result = make_bot("ismcts:0.05s+native").search(  # type: ignore[attr-defined]
         state.view(seat), state.legal_actions(), random.Random(0)
     )
     assert result.iterations >= 1
-    assert 0.04 < result.seconds < 1.0
+    assert 0.04 < result.seconds < 10.0
     assert sum(s.visits for s in result.stats) == result.iterations
 
 

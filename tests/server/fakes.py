@@ -78,7 +78,7 @@ class MemoryActionStore:
         """Store ``write`` unless its (table, seq) is taken (SeqTakenError)."""
         self.attempts.append(write)
         # a database answers later: let other tasks run first, as they would meanwhile
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # one turn of the loop, no time
         if self._fail_writes > 0:
             self._fail_writes -= 1
             if self._commit_anyway:
@@ -98,7 +98,7 @@ class MemoryActionStore:
 
     async def actions_after(self, table_id: str, seq: int) -> list[ActionRecord]:
         """The stored actions of ``table_id`` after ``seq``, in seq order."""
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # one turn of the loop (a database answers later), no time
         if self._fail_reads > 0:
             self._fail_reads -= 1
             raise StoreUnavailableError("the database is unreachable")

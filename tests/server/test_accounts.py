@@ -8,7 +8,6 @@ browser's. Hashes are real argon2id (about a quarter of a second each here).
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,10 +28,10 @@ from pyramids.server.accounts import (
 from pyramids.server.auth import COOKIE, CSRF_HEADER
 from pyramids.server.config import LimitSettings
 from pyramids.server.live import ProtocolError
+from tests.http_play import HttpSeat, play_out
 from tests.server.conftest import HUMAN, bot, create, make_settings, receive_until
 
 PASSWORD = "correct horse battery"
-WAIT = 60.0
 FAILED_LIMIT = int(FAILED_LOGIN_RATE.split("/")[0])
 
 
@@ -90,21 +89,7 @@ def execute(settings: Settings, sql: str, **params: Any) -> None:
 
 def play_http_to_end(client: TestClient, tid: str, token: str, headers: dict[str, str]) -> None:
     """Play a seat over HTTP (first legal action, with the session's CSRF header)."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/tables/{tid}/state", params={"token": token}).json()
-        if state["to_move"] is None:
-            return
-        if state["legal"]:
-            r = client.post(
-                f"/api/tables/{tid}/actions",
-                json={"token": token, "seq": state["seq"], "action": state["legal"][0]},
-                headers=headers,
-            )
-            assert r.status_code in (200, 409), r.text
-        else:
-            time.sleep(0.005)
-    raise AssertionError("the game did not end")
+    play_out(tid, [HttpSeat(token, client, headers)])
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,20 +21,14 @@ from pyramids.core import GameRecord, replay
 from pyramids.games import make_game
 from pyramids.server import Settings, create_app
 from pyramids.server.config import sqlite_url
+from tests import http_play
+from tests.http_play import HttpSeat, play_out
 from tests.server.conftest import HUMAN, bot, create, db_counts, make_settings
-
-WAIT = 30.0
 
 
 def wait_finished(client: TestClient, table_id: str) -> dict[str, Any]:
-    """Poll a table of bots until it is over (a hang guard, not a timing assertion)."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        table = client.get(f"/api/tables/{table_id}").json()
-        if table["status"] == "finished":
-            return dict(table)
-        time.sleep(0.01)
-    raise AssertionError(f"table {table_id} did not finish")
+    """A table of bots' summary once it is over."""
+    return http_play.wait_finished(client, table_id)
 
 
 def error_code(response: Any) -> str:
@@ -240,20 +233,7 @@ def test_http_action_is_committed_and_answers_the_new_seq(
 
 def play_http_to_end(client: TestClient, tid: str, token: str) -> dict[str, Any]:
     """Play a seat over HTTP (first legal action) until the game is over."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/tables/{tid}/state", params={"token": token}).json()
-        if state["to_move"] is None:
-            return dict(state)
-        if state["legal"]:
-            r = client.post(
-                f"/api/tables/{tid}/actions",
-                json={"token": token, "seq": state["seq"], "action": state["legal"][0]},
-            )
-            assert r.status_code in (200, 409), r.text
-        else:
-            time.sleep(0.005)
-    raise AssertionError("the game did not end")
+    return play_out(tid, [HttpSeat(token, client)])
 
 
 def test_record_and_replay_only_once_finished_and_they_replay_the_game(

@@ -9,7 +9,6 @@ replay shows where mayhem was overlooked and where it was found.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,11 +23,12 @@ from pyramids.flaming.tiles import spot_name
 from pyramids.games import make_game
 from pyramids.server import Settings, create_app
 from pyramids.server.live import TableSettings, default_hints
+from tests.http_play import wait_finished
 from tests.server.conftest import HUMAN, bot, create, make_settings, receive, receive_until
+from tests.waiting import wait_until
 
 FAMILY = {"preset": "basic", "callout": "family"}
 COMPETITIVE = {"preset": "standard", "callout": "competitive"}
-WAIT = 60.0
 
 
 def state(client: TestClient, table_id: str, token: str | None = None) -> dict[str, Any]:
@@ -74,13 +74,12 @@ class TableClient:
 
     def wait_decision(self) -> dict[str, Any]:
         """The spectator's state once a seat (not the chance draw) decides, or the end."""
-        deadline = time.monotonic() + WAIT
-        while True:
+
+        def decided() -> dict[str, Any] | None:
             msg = state(self.client, self.table)
-            if msg["to_move"] != -1:
-                return msg
-            assert time.monotonic() < deadline, "the chance draw never came"
-            time.sleep(0.01)
+            return msg if msg["to_move"] != -1 else None
+
+        return wait_until(decided, "the chance draw")
 
 
 def is_check_legal(legal: list[str], pyramid: list[str]) -> bool:
@@ -260,10 +259,7 @@ def test_bots_answer_checks_at_a_call_out_table(client: TestClient) -> None:
     """Issue 13, point 3: every bot plays checks; a table of bots plays to the end."""
     body = create(client, [bot("greedy"), bot("random")], options=COMPETITIVE, bot_delay=0)
     tid = body["table"]["id"]
-    deadline = time.monotonic() + WAIT
-    while client.get(f"/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.02)
+    wait_finished(client, tid)
     steps = client.get(f"/api/tables/{tid}/replay").json()
     checks = [s for s in steps if is_check_action(s["action"] or "")]
     assert checks
@@ -271,14 +267,6 @@ def test_bots_answer_checks_at_a_call_out_table(client: TestClient) -> None:
         previous = steps[step["seq"] - 1]["state"]
         assert previous["pending"]["kind"] == "check"
         assert step["seat"] == previous["pending"]["player"]
-
-
-def wait_until(done: Callable[[], bool], what: str) -> None:
-    """Poll ``done`` until it holds (a hang guard, not a timing assertion)."""
-    deadline = time.monotonic() + WAIT
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
 
 
 def test_a_check_left_to_the_clock_is_answered_by_the_stand_in(tmp_path: Path) -> None:

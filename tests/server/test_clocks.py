@@ -7,7 +7,6 @@ time moves only when a test advances it, and the timers that fell due fire then.
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from pyramids.server.clocks import (
 from pyramids.server.live import LiveTable, SeatSpec, TableSettings, placements
 from pyramids.server.tables import TableManager
 from tests.server.conftest import HUMAN, make_settings
+from tests.waiting import wait_until
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 HOUR = 3600.0
@@ -193,13 +193,22 @@ def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
 
 
 def create_clocked(
-    client: TestClient, seats: list[SeatSpec], clock: dict[str, Any], **extra: Any
+    client: TestClient,
+    seats: list[SeatSpec],
+    clock: dict[str, Any],
+    *,
+    absent_after: float = 0.0,
+    **extra: Any,
 ) -> tuple[LiveTable, list[str]]:
     """A table with ``clock`` made by the manager (tokens of its human seats), every
     human seat bound by its token's first use, so that it runs."""
     manager = manager_of(client)
     settings = TableSettings(
-        bot_delay=0.0, absent_after=0.0, turn_time=0.0, takeover_bot="greedy", clock=clock
+        bot_delay=0.0,
+        absent_after=absent_after,
+        turn_time=0.0,
+        takeover_bot="greedy",
+        clock=clock,
     )
     portal = client.portal
     assert portal is not None
@@ -215,13 +224,12 @@ def create_clocked(
 
 def wait_for(client: TestClient, table_id: str, test: Callable[[dict[str, Any]], bool]) -> dict:
     """The table's summary once ``test`` holds (the server's own moves are tasks)."""
-    deadline = time.monotonic() + 20
-    while True:
-        summary = client.get(f"/api/tables/{table_id}").json()
-        if test(summary):
-            return dict(summary)
-        assert time.monotonic() < deadline, summary
-        time.sleep(0.01)
+
+    def summary() -> dict[str, Any] | None:
+        got: dict[str, Any] = client.get(f"/api/tables/{table_id}").json()
+        return got if test(got) else None
+
+    return wait_until(summary, f"table {table_id}: {test}")
 
 
 def state(client: TestClient, table_id: str, token: str | None = None) -> dict[str, Any]:
@@ -471,15 +479,18 @@ def test_a_restart_keeps_the_banks_and_the_expiry(
         assert clock_of(done, 0)["bank"] == 10
 
 
-def test_a_turn_based_table_has_no_absence_takeover(tmp_path: Path, clock: ManualClock) -> None:
-    settings = make_settings(tmp_path, absent_after=0.05)
-    with start_app(settings, clock) as client:
-        table, _ = create_clocked(client, HUMANS, {"mode": "turn_based", "per_move": 86400})
-        wait_for(client, table.id, to_move_is(0))
-        time.sleep(0.3)  # well past absent_after: nobody is connected
-        summary = client.get(f"/api/tables/{table.id}").json()
-        assert not any(s["taken_over"] for s in summary["seats"])
-        assert summary["to_move"] == 0
+@pytest.mark.parametrize(("mode", "armed"), [("turn_based", False), ("realtime", True)])
+def test_a_turn_based_table_has_no_absence_takeover(
+    client: TestClient, mode: str, armed: bool
+) -> None:
+    """Nobody is connected to either table, whose seats have an absence time: the real-time
+    table arms each seat's absence clock (the takeover bot would play them when it runs
+    out), the turn-based table arms none, so no takeover can ever come there."""
+    spec = {"mode": mode, "per_move": 86400} if mode == "turn_based" else REALTIME
+    table, _ = create_clocked(client, HUMANS, spec, absent_after=3600.0)
+    summary = wait_for(client, table.id, to_move_is(0))
+    assert sorted(table.absent) == ([0, 1] if armed else [])
+    assert not any(s["taken_over"] for s in summary["seats"])
 
 
 # --- the HTTP API ----------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -26,6 +25,7 @@ from pyramids.games import make_game
 from pyramids.server.config import Settings
 from tests.live import LiveServer
 from tests.server.test_durability import table_body
+from tests.waiting import HANG, until, wait_until
 
 FAST_LEASES = {"PYRAMIDS_LEASE_TTL": "2", "PYRAMIDS_LEASE_RENEW": "0.5"}
 """Leases that expire 2 s after the last renewal: the takeover tests wait less."""
@@ -74,18 +74,7 @@ def owner(url: str, table: str) -> str | None:
     return None if found is None else str(found).split("/")[0]
 
 
-def wait_for(check: Any, timeout: float = 20.0, every: float = 0.1) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not true after {timeout} s: {check}")
-        time.sleep(every)
-
-
-async def next_state(ws: ClientConnection, seq: int, timeout: float = 15.0) -> dict[str, Any]:
+async def next_state(ws: ClientConnection, seq: int, timeout: float = HANG) -> dict[str, Any]:
     """The first state message at ``seq`` or later."""
     async with asyncio.timeout(timeout):
         while True:
@@ -149,7 +138,7 @@ def test_moves_made_on_one_instance_reach_the_sockets_and_state_of_the_other(
 
         final = asyncio.run(asyncio.wait_for(play(), 240))
         for server in servers:
-            wait_for(lambda s=server: summary(s, table)["status"] == "finished")
+            wait_until(lambda s=server: summary(s, table)["status"] == "finished", "finished")
             assert summary(server, table)["seq"] == final
 
 
@@ -157,29 +146,32 @@ def test_only_the_owner_plays_a_tables_bots_and_another_takes_over_when_it_dies(
     postgres_url: str, tmp_path: Path
 ) -> None:
     """An all-bot table is played by the instance holding its lease; killed with SIGKILL,
-    the other takes the table over within seconds and plays it to the end, and the record
-    has every action once (it replays and verifies)."""
+    the other takes the table over and plays on from where the table was to the end, and
+    the record has every action once (it replays and verifies). How soon the takeover
+    comes is a figure of ``bench/cluster.py`` (part b), not asserted here: the wait below
+    only bounds a takeover that never comes."""
     with instances(postgres_url, tmp_path, ["a", "b"]) as (a, b):
         bots = [{"kind": "bot", "bot": "greedy"}] * 3
         created = create(a, table_body(bots, 5, bot_delay=0.15))
         table = created["table"]["id"]
         assert owner(postgres_url, table) == "a"
 
-        async def watch_until_killed() -> tuple[int, float]:
+        async def watch_until_killed() -> tuple[int, int, int]:
             async with connect(f"{b.ws_url}/ws/tables/{table}") as ws:
-                await next_state(ws, 3)  # b's spectator sees a's bots play
+                before = (await next_state(ws, 3))["seq"]  # b's spectator sees a's bots play
                 a.kill()
-                killed = time.monotonic()
-                await asyncio.to_thread(wait_for, lambda: owner(postgres_url, table) == "b", 10)
-                took = time.monotonic() - killed
-                seen = summary(b, table)["seq"]
-                state = await next_state(ws, seen + 2, timeout=20)  # b's bots play on
-                return state["seq"], took
+                await until(lambda: owner(postgres_url, table) == "b", "b owns the table")
+                taken = summary(b, table)["seq"]
+                state = await next_state(ws, taken + 2, timeout=60)  # b's bots play on
+                return before, taken, state["seq"]
 
-        seq, took = asyncio.run(watch_until_killed())
-        assert seq > 5
-        assert took < 6, f"nobody owned the table {took:.1f} s after its owner died"
-        wait_for(lambda: summary(b, table)["status"] == "finished", timeout=120, every=0.5)
+        before, taken, after = asyncio.run(watch_until_killed())
+        assert before <= taken < after, (before, taken, after)
+        wait_until(
+            lambda: summary(b, table)["status"] == "finished",
+            "b plays the table to its end",
+            progress=lambda: summary(b, table)["seq"],
+        )
         record = httpx.get(f"{b.url}/api/tables/{table}/record", timeout=30).json()
         rec = GameRecord.from_json(record)
         verdict = fairness.verify_record(make_game(rec.game, rec.players, rec.options), rec)
@@ -207,7 +199,9 @@ def test_seats_claimed_on_two_instances_at_once_start_the_table(
 
             assert asyncio.run(both()) == [200, 200]
             for server in (a, b):
-                wait_for(lambda s=server, t=table: summary(s, t)["status"] == "running", 10)
+                wait_until(
+                    lambda s=server, t=table: summary(s, t)["status"] == "running", "running"
+                )
 
 
 def test_a_player_connected_to_another_instance_is_not_taken_over_by_the_owner(
@@ -225,7 +219,14 @@ def test_a_player_connected_to_another_instance_is_not_taken_over_by_the_owner(
         async def stay_then_leave() -> None:
             async with connect(f"{b.ws_url}/ws/tables/{table}?token={token}") as ws:
                 await next_state(ws, 0)
-                await asyncio.sleep(3.0)  # three absence periods: still here
+                await until(
+                    lambda: summary(a, table)["seats"][0]["connected"], "a counts b's socket"
+                )
+                # Three absence periods: still here. A wait for something not to happen: the
+                # absence clock runs on the owner's real event loop in another process (no
+                # clock to drive from here), so only a fault can fail this, and only a
+                # machine slower than three periods could hide one.
+                await asyncio.sleep(3.0)
                 for server in (a, b):
                     seat = summary(server, table)["seats"][0]
                     assert seat["connected"] is True, (server.url, seat)
@@ -233,7 +234,7 @@ def test_a_player_connected_to_another_instance_is_not_taken_over_by_the_owner(
 
         asyncio.run(stay_then_leave())
         for server in (a, b):
-            wait_for(lambda s=server: summary(s, table)["seats"][0]["taken_over"], 10)
+            wait_until(lambda s=server: summary(s, table)["seats"][0]["taken_over"], "taken over")
 
 
 def test_a_table_whose_players_are_all_on_another_instance_moves_there(
@@ -250,7 +251,7 @@ def test_a_table_whose_players_are_all_on_another_instance_moves_there(
 
         async def play_on_b() -> int:
             async with connect(f"{b.ws_url}/ws/tables/{table}?token={token}") as ws:
-                await asyncio.to_thread(wait_for, lambda: owner(postgres_url, table) == "b", 10)
+                await until(lambda: owner(postgres_url, table) == "b", "b owns the table")
                 state = await next_state(ws, 0)
                 for _ in range(6):  # the bot answers each move: b runs it now
                     while state["status"] == "running" and state["to_move"] != 0:

@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, text
 from pyramids.server import Settings
 from pyramids.server.live import ProtocolError, SeatSpec, TableSettings
 from pyramids.server.tables import TableManager
+from tests.http_play import wait_finished
 from tests.server.conftest import HUMAN, bot, create, db_counts, make_settings, receive_until
 
 
@@ -146,16 +147,8 @@ def test_many_bot_tables_at_once_all_finish_with_every_action_stored(
         create(client, [bot("greedy"), bot("random"), bot("greedy")], seed=s)["table"]["id"]
         for s in range(12)
     ]
-    import time
-
-    deadline = time.monotonic() + 60
-    pending = set(ids)
-    while pending and time.monotonic() < deadline:
-        for tid in list(pending):
-            if client.get(f"/api/tables/{tid}").json()["status"] == "finished":
-                pending.discard(tid)
-        time.sleep(0.02)
-    assert not pending
+    for tid in ids:
+        wait_finished(client, tid)
     for tid in ids:
         seq, stored = db_counts(settings, tid)
         assert seq == stored == client.get(f"/api/tables/{tid}").json()["seq"]

@@ -31,6 +31,7 @@ from pyramids.core import GameRecord
 from pyramids.core.record import replay
 from pyramids.games import make_game
 from tests.live import LiveServer, live_server
+from tests.waiting import until
 
 SCENARIO_TIMEOUT = 240.0  # seconds: a hang guard only, never reached by a working server
 # Network failures a client sees when the server dies under it.
@@ -218,14 +219,11 @@ async def play(
     """Drive every table; SIGKILL the server as soon as `kill_when()` holds (None: play out)."""
     tasks = [asyncio.create_task(drive(server, run)) for run in runs]
     if kill_when is not None:
-        while not all(t.done() for t in tasks):
-            if kill_when():
-                # While the clients keep sending: actions are in flight as it dies.
-                server.kill()
-                break
-            await asyncio.sleep(0.005)
-        else:
-            server.kill()
+        # While the clients keep sending: actions are in flight as it dies.
+        await until(
+            lambda: kill_when() or all(t.done() for t in tasks), "the moment to kill", every=0.005
+        )
+        server.kill()
     await asyncio.gather(*tasks)
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,10 +22,11 @@ from pyramids.core import GameRecord, fairness
 from pyramids.games import make_game
 from pyramids.server import create_app
 from pyramids.server.config import LimitSettings
+from tests.http_play import wait_finished
 from tests.server.conftest import HUMAN, bot, create, make_settings, receive_until
+from tests.waiting import wait_until
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
-WAIT = 30.0
 
 
 @pytest.fixture
@@ -44,23 +44,27 @@ def error_code(response: Any) -> str:
 
 def play_http_to_end(client: TestClient, tid: str, token: str, seen: list[Any]) -> None:
     """Play one seat over HTTP (first legal action) to the end, keeping every answer in ``seen``."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/tables/{tid}/state", params={"token": token}).json()
-        seen.append(state)
-        seen.append(client.get(f"/api/tables/{tid}").json())
-        if state["to_move"] is None:
-            return
-        if state["legal"]:
+    seq = [0]
+
+    def play() -> bool:
+        """Play while the seat has a decision; whether the game is over."""
+        while True:
+            state = client.get(f"/api/tables/{tid}/state", params={"token": token}).json()
+            seen.append(state)
+            seen.append(client.get(f"/api/tables/{tid}").json())
+            seq[0] = state["seq"]
+            if state["to_move"] is None:
+                return True
+            if not state["legal"]:
+                return False  # a bot or the chance draw: wait for the server
             r = client.post(
                 f"/api/tables/{tid}/actions",
                 json={"token": token, "seq": state["seq"], "action": state["legal"][0]},
             )
             assert r.status_code in (200, 409), r.text
             seen.append(r.json())
-        else:
-            time.sleep(0.005)
-    raise AssertionError("the game did not end")
+
+    wait_until(play, f"table {tid}: the game's end", progress=lambda: seq[0])
 
 
 @pytest.mark.parametrize(
@@ -151,10 +155,7 @@ def test_commitment_is_in_every_message_and_seed_and_salt_only_in_the_final_reco
 def test_a_seeded_record_says_so_and_verifies(client: TestClient) -> None:
     """A seeded table's record keeps the chosen seed, is marked seeded and verifies."""
     tid = create(client, [bot(), bot("random")], game="flags", seed=42)["table"]["id"]
-    deadline = time.monotonic() + WAIT
-    while client.get(f"/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the table of bots did not finish"
-        time.sleep(0.01)
+    wait_finished(client, tid)
     record = client.get(f"/api/tables/{tid}/record").json()
     assert (record["seed"], record["seeded"]) == (42, True)
     rec = GameRecord.from_json(record)

@@ -22,6 +22,7 @@ from websockets.asyncio.client import connect
 from pyramids.server.live import LiveTable, Outgoing, text_frame
 from tests.live import live_server
 from tests.server.conftest import HUMAN, bot, create, play_to_end, receive, receive_until
+from tests.waiting import until
 
 SPECTATORS = 12
 
@@ -87,19 +88,23 @@ def test_spectators_of_a_real_server_get_every_state_in_order() -> None:
             tid = r.json()["table"]["id"]
             token = r.json()["invites"][0]["token"]
 
+        hellos: list[int] = []
+
         async def watch() -> list[int]:
             seqs: list[int] = []
             async with connect(f"{ws_url}/ws/tables/{tid}") as ws:
                 async for raw in ws:
                     msg = json.loads(raw)
-                    if msg["type"] == "state":
+                    if msg["type"] == "hello":
+                        hellos.append(1)
+                    elif msg["type"] == "state":
                         seqs.append(msg["seq"])
                         if msg["status"] == "finished":
                             return seqs
             return seqs
 
         watchers = [asyncio.create_task(watch()) for _ in range(5)]
-        await asyncio.sleep(0.5)
+        await until(lambda: len(hellos) == 5, "every spectator's hello")  # before any move
         final: dict[str, Any] = {}
         async with connect(f"{ws_url}/ws/tables/{tid}?token={token}") as player:
             async for raw in player:

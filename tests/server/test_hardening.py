@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from websockets.sync.client import connect
 
 from pyramids.server import create_app
 from pyramids.server.hardening import CSP, is_origin_allowed, normalize_origin
+from tests.http_play import wait_finished
 from tests.live import live_server
 from tests.server.conftest import (
     HUMAN,
@@ -32,6 +32,7 @@ from tests.server.conftest import (
     receive,
     receive_until,
 )
+from tests.waiting import HANG, wait_until
 
 ALICE: dict[str, Any] = {"kind": "human", "name": "Alice"}
 TIMED_OUT_EN = "time ran out: a bot played for Alice"
@@ -196,10 +197,7 @@ def test_an_absent_player_is_announced_too(client: TestClient) -> None:
     tid, token = body["table"]["id"], body["invites"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
         receive(ws)
-    deadline = time.monotonic() + 30
-    while client.get(f"/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    wait_finished(client, tid)
     replay = client.get(f"/api/tables/{tid}/replay").json()
     said = {t for s in replay for t in _stand_in_texts(s["events"])}
     assert said == {
@@ -209,13 +207,15 @@ def test_an_absent_player_is_announced_too(client: TestClient) -> None:
 
 # --- clean shutdown under load ------------------------------------------------------------
 
-SHUTDOWN_LIMIT = 2.0
 BOT_TABLES = 10
 
 
-def test_sigterm_under_bot_load_exits_within_two_seconds() -> None:
+def test_sigterm_under_bot_load_ends_the_server_cleanly() -> None:
     """Ten all-bot tables of six ISMCTS bots searching in the worker pool, spectators
-    connected: SIGTERM ends the process (status 0) in under 2 s, searches abandoned."""
+    connected: SIGTERM ends the process with status 0. That it waits for no search is
+    exact in tests/server/test_search_pool.py (a worker ten minutes into a search is
+    stopped at once); how soon the process ends ("under 2 s under load") is a figure of
+    bench/attacks.py (attack 6, shutdown), not asserted here on a shared machine."""
     with live_server() as server, httpx.Client(base_url=server.url, timeout=30) as http:
         tables: list[str] = []
         for _ in range(BOT_TABLES):
@@ -236,16 +236,17 @@ def test_sigterm_under_bot_load_exits_within_two_seconds() -> None:
         watchers = [
             connect(f"{server.ws_url}/ws/tables/{tables[i % len(tables)]}") for i in range(20)
         ]
-        time.sleep(2.0)  # the searches are running
+        for tid in tables:  # the searches are running: every table's bots have moved
+            wait_until(
+                lambda tid=tid: http.get(f"/api/tables/{tid}").json()["seq"] >= 2,
+                f"table {tid}: its bots' first moves",
+            )
         pid = server.pid
         assert pid is not None
-        started = time.monotonic()
         os.killpg(pid, signal.SIGTERM)
         proc = server.proc
         assert proc is not None
-        status = proc.wait(15)
-        took = time.monotonic() - started
+        status = proc.wait(HANG)
         for ws in watchers:
             ws.close()
     assert status == 0
-    assert took < SHUTDOWN_LIMIT, f"the server took {took:.2f} s to stop"

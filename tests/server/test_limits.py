@@ -8,7 +8,7 @@ tests/server/test_slow_clients.py runs the real server for what needs real socke
 
 from __future__ import annotations
 
-import time
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,9 +19,11 @@ from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
 from pyramids.server import Settings, create_app
+from pyramids.server.clocks import ManualClock
 from pyramids.server.config import LimitSettings
 from pyramids.server.limits import ClientLimits, client_key, is_too_deep
 from tests.server.conftest import HUMAN, bot, make_settings, receive
+from tests.waiting import wait_until
 
 TWO_HUMANS = [HUMAN, HUMAN]
 
@@ -262,21 +264,35 @@ def stored_status(settings: Settings, table_id: str) -> str:
         engine.dispose()
 
 
+def clocked(settings: Settings, clock: ManualClock) -> TestClient:
+    """The app on ``settings`` with ``clock`` as its time (not entered yet)."""
+    app = create_app(settings)
+    app.state.manager.clock = clock
+    return TestClient(app)
+
+
 def test_open_table_expires_and_is_not_replayed_at_start(tmp_path: Path) -> None:
-    """open_table_ttl: a table still open after it is marked expired (kept, not deleted);
-    its seats can no longer be taken; a restart does not load it; it can still be read."""
-    settings = limited(tmp_path, open_table_ttl=0.3)
-    with TestClient(create_app(settings)) as client:
+    """open_table_ttl: a table still open after it is marked expired (kept, not deleted),
+    not a moment before; a table whose invite was used runs and never expires; the
+    expired table's seats can no longer be taken; a restart does not load it; it can still
+    be read. Time is the manager's injected clock; the sweep is the one the server runs
+    every ttl / 4 (its loop on the real clock is the next test's)."""
+    settings = limited(tmp_path, open_table_ttl=600)
+    clock = ManualClock()
+    with clocked(settings, clock) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        assert client.portal is not None
         body = new_table(client, TWO_HUMANS).json()
         tid, token = body["table"]["id"], body["invites"][0]["token"]
         started = new_table(client, [HUMAN, bot()]).json()
         stid, stoken = started["table"]["id"], started["invites"][0]["token"]
         with client.websocket_connect(f"/ws/tables/{stid}?token={stoken}") as ws:
             assert receive(ws)["type"] == "hello"  # its invite used: running, never expires
-        deadline = time.monotonic() + 10
-        while client.get(f"/api/tables/{tid}").json()["status"] != "expired":
-            assert time.monotonic() < deadline, "the open table did not expire"
-            time.sleep(0.05)
+        client.portal.call(clock.advance, 599)
+        assert client.portal.call(manager.expire_due) == []
+        assert client.get(f"/api/tables/{tid}").json()["status"] == "open"
+        client.portal.call(clock.advance, 2)
+        assert client.portal.call(manager.expire_due) == [tid]
         assert stored_status(settings, tid) == "expired"
         assert client.get(f"/api/tables/{stid}").json()["status"] != "expired"
         with client.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
@@ -292,14 +308,29 @@ def test_open_table_expires_and_is_not_replayed_at_start(tmp_path: Path) -> None
         assert all(t["status"] == "expired" for t in listed)
 
 
-def test_open_tables_past_their_time_expire_at_start(tmp_path: Path) -> None:
-    """A table that waited longer than open_table_ttl while the server was down is marked
-    expired at the start, before anything is replayed."""
-    with TestClient(create_app(limited(tmp_path, open_table_ttl=3600))) as client:
-        tid = new_table(client, TWO_HUMANS).json()["table"]["id"]
-    time.sleep(0.3)
+def test_the_server_expires_open_tables_on_its_own(tmp_path: Path) -> None:
+    """The sweep runs by itself: with open_table_ttl 0.2 s a table nobody joins is marked
+    expired (waited for: the server's loop on the real clock)."""
     settings = limited(tmp_path, open_table_ttl=0.2)
     with TestClient(create_app(settings)) as client:
+        tid = new_table(client, TWO_HUMANS).json()["table"]["id"]
+        wait_until(
+            lambda: client.get(f"/api/tables/{tid}").json()["status"] == "expired",
+            f"table {tid}: expired by the server's sweep",
+        )
+        assert stored_status(settings, tid) == "expired"
+
+
+def test_open_tables_past_their_time_expire_at_start(tmp_path: Path) -> None:
+    """A table that waited longer than open_table_ttl while the server was down is marked
+    expired at the start, before anything is replayed (the restart's clock is 61 s after
+    the table was made, its ttl 60 s)."""
+    clock = ManualClock()
+    with clocked(limited(tmp_path, open_table_ttl=3600), clock) as client:
+        tid = new_table(client, TWO_HUMANS).json()["table"]["id"]
+    settings = limited(tmp_path, open_table_ttl=60)
+    later = ManualClock(clock.now() + dt.timedelta(seconds=61))
+    with clocked(settings, later) as client:
         assert tid not in client.app.state.manager.tables  # type: ignore[attr-defined]
         assert stored_status(settings, tid) == "expired"
 

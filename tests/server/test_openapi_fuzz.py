@@ -14,7 +14,6 @@ would only ever meet ``unknown_table``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from schemathesis.python.asgi import get_client, shutdown_lifespans
 
 from pyramids.server import Settings, create_app
 from pyramids.server.config import LimitSettings, sqlite_url
+from tests.waiting import wait_until
 
 MAX_EXAMPLES = 50
 FUZZ_SETTINGS = settings(
@@ -99,11 +99,14 @@ def real_table(fuzz_app: Any) -> dict[str, Any]:
             claim = client.post(f"/api/tables/{table}/seats/{seat}/claim", json={"name": "x"})
             assert claim.status_code == 200, claim.text
             tokens.append(claim.json()["token"])
-        for _ in range(500):  # the seed is the server's: wait out any chance draw
-            to_move = client.get(f"/api/tables/{table}/state").json()["to_move"]
-            if to_move != -1:
-                break
-            time.sleep(0.01)
+
+        def decided() -> tuple[int] | None:
+            """(the seat to move) once the chance draw is out of the way (the seed is the
+            server's, so there may be one)."""
+            to_move: int = client.get(f"/api/tables/{table}/state").json()["to_move"]
+            return (to_move,) if to_move != -1 else None
+
+        (to_move,) = wait_until(decided, "a seat's decision after the chance draw")
         tokens = [tokens[to_move], tokens[1 - to_move]]  # the seat to move first
         state = client.get(f"/api/tables/{table}/state", params={"token": tokens[0]}).json()
         assert state["status"] == "running" and state["legal"], state

@@ -10,8 +10,8 @@ restart keeps ratings and history.
 
 from __future__ import annotations
 
+import asyncio
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,9 +27,11 @@ from pyramids.server import Settings, create_app, ratings
 from pyramids.server.auth import COOKIE, CSRF_HEADER
 from pyramids.server.db import normalize_url
 from pyramids.server.ratings import BOT_RATINGS_FILE
+from tests import http_play
+from tests.http_play import HttpSeat
 from tests.server.conftest import HUMAN, bot, make_settings
+from tests.waiting import wait_until
 
-WAIT = 30.0
 PASSWORD = "a long enough passphrase"
 QUICK = {"max_turns": 1}
 """Flaming's turn limit of one: the game ends after the first placement, ranked by tiles
@@ -94,26 +96,7 @@ def claim(client: TestClient, tid: str, seat: int, player: Player) -> str:
 
 def play_out(client: TestClient, tid: str, seats: list[tuple[str, Player | None]]) -> None:
     """Play every human seat (token, who) with its first legal action until the game ends."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        moved = False
-        for token, player in seats:
-            state = client.get(
-                f"/api/tables/{tid}/state", params={"token": token}, headers=headers_of(player)
-            ).json()
-            if state["to_move"] is None:
-                return
-            if state["legal"]:
-                r = client.post(
-                    f"/api/tables/{tid}/actions",
-                    json={"token": token, "seq": state["seq"], "action": state["legal"][0]},
-                    headers=headers_of(player),
-                )
-                assert r.status_code in (200, 409), r.text
-                moved = True
-        if not moved:
-            time.sleep(0.005)
-    raise AssertionError(f"table {tid} did not finish")
+    http_play.play_out(tid, [HttpSeat(token, client, headers_of(who)) for token, who in seats])
 
 
 def query(settings: Settings, sql: str, **params: Any) -> list[Any]:
@@ -128,13 +111,26 @@ def query(settings: Settings, sql: str, **params: Any) -> list[Any]:
 
 def wait_results(settings: Settings, tid: str) -> list[Any]:
     """The table's results rows once the finished hook stored them, by seat."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        rows = query(settings, "SELECT * FROM results WHERE table_id = :t ORDER BY seat", t=tid)
-        if rows:
-            return rows
-        time.sleep(0.01)
-    raise AssertionError(f"table {tid} got no results")
+    return wait_until(
+        lambda: query(settings, "SELECT * FROM results WHERE table_id = :t ORDER BY seat", t=tid),
+        f"table {tid}: its results",
+    )
+
+
+def settle(client: TestClient, tid: str) -> None:
+    """Return once every task the table started (its finished hooks among them) has ended
+    and every write queued before now is committed (the one writer thread commits in
+    order): after this, a write the game's end caused is in the database, however slow."""
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    table = manager.tables[tid]
+
+    async def settled() -> None:
+        while table.tasks:
+            await asyncio.gather(*list(table.tasks), return_exceptions=True)
+        await manager.write(lambda conn: None)
+
+    assert client.portal is not None
+    client.portal.call(settled)
 
 
 def final_places(client: TestClient, tid: str) -> list[int]:
@@ -324,7 +320,7 @@ def test_a_game_that_ended_while_ratings_were_not_running_is_rated_at_the_next_s
         tokens = [claim(first, tid, 0, alice), claim(first, tid, 1, bob)]
         play_out(first, tid, [(tokens[0], alice), (tokens[1], bob)])
         places = final_places(first, tid)
-        time.sleep(0.2)
+        settle(first, tid)  # whatever the game's end started has run and committed
         assert query(settings, "SELECT COUNT(*) AS n FROM results")[0].n == 0
     with TestClient(create_app(settings)) as second:
         after = expected([DEFAULT, DEFAULT], places)

@@ -9,7 +9,6 @@ PF-SETUP-3).
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -24,6 +23,7 @@ from pyramids.server import Settings, create_app
 from pyramids.server.auth import ACCOUNTS, COOKIE, CSRF_HEADER, SESSIONS, session_id
 from pyramids.server.rematch import claim_rematch
 from pyramids.server.store import utcnow
+from tests.http_play import HttpSeat, play_out
 from tests.server.conftest import bot, create, receive_until
 from tests.thirdgame import registered
 
@@ -45,20 +45,8 @@ def state(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
 def finish(client: TestClient, table_id: str, tokens: list[str]) -> dict[str, Any]:
     """Play every human seat's first legal action over HTTP (bots play at once) until the
     game is over; the final summary."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        states = [state(client, table_id, tok) for tok in tokens]
-        if states[0]["status"] == "finished":
-            return dict(client.get(f"/api/tables/{table_id}").json())
-        mine = [(tok, st) for tok, st in zip(tokens, states, strict=True) if st["legal"]]
-        if not mine:
-            time.sleep(0.01)  # a bot or the chance draw is thinking
-            continue
-        tok, st = mine[0]
-        body = {"token": tok, "seq": st["seq"], "action": st["legal"][0]}
-        r = client.post(f"/api/tables/{table_id}/actions", json=body)
-        assert r.status_code in (200, 409), r.text  # 409: a bot moved first (stale)
-    raise AssertionError(f"table {table_id} did not finish")
+    play_out(table_id, [HttpSeat(token, client) for token in tokens])
+    return dict(client.get(f"/api/tables/{table_id}").json())
 
 
 def finished_table(

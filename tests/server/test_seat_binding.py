@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.live import LiveServer, live_server
 from tests.server.conftest import HUMAN, bot, receive
+from tests.waiting import until
 
 RACE_TRIALS = 40
 RACE_ENV = {"PYRAMIDS_EXEMPT": "127.0.0.1,::1"}
@@ -132,19 +133,23 @@ async def _claim(client: httpx.AsyncClient, table: str) -> httpx.Response:
 
 async def _can_act(client: httpx.AsyncClient, table: str, token: str) -> bool:
     """Whether ``token`` plays seat 0: wait for its turn, then send a legal action."""
-    for _ in range(400):
+
+    async def answer() -> tuple[bool] | None:
+        """(whether the action was taken) once seat 0 decides; None: not its turn yet."""
         r = await client.get(f"/api/tables/{table}/state", params={"token": token})
         if r.status_code != 200:
-            return False
+            return (False,)
         state = r.json()
-        if state["to_move"] == 0 and state["legal"]:
-            body = {"token": token, "seq": state["seq"], "action": state["legal"][0]}
-            act = await client.post(f"/api/tables/{table}/actions", json=body)
-            if act.status_code == 409 and act.json()["error"]["code"] == "stale":
-                continue
-            return act.status_code == 200
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"seat 0 of {table} never got a decision")
+        if state["to_move"] != 0 or not state["legal"]:
+            return None
+        body = {"token": token, "seq": state["seq"], "action": state["legal"][0]}
+        act = await client.post(f"/api/tables/{table}/actions", json=body)
+        if act.status_code == 409 and act.json()["error"]["code"] == "stale":
+            return None  # the bot moved first: its next turn
+        return (act.status_code == 200,)
+
+    (played,) = await until(answer, f"seat 0 of {table}: a decision")
+    return played
 
 
 async def _refused(client: httpx.AsyncClient, table: str, token: str) -> bool:
@@ -184,7 +189,7 @@ async def race_seat(
             lead = rng.uniform(-0.003, 0.003)
 
             async def later(delay: float, job: Any) -> Any:
-                await asyncio.sleep(max(0.0, delay))
+                await asyncio.sleep(max(0.0, delay))  # the race's jitter: both orders occur
                 return await job
 
             (got_seat, ws), claimed = await asyncio.gather(

@@ -10,7 +10,6 @@ to the end, with each seq stored exactly once.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -22,11 +21,11 @@ from sqlalchemy.exc import OperationalError
 
 from pyramids.core import CHANCE
 from pyramids.server import Settings
+from tests.http_play import wait_finished
 from tests.server.conftest import HUMAN, bot, create, receive
 
 FAILURES = 3
 """Failed attempts of each kind of write, per table (back-off 0.1 + 0.2 + 0.4 s)."""
-WAIT = 60.0
 
 
 class FlakyActions:
@@ -85,14 +84,8 @@ def stored_seqs(settings: Settings, tid: str) -> list[int]:
 
 
 def until_finished(client: TestClient, tids: list[str]) -> dict[str, dict[str, Any]]:
-    """Poll the tables until every one is finished (a hang guard, not a timing test)."""
-    deadline = time.monotonic() + WAIT
-    while True:
-        tables = {tid: client.get(f"/api/tables/{tid}").json() for tid in tids}
-        if all(t["status"] == "finished" for t in tables.values()):
-            return tables
-        assert time.monotonic() < deadline, {t: v["status"] for t, v in tables.items()}
-        time.sleep(0.05)
+    """Every table's summary once all are finished."""
+    return {tid: wait_finished(client, tid) for tid in tids}
 
 
 def test_server_moves_are_retried_until_the_storage_is_back(

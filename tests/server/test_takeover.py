@@ -7,7 +7,6 @@ decided within this time has that one decision made by takeover_bot."
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -15,19 +14,17 @@ from sqlalchemy import create_engine, text
 
 from pyramids.server import Settings
 from tests.server.conftest import HUMAN, bot, create, receive, receive_until
-
-WAIT = 30.0
+from tests.waiting import wait_until
 
 
 def poll(client: TestClient, tid: str, done: Any) -> dict[str, Any]:
-    """GET the table until ``done(summary)`` (a hang guard, not a timing assertion)."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        table = client.get(f"/api/tables/{tid}").json()
-        if done(table):
-            return dict(table)
-        time.sleep(0.01)
-    raise AssertionError(f"table {tid} never reached the expected state")
+    """GET the table until ``done(summary)``."""
+
+    def table() -> dict[str, Any] | None:
+        got: dict[str, Any] = client.get(f"/api/tables/{tid}").json()
+        return got if done(got) else None
+
+    return wait_until(table, f"table {tid}: the expected state")
 
 
 def seat_actions(settings: Settings, tid: str, seat: int) -> int:
@@ -75,7 +72,9 @@ def test_reconnecting_ends_the_takeover(client: TestClient, settings: Settings) 
             )
             assert back["table"]["seats"][0]["connected"] is True
             receive(ws0)
-            for _ in range(500):
+
+            def seat_0_decides() -> dict[str, Any] | None:
+                """Seat 1 plays its decisions; seat 0's state once it has one."""
                 s1 = client.get(f"/api/tables/{tid}/state", params={"token": t1}).json()
                 if s1["legal"]:
                     r = client.post(
@@ -83,13 +82,13 @@ def test_reconnecting_ends_the_takeover(client: TestClient, settings: Settings) 
                         json={"token": t1, "seq": s1["seq"], "action": s1["legal"][0]},
                     )
                     assert r.status_code == 200, r.text
-                    continue
-                s0 = client.get(f"/api/tables/{tid}/state", params={"token": t0}).json()
-                if s0["legal"]:
-                    break
-                time.sleep(0.01)
-            else:
-                raise AssertionError("seat 0 never got a decision")
+                    return None
+                s0: dict[str, Any] = client.get(
+                    f"/api/tables/{tid}/state", params={"token": t0}
+                ).json()
+                return s0 if s0["legal"] else None
+
+            s0 = wait_until(seat_0_decides, "seat 0's decision")
             # Seat 0 is back: its decision waits for it and its own action is applied.
             before = seat_actions(settings, tid, 0)
             ws0.send_json({"type": "action", "id": 1, "seq": s0["seq"], "action": s0["legal"][0]})

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from pyramids.core.record import GameRecord, replay
 from pyramids.games import make_game
+from tests.http_play import wait_finished
 from tests.live import live_server
 from tests.server.conftest import HUMAN, bot, create, play_to_end, receive, receive_until
 from tests.thirdgame import ENV, registered
@@ -97,10 +97,7 @@ def test_a_real_server_subprocess_plays_the_third_game_from_pyramids_games() -> 
         )
         assert r.status_code == 201, r.text
         tid = r.json()["table"]["id"]
-        deadline = time.monotonic() + 60
-        while http.get(f"/api/tables/{tid}").json()["status"] != "finished":
-            assert time.monotonic() < deadline, "the bots did not finish the game"
-            time.sleep(0.1)
+        wait_finished(http, tid)
         data = http.get(f"/api/tables/{tid}/record").json()
     with registered():
         record = GameRecord.from_json(data)

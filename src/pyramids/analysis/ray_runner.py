@@ -346,12 +346,22 @@ class _Watchdog:
         except Exception as exc:
             if self._fired:
                 raise self._stalled() from exc
+            if self._lost():
+                raise ConnectionError(f"the Ray cluster connection was lost: {exc}") from exc
             raise
         finally:
             with self._lock:
                 self._deadline = None
         if self._fired:  # it answered just as the watchdog dropped it
             raise self._stalled()
+
+    def _lost(self) -> bool:
+        """Whether the client has given its connection up (its data channel failed for good:
+        the head then forgets the client's objects, and a call still running ends with an
+        error such as "not found for client" rather than a lost connection's)."""
+        worker = self._worker
+        data = getattr(worker, "data_client", None)
+        return bool(getattr(worker, "_in_shutdown", False) or getattr(data, "_in_shutdown", False))
 
     @staticmethod
     def _stalled() -> ConnectionError:
