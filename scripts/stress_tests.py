@@ -126,27 +126,43 @@ def run_once(index: int, args: argparse.Namespace, seed: int | None) -> tuple[in
     return status.returncode, xml, took
 
 
+def tally(
+    runs: list[dict[str, tuple[str, float]]],
+    usual: dict[str, float],
+    floor: float,
+) -> tuple[Counter[str], dict[str, list[float]]]:
+    """Over the runs' results: how many runs each test failed in, and for each test that
+    took more than twice its ``usual`` seconds (and ``floor`` seconds more), the ratios."""
+    failed: Counter[str] = Counter()
+    slow: dict[str, list[float]] = {}
+    for got in runs:
+        for name, (outcome, seconds) in got.items():
+            if outcome in ("failed", "error"):
+                failed[name] += 1
+            before = usual.get(name)
+            if before is not None and seconds > 2 * before and seconds - before >= floor:
+                slow.setdefault(name, []).append(seconds / max(before, 1e-3))
+    return failed, slow
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     seeds = random.Random(args.seed)
-    failed: Counter[str] = Counter()
-    slow: dict[str, list[float]] = {}
-    usual = {k: t for k, (o, t) in results(args.baseline).items()} if args.baseline else {}
-    statuses = []
+    usual = {k: t for k, (_, t) in results(args.baseline).items()} if args.baseline else {}
+    statuses, runs = [], []
+    unexplained = 0
     for i in range(1, args.runs + 1):
         seed = args.seed if i == 1 and args.seed is not None else seeds.randrange(2**32)
         status, xml, _ = run_once(i, args, seed if args.random else None)
         statuses.append(status)
         got = results(xml)
+        runs.append(got)
         if status != 0 and not any(o in ("failed", "error") for o, _ in got.values()):
-            failed["(the checks before pytest, or pytest itself: see the log)"] += 1
-        for name, (outcome, seconds) in got.items():
-            if outcome in ("failed", "error"):
-                failed[name] += 1
-            before = usual.get(name)
-            if before is not None and seconds > 2 * before and seconds - before >= args.slow_floor:
-                slow.setdefault(name, []).append(seconds / max(before, 1e-3))
+            unexplained += 1
+    failed, slow = tally(runs, usual, args.slow_floor)
+    if unexplained:
+        failed["(the checks before pytest, or pytest itself: see the log)"] = unexplained
     print(f"\n{len(statuses)} runs: {sum(s == 0 for s in statuses)} green")
     if failed:
         print("failed (runs):")
