@@ -123,13 +123,13 @@ def kill_pace(cfg: ChaosConfig) -> Pace:
     game with one interval to spare; ValueError when a table could end before the last
     kill's mark."""
     shortest = shortest_game(cfg)
-    every = cfg.kill_every or shortest // (cfg.kills + 1)
+    every = max(1, cfg.kill_every or shortest // (cfg.kills + 1))
     if cfg.kills and every * cfg.kills >= shortest:
         raise ValueError(
             f"{cfg.kills} kills {every} actions apart: a table can end after {shortest} "
             "actions, before the last kill (fewer kills, or a larger max_turns)"
         )
-    return Pace(max(every, 1), cfg.kills)
+    return Pace(every, cfg.kills)
 
 
 async def killer(

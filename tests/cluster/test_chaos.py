@@ -70,8 +70,12 @@ def test_no_table_of_the_sample_can_end_before_its_last_kill(chaos: ModuleType) 
     cfg = chaos.ChaosConfig(tables=8, kills=4)
     assert chaos.shortest_game(cfg) == 40
     assert chaos.kill_pace(cfg).every == 8
-    with pytest.raises(ValueError, match="before the last kill"):
-        chaos.kill_pace(chaos.ChaosConfig(kills=4, kill_every=10))
+    for too_many in (
+        chaos.ChaosConfig(kills=4, kill_every=10),
+        chaos.ChaosConfig(kills=40),  # one action apart is still 40 actions
+    ):
+        with pytest.raises(ValueError, match="before the last kill"):
+            chaos.kill_pace(too_many)
 
 
 def test_the_players_hold_their_next_action_until_the_kill_due_before_it() -> None:
