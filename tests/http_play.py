@@ -29,8 +29,8 @@ class HttpSeat:
 def play_out(
     table: str, seats: Sequence[HttpSeat], *, accept: tuple[int, ...] = (200, 409)
 ) -> dict[str, Any]:
-    """Play every seat's first legal action until the game is over; the final state as the
-    first seat sees it (``to_move`` None). Each answer must be one of ``accept`` (409: a
+    """Play every seat's first legal action until the game is over; the final state
+    (``to_move`` None) as the first seat that saw it. Each answer must be one of ``accept`` (409: a
     bot moved first and the action was stale). Every wait for the server (a bot thinking,
     the chance draw) has its own hang guard, so a long game on a busy machine is no fault."""
 
@@ -53,11 +53,10 @@ def play_out(
         states = wait_until(
             look, f"table {table}: a human seat's decision or the end", progress=lambda: seq[0]
         )
-        if states[0][1]["to_move"] is None:
-            return states[0][1]
-        seat, st = next((seat, st) for seat, st in states if st["legal"] or st["to_move"] is None)
-        if st["to_move"] is None:
-            continue  # the game ended between two reads: the next look sees it first
+        over = [st for _, st in states if st["to_move"] is None]
+        if over:
+            return over[0]
+        seat, st = next((seat, st) for seat, st in states if st["legal"])
         r = seat.http.post(
             f"/api/tables/{table}/actions",
             json={"token": seat.token, "seq": st["seq"], "action": st["legal"][0]},
@@ -75,10 +74,10 @@ def wait_finished(http: Any, table: str) -> dict[str, Any]:
 
         with httpx.Client(base_url=http, timeout=30) as client:
             return wait_finished(client, table)
-    seen: dict[str, Any] = {}
+    last: list[dict[str, Any]] = [{}]  # the latest summary: its seq is the wait's progress
 
     def over() -> dict[str, Any] | None:
-        seen.update(http.get(f"/api/tables/{table}").json())
-        return dict(seen) if seen["status"] == "finished" else None
+        last[0] = http.get(f"/api/tables/{table}").json()
+        return last[0] if last[0]["status"] == "finished" else None
 
-    return wait_until(over, f"table {table}: the game's end", progress=lambda: seen.get("seq"))
+    return wait_until(over, f"table {table}: the game's end", progress=lambda: last[0].get("seq"))

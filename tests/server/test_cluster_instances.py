@@ -162,7 +162,7 @@ def test_only_the_owner_plays_a_tables_bots_and_another_takes_over_when_it_dies(
                 a.kill()
                 await until(lambda: owner(postgres_url, table) == "b", "b owns the table")
                 taken = summary(b, table)["seq"]
-                state = await next_state(ws, taken + 2, timeout=60)  # b's bots play on
+                state = await next_state(ws, taken + 2)  # b's bots play on
                 return before, taken, state["seq"]
 
         before, taken, after = asyncio.run(watch_until_killed())
