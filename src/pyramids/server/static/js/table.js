@@ -20,6 +20,7 @@ import {
   errorText,
   fill,
   h,
+  heldSeats,
   prefersReducedMotion,
   rememberSeat,
   seatNames,
@@ -35,6 +36,7 @@ const SPEEDS = { normal: 1, fast: 0.4, off: 0 };
 
 const tableId = tableIdFromPath();
 const TOKEN_KEY = `pyramids.token.${tableId}`;
+let usedInvite = null; // the invite this tab used, once the server handed its credential
 let token = takeToken();
 
 /**
@@ -52,15 +54,18 @@ function takeToken() {
       return "";
     }
   }
+  // an invite this browser already used opens its seat with the credential it got for it
+  const known = heldSeats().find((e) => e.table === tableId && e.invite === fromLink && e.token);
+  const kept = known ? known.token : fromLink;
   try {
-    sessionStorage.setItem(TOKEN_KEY, fromLink);
+    sessionStorage.setItem(TOKEN_KEY, kept);
   } catch {
-    // not kept: a reload shows the table as a spectator; the invite link still works
+    // not kept: a reload shows the table as a spectator
   }
   params.delete("token");
   const rest = params.toString();
   history.replaceState(history.state, "", `${location.pathname}${rest ? `?${rest}` : ""}${location.hash}`);
-  return fromLink;
+  return kept;
 }
 
 /**
@@ -70,6 +75,7 @@ function takeToken() {
  */
 function adoptToken(fresh) {
   if (!fresh || fresh === token) return;
+  usedInvite = token;
   token = fresh;
   ctx.token = fresh;
   if (conn) conn.token = fresh;
@@ -672,7 +678,10 @@ function onMessage(msg) {
       queue.length = 0;
       if (msg.seat_token) adoptToken(msg.seat_token); // this connection used the invite
       if (ctx.seat !== null && token) {
-        rememberSeat({ table: tableId, seat: ctx.seat, token, game: msg.table.game });
+        const before = heldSeats().find((e) => e.table === tableId && e.seat === ctx.seat);
+        const invite = usedInvite || (before && before.token === token ? before.invite : null);
+        const entry = { table: tableId, seat: ctx.seat, token, game: msg.table.game };
+        rememberSeat(invite ? { ...entry, invite } : entry);
       }
       loadGame(msg.table.game).then(
         () => {
