@@ -27,6 +27,7 @@ from starlette.testclient import WebSocketTestSession
 
 from pyramids.server import Settings, create_app
 from pyramids.server.clocks import ManualClock
+from pyramids.server.config import resolve_settings
 from pyramids.server.live import ABSENT, TIMEOUT
 from pyramids.server.timers import (
     FORFEIT_AFTER_TIMEOUTS,
@@ -284,3 +285,18 @@ def test_a_table_stored_without_a_turn_time_resumes_with_the_default_after_a_res
         advance(client, later, 0.5)
         wait_until(lambda: summary(client, tid)["seq"] > seq, f"table {tid}: the stand-in")
     assert played_by(settings, tid) == {seq + 1: TIMEOUT}
+
+
+def test_the_servers_defaults_come_from_the_environment_and_are_never_unlimited(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``PYRAMIDS_RATED_TURN_TIME`` / ``PYRAMIDS_TURN_TIME`` set the defaults of ``pyramids
+    serve``; 0, a negative, NaN or more than a day would bring the stall back: refused."""
+    monkeypatch.setenv("PYRAMIDS_RATED_TURN_TIME", "120")
+    monkeypatch.setenv("PYRAMIDS_TURN_TIME", "900")
+    got = resolve_settings(db="sqlite://", data_dir=tmp_path)
+    assert (got.rated_turn_time, got.turn_time) == (120, 900)
+    for bad in ("0", "-5", "nan", "86401"):
+        monkeypatch.setenv("PYRAMIDS_RATED_TURN_TIME", bad)
+        with pytest.raises(ValueError, match="PYRAMIDS_RATED_TURN_TIME"):
+            resolve_settings(db="sqlite://", data_dir=tmp_path)
