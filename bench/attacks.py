@@ -674,6 +674,46 @@ async def attack_timeout_notice(server: Server, _: argparse.Namespace) -> str:
     return f'turn timed out: the log says "{notices[0]["text_en"]}" / "{notices[0]["text_fr"]}"'
 
 
+async def attack_stall(server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 4. A rated game stalled for ever: with the defaults a player who keeps a
+    socket open and never moves is never taken over. The main server shows the defaults
+    (a rated table's turn time, the ceiling); a second one, whose defaults are 1 s
+    (``PYRAMIDS_RATED_TURN_TIME``), lets Alice stall a rated table to its end."""
+    async with http(server, "127.0.18.1") as c:
+        r = await create(c, [human("Alice"), BOT], rated=True)
+        default = r.json()["table"]["settings"]["turn_time"] if r.status_code == 201 else None
+        long = await create(c, [human("Alice"), BOT], rated=True, turn_time=86400)
+    quick = Server(args.tmp, "stall")
+    quick.env = {"PYRAMIDS_RATED_TURN_TIME": "1", "PYRAMIDS_TURN_TIME": "1"}
+    quick.start()
+    try:
+        async with http(quick) as c:
+            body = (await create(c, [human("Alice"), BOT], rated=True)).json()
+        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        ws = await ws_connect(quick, f"/ws/tables/{tid}?token={token}")
+        notices: list[str] = []
+        end: dict[str, Any] = {}
+        try:
+            while not end:
+                msg = await until(ws, lambda m: m["type"] == "state", 60)
+                last = msg.get("last") or {}
+                if last.get("seat") == 0 and last.get("events"):
+                    notices.append(str(last["events"][0].get("text_en", "")))
+                if msg["status"] == "finished":
+                    end = msg
+        finally:
+            await ws.close()
+    finally:
+        quick.stop()
+    said = "; ".join(dict.fromkeys(n for n in notices if n))
+    verdict = "held" if end.get("ended") == "forfeit" and default else "STALLED"
+    return (
+        f"stall (rated table, defaults, socket open, no move): {verdict}: turn time "
+        f"{default} s by default; a day asked: {long.status_code} {code_of(long)}; with 1 s "
+        f'defaults the log says "{said}", ranking {end.get("ranking")} ({end.get("ended")})'
+    )
+
+
 async def attack_shutdown(_server: Server, args: argparse.Namespace) -> str:
     """6. SIGTERM under heavy bot load (the issue: over 4 s)."""
     server = Server(args.tmp, "shutdown", ["--limit", "exempt=127.0.0.0/8"])
@@ -725,6 +765,7 @@ ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "origin": attack_origin,
     "headers": attack_headers,
     "timeout": attack_timeout_notice,
+    "stall": attack_stall,
     "shutdown": attack_shutdown,
 }
 

@@ -144,11 +144,28 @@ class BotOut(Response):
     description_fr: str
 
 
+class PaceOut(Response):
+    """The deadline per move of a new table (docs/PROTOCOL.md, ``turn_time``)."""
+
+    turn_time: float
+    """Seconds per decision of an unrated table that does not say."""
+    rated_turn_time: float
+    """Seconds per decision of a rated table that does not say."""
+    rated_turn_time_min: float
+    """The least a rated table may ask for."""
+    rated_turn_time_max: float
+    """The most a rated table may ask for."""
+    forfeit_after: int
+    """At a rated table, the turn times in a row a seat lets run out before it forfeits."""
+
+
 class GamesOut(Response):
     """The games and the bots."""
 
     games: list[GameOut]
     bots: list[BotOut]
+    pace: PaceOut | None = None
+    """The server's deadlines per move (null: not given)."""
 
 
 class HealthOut(Response):
@@ -222,6 +239,9 @@ class CreateTableIn(Request):
     bot_delay: float | None = Field(default=None, ge=0, le=10, allow_inf_nan=False)
     absent_after: float | None = Field(default=None, ge=0, le=86400, allow_inf_nan=False)
     turn_time: float | None = Field(default=None, ge=0, le=86400, allow_inf_nan=False)
+    """Seconds a human has for each decision before the takeover bot plays it; absent or 0:
+    the server's default (``pace`` of ``GET /api/games``: 300 at a rated table, 600
+    elsewhere). A rated table's is 30 to 1800 (422 ``bad_turn_time`` otherwise)."""
     takeover_bot: BotName | None = None
     public: StrictBool = False
     """Listed in the lobby, where anyone may take a free seat; otherwise (the default) the
