@@ -21,6 +21,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pyramids.games import names
+from pyramids.server import names as seat_names
 from pyramids.server.clocks import MAX_BANK, MAX_INCREMENT, MAX_PER_MOVE
 
 OptionValue = str | int | bool | None
@@ -55,10 +56,17 @@ MAX_SEED = 2**63 - 1
 
 
 def clean_name(name: str | None) -> str | None:
-    """A display name without control characters or surrounding blanks (None if empty)."""
+    """A display name without control characters, invisible characters (``names.py``: a
+    joiner inside an emoji stays) or surrounding blanks (None if empty); a name of only
+    invisible characters or with a stack of combining marks is refused (a schema error
+    whose message is the catalogue's)."""
     if name is None:
         return None
-    text = "".join(c for c in name if c.isprintable()).strip()
+    try:
+        shown = seat_names.clean_display_text(name, seat_names.SEAT)
+    except seat_names.TextRefusedError as exc:
+        raise PydanticCustomError("invisible_name", "{reason}", {"reason": exc.message}) from None
+    text = "".join(c for c in shown if c.isprintable() or c in seat_names.JOINERS).strip()
     return text or None
 
 
@@ -371,6 +379,11 @@ class ClaimIn(Request):
     """Taking a free human seat from the lobby."""
 
     name: Name | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> ClaimIn:
+        self.name = clean_name(self.name)
+        return self
 
 
 class ClaimOut(Response):
