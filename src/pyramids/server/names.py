@@ -142,11 +142,14 @@ def is_mark(c: str) -> bool:
 
 
 def check_marks(text: str, what: str) -> None:
-    """Refuse (``names.marks``) more than :data:`MAX_MARKS` combining marks on one character."""
+    """Refuse (``names.marks``) more than :data:`MAX_MARKS` combining marks on one character
+    (an invisible character between two marks neither counts nor ends the run)."""
     base = ""
     run = 0
     for c in [*unicodedata.normalize("NFD", text), ""]:
-        if c and is_mark(c) and not is_ignorable(c):
+        if c and is_ignorable(c):
+            continue
+        if c and is_mark(c):
             run += 1
             continue
         if run > MAX_MARKS:
