@@ -10,11 +10,13 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic_core import PydanticCustomError
 
 from pyramids import texts
 from pyramids.server import names
 from pyramids.server.accounts import check_name
 from pyramids.server.live import ProtocolError
+from pyramids.server.schemas import clean_name
 
 ZWSP = "\u200b"
 
@@ -102,3 +104,15 @@ def test_cleaned_display_text_shows_what_it_holds(raw: str) -> None:
             or names._SELECTOR.match(c)
             or (names._TAG.match(c) or c == names.CANCEL_TAG)
         ), names.char_name(c)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_a_cleaned_seat_name_is_its_own_cleaning(raw: str) -> None:
+    """A seat name is cleaned when the request is read and again by the claim route: the
+    second cleaning changes nothing and refuses nothing (no mark stack left behind)."""
+    try:
+        name = clean_name(raw)
+    except PydanticCustomError:
+        return
+    assert name is None or clean_name(name) == name

@@ -62,12 +62,13 @@ def clean_name(name: str | None) -> str | None:
     whose message is the catalogue's)."""
     if name is None:
         return None
+    # control characters and odd spaces go first; the invisible ones are names.py's
+    text = "".join(c for c in name if c.isprintable() or seat_names.is_ignorable(c))
     try:
-        shown = seat_names.clean_display_text(name, seat_names.SEAT)
+        shown = seat_names.clean_display_text(text, seat_names.SEAT).strip()
     except seat_names.TextRefusedError as exc:
         raise PydanticCustomError("invisible_name", "{reason}", {"reason": exc.message}) from None
-    text = "".join(c for c in shown if c.isprintable() or c in seat_names.JOINERS).strip()
-    return text or None
+    return shown or None
 
 
 class Request(BaseModel):
