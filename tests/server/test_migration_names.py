@@ -11,6 +11,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, text
 
 from pyramids.server.accounts import insert_account
@@ -20,6 +21,8 @@ from pyramids.server.names import skeleton_key
 from pyramids.server.store import utcnow
 from tests.postgres import postgres_url  # noqa: F401  (the fixture)
 
+REVISION = "0005"
+"""The revision that adds ``accounts.name_skeleton``."""
 OLD_ACCOUNTS = ["Ann", "\u0410nn", "bob"]
 """Stored at revision 0004: "Ann", then "Аnn" with a Cyrillic А (a look-alike accepted
 before this revision), and "bob"."""
@@ -31,11 +34,18 @@ def _config() -> Config:
     return config
 
 
-def _at_0004_with_look_alike_accounts(engine: Engine) -> None:
+def _before() -> str:
+    """The revision just before :data:`REVISION`."""
+    down = ScriptDirectory.from_config(_config()).get_revision(REVISION).down_revision
+    assert isinstance(down, str)
+    return down
+
+
+def _before_with_look_alike_accounts(engine: Engine) -> None:
     config = _config()
     with engine.begin() as conn:
         config.attributes["connection"] = conn
-        command.upgrade(config, "0004")
+        command.upgrade(config, _before())
         for name in OLD_ACCOUNTS:  # one by one: ids 1, 2, 3 from the database
             conn.execute(
                 text(
@@ -51,7 +61,7 @@ def _check_upgraded(engine: Engine) -> None:
         version = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
         rows = conn.execute(text("SELECT id, name, name_skeleton FROM accounts ORDER BY id")).all()
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
-    assert version == "0005"
+    assert version == ScriptDirectory.from_config(_config()).get_current_head()
     assert [(r.id, r.name, r.name_skeleton) for r in rows] == [
         (1, "Ann", skeleton_key("Ann")),
         (2, "\u0410nn", None),  # looks like the older "Ann": keeps its name, no skeleton
@@ -66,9 +76,9 @@ def _check_upgraded(engine: Engine) -> None:
 def test_migration_0005_on_sqlite_gives_the_oldest_look_alike_the_skeleton(
     tmp_path: Path,
 ) -> None:
-    """SQLite: 0004 with two look-alike accounts, then ``migrate`` (twice: idempotent)."""
+    """SQLite: the revision before, with two look-alike accounts, then ``migrate`` (twice: idempotent)."""
     engine = make_engine(sqlite_url(tmp_path / "names.sqlite3"), writer=True)
-    _at_0004_with_look_alike_accounts(engine)
+    _before_with_look_alike_accounts(engine)
     migrate(engine)
     migrate(engine)
     _check_upgraded(engine)
@@ -81,22 +91,22 @@ def test_migration_0005_on_postgres_gives_the_oldest_look_alike_the_skeleton(
     """PostgreSQL: the same upgrade, then the same checks."""
     engine = make_engine(postgres_url, writer=True)
     try:
-        _at_0004_with_look_alike_accounts(engine)
+        _before_with_look_alike_accounts(engine)
         migrate(engine)
         _check_upgraded(engine)
     finally:
         engine.dispose()
 
 
-def test_migration_0005_downgrades_to_0004_and_up_again(tmp_path: Path) -> None:
+def test_migration_0005_downgrades_and_up_again(tmp_path: Path) -> None:
     """The downgrade drops exactly the column and its index, keeping every account."""
     engine = make_engine(sqlite_url(tmp_path / "down.sqlite3"), writer=True)
-    _at_0004_with_look_alike_accounts(engine)
+    _before_with_look_alike_accounts(engine)
     migrate(engine)
     config = _config()
     with engine.begin() as conn:
         config.attributes["connection"] = conn
-        command.downgrade(config, "0004")
+        command.downgrade(config, _before())
     with engine.connect() as conn:
         columns = {r[1] for r in conn.execute(text("PRAGMA table_info(accounts)"))}
         count = conn.execute(text("SELECT count(*) FROM accounts")).scalar_one()
