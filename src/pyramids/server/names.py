@@ -282,7 +282,7 @@ def _resolved(name: str, skip: frozenset[str] = frozenset()) -> frozenset[str] |
         if sets is None or sets & skip:
             continue
         common = sets if common is None else common & sets
-    return common if common is None or common else frozenset()
+    return common
 
 
 def _latin_with_cjk(name: str) -> bool:
