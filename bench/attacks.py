@@ -810,7 +810,8 @@ async def attack_invisible_text(server: Server, _: argparse.Namespace) -> str:
         ]:
             await ws.send(json.dumps({"type": "chat", "id": label, "text": text}))
             reply = await until(ws, lambda m, i=label: m.get("id") == i)
-            answers.append(f"{label}: {reply.get('code') or 'ACCEPTED'}")
+            accepted = "ack" if label == "smuggled" else "ACCEPTED"  # it shows "gg": fine
+            answers.append(f"{label}: {reply.get('code') or accepted}")
     finally:
         await ws.close()
     async with http(server, "127.0.30.1") as c:
