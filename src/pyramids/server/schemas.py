@@ -21,6 +21,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pyramids.games import names
+from pyramids.server import names as seat_names
 from pyramids.server.clocks import MAX_BANK, MAX_INCREMENT, MAX_PER_MOVE
 
 OptionValue = str | int | bool | None
@@ -55,11 +56,19 @@ MAX_SEED = 2**63 - 1
 
 
 def clean_name(name: str | None) -> str | None:
-    """A display name without control characters or surrounding blanks (None if empty)."""
+    """A display name without control characters, invisible characters (``names.py``: a
+    joiner inside an emoji stays) or surrounding blanks (None if empty); a name of only
+    invisible characters or with a stack of combining marks is refused (a schema error
+    whose message is the catalogue's)."""
     if name is None:
         return None
-    text = "".join(c for c in name if c.isprintable()).strip()
-    return text or None
+    # control characters and odd spaces go first; the invisible ones are names.py's
+    text = "".join(c for c in name if c.isprintable() or seat_names.is_ignorable(c))
+    try:
+        shown = seat_names.clean_display_text(text, seat_names.SEAT).strip()
+    except seat_names.TextRefusedError as exc:
+        raise PydanticCustomError("invisible_name", "{reason}", {"reason": exc.message}) from None
+    return shown or None
 
 
 class Request(BaseModel):
@@ -371,6 +380,11 @@ class ClaimIn(Request):
     """Taking a free human seat from the lobby."""
 
     name: Name | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> ClaimIn:
+        self.name = clean_name(self.name)
+        return self
 
 
 class ClaimOut(Response):
