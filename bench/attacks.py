@@ -674,6 +674,46 @@ async def attack_timeout_notice(server: Server, _: argparse.Namespace) -> str:
     return f'turn timed out: the log says "{notices[0]["text_en"]}" / "{notices[0]["text_fr"]}"'
 
 
+async def attack_stall(server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 4. A rated game stalled for ever: with the defaults a player who keeps a
+    socket open and never moves is never taken over. The main server shows the defaults
+    (a rated table's turn time, the ceiling); a second one, whose defaults are 1 s
+    (``PYRAMIDS_RATED_TURN_TIME``), lets Alice stall a rated table to its end."""
+    async with http(server, "127.0.18.1") as c:
+        r = await create(c, [human("Alice"), BOT], rated=True)
+        default = r.json()["table"]["settings"]["turn_time"] if r.status_code == 201 else None
+        long = await create(c, [human("Alice"), BOT], rated=True, turn_time=86400)
+    quick = Server(args.tmp, "stall")
+    quick.env = {"PYRAMIDS_RATED_TURN_TIME": "1", "PYRAMIDS_TURN_TIME": "1"}
+    quick.start()
+    try:
+        async with http(quick) as c:
+            body = (await create(c, [human("Alice"), BOT], rated=True)).json()
+        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        ws = await ws_connect(quick, f"/ws/tables/{tid}?token={token}")
+        notices: list[str] = []
+        end: dict[str, Any] = {}
+        try:
+            while not end:
+                msg = await until(ws, lambda m: m["type"] == "state", 60)
+                last = msg.get("last") or {}
+                if last.get("seat") == 0 and last.get("events"):
+                    notices.append(str(last["events"][0].get("text_en", "")))
+                if msg["status"] == "finished":
+                    end = msg
+        finally:
+            await ws.close()
+    finally:
+        quick.stop()
+    said = "; ".join(dict.fromkeys(n for n in notices if n))
+    verdict = "held" if end.get("ended") == "forfeit" and default else "STALLED"
+    return (
+        f"stall (rated table, defaults, socket open, no move): {verdict}: turn time "
+        f"{default} s by default; a day asked: {long.status_code} {code_of(long)}; with 1 s "
+        f'defaults the log says "{said}", ranking {end.get("ranking")} ({end.get("ended")})'
+    )
+
+
 async def attack_shutdown(_server: Server, args: argparse.Namespace) -> str:
     """6. SIGTERM under heavy bot load (the issue: over 4 s)."""
     server = Server(args.tmp, "shutdown", ["--limit", "exempt=127.0.0.0/8"])
@@ -832,6 +872,80 @@ async def attack_cross_site_binding(server: Server, args: argparse.Namespace) ->
     )
 
 
+LOOK_ALIKES = {
+    "Cyrillic \u0410nna": "\u0410nna",
+    "Cyrillic \u041caria": "\u041caria",
+    "Armenian \u0578 for n": "An\u0578a",
+    "combining grapheme joiner": "An\u034fna",
+    "trailing Hangul filler": "Anna\u3164",
+    "d\u0435leted_player (Cyrillic \u0435)": "d\u0435leted_player",
+    "all-Cyrillic \u0430\u0441\u0435 after ace": "\u0430\u0441\u0435",
+    "PayPaI (capital I) after paypal": "PayPaI",
+}
+"""Issue 29, item 5: names that look like another (the last two after "ace" and "paypal")."""
+
+
+async def attack_look_alike_names(server: Server, _: argparse.Namespace) -> str:
+    """29.5. Sign up names that look like others' (each from its own address: the sign-up
+    limit is per address)."""
+    body = {"password": "correct horse battery"}
+    results: list[str] = []
+    refused = 0
+    async with http(server, "127.0.29.1") as c:
+        for taken in ("ace", "paypal"):
+            await c.post("/api/accounts", json={"name": taken, **body})
+    for i, (label, name) in enumerate(LOOK_ALIKES.items()):
+        async with http(server, f"127.0.29.{i + 2}") as c:
+            r = await c.post("/api/accounts", json={"name": name, **body})
+        refused += r.status_code >= 400
+        verdict = f"{r.status_code} {code_of(r)}" if r.status_code >= 400 else "ACCEPTED"
+        results.append(f"{label}: {verdict}")
+    return f"look-alike names: {refused} of {len(LOOK_ALIKES)} refused ({'; '.join(results)})"
+
+
+INVISIBLE_CHAT = {
+    "ZWSP": "\u200b",
+    "ZWJ": "\u200d",
+    "BOM": "\ufeff",
+    "LRM/RLM": "\u200e\u200f",
+    "tag characters": "".join(chr(0xE0000 + ord(c)) for c in "hidden"),
+    "Hangul filler": "\u3164",
+    "a letter with 299 marks": "a" + "\u0301" * 299,
+}
+"""Issue 29, item 11: chat lines that show nothing (or a tower of marks)."""
+
+
+async def attack_invisible_text(server: Server, _: argparse.Namespace) -> str:
+    """29.11. A seat named "\\u3164", invisible-only chat lines, a letter with 299 marks,
+    and ASCII smuggled in tag characters after a visible word."""
+    async with http(server, "127.0.30.1") as c:
+        seat = await create(c, [human("\u3164"), BOT])
+        body = (await create(c, [human(), human()], options={"preset": "basic"})).json()
+    tid, token = body["table"]["id"], body["invites"][0]["token"]
+    ws = await ws_connect(server, f"/ws/tables/{tid}?token={token}", "127.0.30.1")
+    answers: list[str] = []
+    try:
+        await until(ws, lambda m: m["type"] == "state")
+        for label, text in [
+            *INVISIBLE_CHAT.items(),
+            ("smuggled", "gg" + INVISIBLE_CHAT["tag characters"]),
+        ]:
+            await ws.send(json.dumps({"type": "chat", "id": label, "text": text}))
+            reply = await until(ws, lambda m, i=label: m.get("id") == i)
+            accepted = "ack" if label == "smuggled" else "ACCEPTED"  # it shows "gg": fine
+            answers.append(f"{label}: {reply.get('code') or accepted}")
+    finally:
+        await ws.close()
+    async with http(server, "127.0.30.1") as c:
+        lines = (await c.get(f"/api/tables/{tid}/chat", params={"token": token})).json()
+    stored = [m["text"] for m in lines.get("messages", [])]
+    seat_verdict = f"{seat.status_code} {code_of(seat)}" if seat.status_code >= 400 else "ACCEPTED"
+    return (
+        f"invisible text: seat named \\u3164: {seat_verdict}; chat {'; '.join(answers)}; "
+        f"stored {stored!r} (tags {'REMAIN' if any(ord(ch) >= 0xE0000 for t in stored for ch in t) else 'removed'})"
+    )
+
+
 ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "seed": attack_seed,
     "race": attack_race,
@@ -847,10 +961,13 @@ ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "origin": attack_origin,
     "headers": attack_headers,
     "timeout": attack_timeout_notice,
+    "stall": attack_stall,
     "shutdown": attack_shutdown,
     "invite-kept": attack_kept_invite,
     "deal-shopping": attack_deal_shopping,
     "cross-site-binding": attack_cross_site_binding,
+    "look-alike-names": attack_look_alike_names,
+    "invisible-text": attack_invisible_text,
 }
 
 

@@ -70,6 +70,7 @@ from pyramids.server.schemas import (
     clean_name,
 )
 from pyramids.server.tables import TableManager
+from pyramids.server.timers import pace_of
 
 log = logging.getLogger("pyramids.server")
 
@@ -291,8 +292,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games", response_model=GamesOut, tags=["lobby"])
     async def games() -> GamesOut:
-        """The games, their seat range, presets and option fields, and the bots."""
-        return catalog()
+        """The games, their seat range, presets and option fields, the bots, and the
+        deadline per move a new table gets (``pace``)."""
+        return catalog().model_copy(update={"pace": pace_of(settings)})
 
     @app.post(
         "/api/tables",
@@ -310,7 +312,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table_settings = TableSettings(
             bot_delay=settings.bot_delay if body.bot_delay is None else body.bot_delay,
             absent_after=settings.absent_after if body.absent_after is None else body.absent_after,
-            turn_time=settings.turn_time if body.turn_time is None else body.turn_time,
+            turn_time=body.turn_time or 0.0,  # 0: the default of its kind (timers.py)
             takeover_bot=body.takeover_bot or settings.takeover_bot,
             clock=body.clock.to_json() if body.clock is not None else None,
         )

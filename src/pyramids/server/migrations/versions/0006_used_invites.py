@@ -4,8 +4,8 @@ On ``seats``: ``invite_hash`` (the SHA-256 of the invite whose first use bound t
 seat's own credential is then ``token_hash``). Null for every seat stored before: their
 invite stays their token, as it was when they were bound.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-05
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005"
-down_revision: str | None = "0004"
+revision: str = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | None = None
 depends_on: str | None = None
 
