@@ -925,6 +925,7 @@ async def attack_invisible_text(server: Server, _: argparse.Namespace) -> str:
     ws = await ws_connect(server, f"/ws/tables/{tid}?token={token}", "127.0.30.1")
     answers: list[str] = []
     try:
+        token = (await until(ws, lambda m: m["type"] == "hello"))["seat_token"]  # issue 29
         await until(ws, lambda m: m["type"] == "state")
         for label, text in [
             *INVISIBLE_CHAT.items(),
