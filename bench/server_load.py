@@ -645,6 +645,13 @@ def least_squares_slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / var if var else 0.0
 
 
+GC_CYCLE_S = 600.0
+"""How often ``pyramids serve`` lets its full collections look at everything again
+(``serve_cmd._GenerationalFreeze``): cycles among old objects are freed only then, so the
+server's memory rises for up to this long and then stops rising, a saw-tooth. A window after
+warm-up shorter than two of them can show the tooth's rise and nothing else."""
+
+
 def memory_verdict(
     samples: list[tuple[float, float]],
     warmup: float,
@@ -656,11 +663,10 @@ def memory_verdict(
     ``samples`` are (seconds since the load began, RSS in MB). The samples after the
     warm-up are cut in two halves by time; memory is flat when (1) the highest RSS of the
     second half is at most the tolerance above the highest of the first (peaks compared,
-    so that the collector's periodic full passes do not count as growth) and (2) the
-    least-squares line through the second half rises at most the tolerance per hour (a
-    steady leak shows even in a run too short for (1)).
-    The tolerance is the larger of ``tolerance_mb`` and ``tolerance_share`` of the first
-    half's peak.
+    so that the saw-tooth of the collector, ``GC_CYCLE_S``, does not count as growth) and
+    (2) the least-squares line through every sample after the warm-up rises by at most the
+    tolerance over that time (a steady leak). The tolerance is the larger of
+    ``tolerance_mb`` and ``tolerance_share`` of the first half's peak.
     """
     after = [(t, mb) for t, mb in samples if t >= warmup]
     if len(after) < 4:
@@ -670,25 +676,31 @@ def memory_verdict(
     second = [p for p in after if p[0] >= middle]
     base = max(mb for _, mb in first)
     peak = max(mb for _, mb in second)
-    slope = least_squares_slope(second)  # MB per second
-    rise = slope * (second[-1][0] - second[0][0])
+    span = after[-1][0] - after[0][0]
+    slope = least_squares_slope(after)  # MB per second
+    rise = slope * span
     tolerance = max(tolerance_mb, tolerance_share * base)
-    flat = peak - base <= tolerance and slope * 3600 <= tolerance
+    flat = peak - base <= tolerance and rise <= tolerance
+    reason = (
+        f"peak {base:.1f} MB in the first half after warm-up, {peak:.1f} MB in the second "
+        f"({peak - base:+.1f} MB); trend {rise:+.1f} MB over the {span:.0f} s after warm-up "
+        f"({slope * 3600:+.1f} MB/h); tolerance {tolerance:.1f} MB for each"
+    )
+    if span < 2 * GC_CYCLE_S:
+        reason += (
+            f"; only {span:.0f} s after warm-up: shorter than two of the server's "
+            f"{GC_CYCLE_S:.0f}-s collector cycles, so it may show one cycle's rise"
+        )
     return {
         "memory_flat": flat,
         "memory_warmup_s": warmup,
         "memory_first_half_peak_mb": base,
         "memory_second_half_peak_mb": peak,
         "memory_growth_mb": peak - base,
-        "memory_second_half_rise_mb": rise,
+        "memory_rise_mb": rise,
         "memory_slope_mb_per_hour": slope * 3600,
         "memory_tolerance_mb": tolerance,
-        "memory_reason": (
-            f"peak after warm-up {base:.1f} MB (first half) -> {peak:.1f} MB (second half), "
-            f"{peak - base:+.1f} MB; second half's trend {rise:+.1f} MB over "
-            f"{second[-1][0] - second[0][0]:.0f} s ({slope * 3600:+.1f} MB/h); "
-            f"tolerance {tolerance:.1f} MB, and {tolerance:.1f} MB/h for the trend"
-        ),
+        "memory_reason": reason,
     }
 
 
@@ -818,7 +830,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     errors = [e for r in results for e in r.errors] + [e for w in watched for e in w.errors]
     db_kind = "postgresql" if db_url.startswith("postgres") else f"sqlite ({fs})"
     memory_warmup = (
-        args.memory_warmup if args.memory_warmup is not None else min(600.0, args.seconds / 4)
+        args.memory_warmup
+        if args.memory_warmup is not None
+        else min(GC_CYCLE_S + 60, args.seconds / 4)
     )
     return {
         **memory_verdict(memory, memory_warmup, args.tolerance_mb),
@@ -1054,7 +1068,7 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=None,
         help="seconds of the window whose memory the verdict ignores (default: a quarter of "
-        "the window, at most 600)",
+        "the window, at most 660: the server's first full collector cycle and a minute)",
     )
     p.add_argument(
         "--tolerance-mb",

@@ -186,7 +186,7 @@ class ServerMoves:
             if spec in INLINE_BOTS:
                 action = think(spec, view, legal, rng)  # well under a millisecond
             else:
-                human = any(s.is_human for s in table.seats)
+                human = self.m.presence.has_person(table)  # present people, not bound seats
                 try:
                     action = await self.m.searches.run(
                         table.id, human, think, spec, view, legal, rng
