@@ -1078,6 +1078,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{MEMORY_TOLERANCE_SHARE:.0%} of the level after warm-up if larger)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", default=None, help="also write the JSON object to this file")
     args = p.parse_args(argv)
     if args.soak:
         args.seconds = args.soak
@@ -1091,6 +1092,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.bot_seats < args.players:
         p.error("--bot-seats must leave at least one human seat")
     fig = run(args)
+    if args.out:
+        Path(args.out).write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(fig, indent=2))
     else:
