@@ -10,12 +10,15 @@ closing, its own action) less than its absence time ago. Time is the injected cl
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 from pathlib import Path
+from typing import Any
 
 from pyramids.server.clocks import ManualClock
 from pyramids.server.live import Client, SeatSpec, TableSettings
+from pyramids.server.search import SearchPool
 from pyramids.server.tables import TableManager
-from tests.waiting import until
+from tests.waiting import HANG, until
 
 from .conftest import make_settings
 
@@ -86,3 +89,39 @@ def test_an_abandoned_seat_s_table_searches_as_an_all_bot_table(tmp_path: Path) 
     flags = asyncio.run(scenario())
     assert flags[0] is True, flags
     assert flags[-1] is False, flags
+
+
+def wait_for_gate(gate: Any) -> str:
+    """A search that holds its worker until ``gate`` (a manager's Event) is set."""
+    gate.wait(HANG)
+    return "done"
+
+
+def test_a_search_queued_for_a_person_who_left_waits_with_the_all_bot_tables() -> None:
+    """One worker, busy. A search is queued while its table has a person, then an all-bot
+    table's; the person leaves before the worker is free: the all-bot search goes first,
+    the other joins the all-bot round after it."""
+
+    async def scenario() -> list[tuple[str, str]]:
+        pool = SearchPool(workers=1, reserved=0)
+        manager = multiprocessing.get_context("spawn").Manager()
+        gate = manager.Event()
+        present = {"left": True}
+        try:
+            busy = asyncio.create_task(pool.run("busy", False, wait_for_gate, gate))
+            await until(lambda: any(d.event == "started" for d in pool.history), "busy starts")
+            left = asyncio.create_task(pool.run("left", lambda: present["left"], str, "x"))
+            bots = asyncio.create_task(pool.run("bots", False, str, "y"))
+            await until(lambda: pool.waiting == 2, "both queued")
+            present["left"] = False
+            gate.set()
+            await asyncio.gather(busy, left, bots)
+            return [(d.event, d.table_id) for d in pool.history if d.event != "queued"]
+        finally:
+            pool.shutdown()
+            manager.shutdown()
+
+    events = asyncio.run(scenario())
+    started = [t for e, t in events if e == "started"]
+    assert started == ["busy", "bots", "left"], events
+    assert ("demoted", "left") in events
