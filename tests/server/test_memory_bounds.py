@@ -94,3 +94,14 @@ def test_the_server_keeps_finished_tables_within_finished_cache_bytes(tmp_path: 
         dropped = next(t for t in ids if t not in manager.tables)
         r = client.get(f"/api/tables/{dropped}")
         assert r.status_code == 200 and r.json()["status"] == "finished"
+
+
+def test_asking_for_unknown_tables_leaves_nothing_behind(tmp_path: Path) -> None:
+    """Each id asked for takes a loading lock; an unknown one (404) gave it back never, so
+    an attacker asking for random ids grew the server without bound."""
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        for n in range(50):
+            r = client.get(f"/api/tables/nosuch{n:04d}")
+            assert r.status_code == 404
+        assert manager._loading == {}

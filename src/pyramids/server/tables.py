@@ -439,11 +439,14 @@ class TableManager:
         if not is_table_id(table_id):
             raise ProtocolError("unknown_table", f"there is no table {table_id!r}", 404)
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is None:
-                table = await self._load(table_id)
-        self._loading.pop(table_id, None)
+        try:
+            async with lock:
+                table = self.tables.get(table_id)
+                if table is None:
+                    table = await self._load(table_id)
+        finally:  # an unknown id too: its lock must not stay (one per id asked for)
+            if not lock.locked():
+                self._loading.pop(table_id, None)
         return table
 
     async def _load(self, table_id: str) -> LiveTable:
