@@ -713,6 +713,16 @@ async def attack_failed_write(_server: Server, _: argparse.Namespace) -> str:
 # ---------------------------------------------------------------- issue 29, items 8-10, 12
 
 
+MEMORY_ALLOWANCE_MB = 80.0
+"""What the memory attack's games may add to the server: the finished-table cache's bound
+(``finished_cache_bytes``, 64 MiB) and the allocator's slack."""
+
+
+def verdict(held: bool) -> str:
+    """The verdict of an attack of issue 29: the defence held, or it broke."""
+    return "held" if held else "BROKEN"
+
+
 async def _head_status(server: Server, head: bytes, source: str) -> str:
     """The status line the server answers a request head sent in one write."""
     reader, writer = await asyncio.open_connection(HOST, server.port, local_addr=(source, 0))
@@ -735,7 +745,8 @@ async def attack_head_one_write(server: Server, _: argparse.Namespace) -> str:
         head = b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n"
         status = await _head_status(server, head, "127.0.29.8")
         answers.append(f"{size // 1000} KB: {status.removeprefix('HTTP/1.1 ')}")
-    return "request head in one write: " + "; ".join(answers)
+    held = all(": 431 " in a for a in answers)
+    return f"request head in one write: {'; '.join(answers)}: {verdict(held)}"
 
 
 def _stderr_lines(server: Server) -> int:
@@ -766,7 +777,16 @@ async def attack_ws_malformed(server: Server, _: argparse.Namespace) -> str:
     finally:
         await ws.close()
     logged = _stderr_lines(server) - lines0
-    return f"malformed socket messages: {'; '.join(answers)}; {alive}; {logged} log lines"
+    held = (
+        len(answers) == 3
+        and all(a.endswith("malformed") for a in answers)
+        and alive == "socket still open"
+        and logged <= len(answers)
+    )
+    return (
+        f"malformed socket messages: {'; '.join(answers)}; {alive}; {logged} log lines: "
+        f"{verdict(held)}"
+    )
 
 
 async def _abandon(server: Server, source: str) -> str:
@@ -796,11 +816,12 @@ async def attack_search_starve(server: Server, args: argparse.Namespace) -> str:
             made += 1
     await asyncio.sleep(3)  # past their absence time: every abandoned seat is taken over
     during = await _bot_replies(server, "127.0.29.2", 5)
+    held = bool(during) and _median(during) <= 2 * _median(alone) + 0.2
     return (
         f"abandoned seats: {made} tables of a bound, abandoned seat and two ISMCTS bots from "
         f"{len(sources)} addresses; a person's ISMCTS reply median {_median(during):.2f} s "
         f"(max {max(during, default=float('nan')):.2f} s, {len(during)} moves) during them, "
-        f"median {_median(alone):.2f} s before"
+        f"median {_median(alone):.2f} s before: {verdict(held)}"
     )
 
 
@@ -818,7 +839,10 @@ def _rss_mb(server: Server) -> float:
 async def _play_out(server: Server, source: str) -> str:
     """A two-human table played to its end over both seats' sockets."""
     tid, tokens = await _players_table(server, source)
-    await _play(server, tid, tokens, 10**6, source)
+    async with http(server, source) as c:
+        # 80 actions per pair of sockets: under ws_flood's 100 messages per socket
+        while (await c.get(f"/api/tables/{tid}")).json()["status"] != "finished":
+            await _play(server, tid, tokens, 80, source)
     return tid
 
 
@@ -834,10 +858,12 @@ async def attack_memory(server: Server, args: argparse.Namespace) -> str:
         for tid in ids:
             await c.get(f"/api/tables/{tid}/record")
     reread = _rss_mb(server)
+    held = reread - before <= MEMORY_ALLOWANCE_MB
     return (
         f"memory: {len(ids)} games played to the end: server RSS {before:.0f} MB -> "
-        f"{played:.0f} MB; each record read again: {reread:.0f} MB (finished tables kept "
-        "within finished_cache_bytes, 64 MiB)"
+        f"{played:.0f} MB; each record read again: {reread:.0f} MB (allowed: "
+        f"+{MEMORY_ALLOWANCE_MB:.0f} MB, the finished-table cache's 64 MiB and some): "
+        f"{verdict(held)}"
     )
 
 
