@@ -7,11 +7,13 @@ game's notation so records stay readable and survive changes of action numbering
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pyramids.core.clock import RecordClock, format_time, parse_time
 from pyramids.core.errors import PositionError, PyramidsError
 from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose
 
@@ -45,6 +47,18 @@ class GameRecord:
     ended: str | None = None
     """``forfeit``: the table ended the game when forfeits left one seat standing, before
     its rules did (the last state is then not terminal); None: the rules ended it."""
+    forfeited_at: list[int] = field(default_factory=list)
+    """For each seat of ``forfeits``, the seq at which its time ran out (the number of
+    actions played before that decision of the seat): what ``pyramids verify`` checks."""
+    clock: RecordClock | None = None
+    """A server table's clock (None: it had none, so nobody could forfeit on time)."""
+    started: dt.datetime | None = None
+    """When a server table began running: its first decision's start."""
+    times: list[dt.datetime] = field(default_factory=list)
+    """When the server stored each action (one per action, in order): every clock follows
+    from ``started`` and these (``pyramids.core.clock.banks_at``)."""
+    finished: dt.datetime | None = None
+    """When the game ended: for a forfeit that ended it, when the time ran out."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (``salt``, ``commitment`` and ``seeded`` only for a committed seed)."""
@@ -66,6 +80,16 @@ class GameRecord:
             data["forfeits"] = list(self.forfeits)
         if self.ended is not None:
             data["ended"] = self.ended
+        if self.forfeited_at:
+            data["forfeited_at"] = list(self.forfeited_at)
+        if self.clock is not None:
+            data["clock"] = self.clock.to_json()
+        if self.started is not None:
+            data["started"] = format_time(self.started)
+        if self.times:
+            data["times"] = [format_time(t) for t in self.times]
+        if self.finished is not None:
+            data["finished"] = format_time(self.finished)
         return data
 
     @classmethod
@@ -108,6 +132,20 @@ class GameRecord:
             raise PositionError(
                 f"record field 'ended' must be {ENDED_BY_FORFEIT!r} when present, not {ended!r}"
             )
+        forfeited_at = data.get("forfeited_at") or []
+        if not isinstance(forfeited_at, list) or not all(
+            isinstance(q, int) and not isinstance(q, bool) and 0 <= q <= len(actions)
+            for q in forfeited_at
+        ):
+            raise PositionError(
+                "record field 'forfeited_at' must be a list of seqs (0 to the number of actions)"
+            )
+        if forfeited_at and len(forfeited_at) != len(forfeits):
+            raise PositionError("record field 'forfeited_at' must have one seq per forfeit")
+        times = data.get("times") or []
+        if not isinstance(times, list) or (times and len(times) != len(actions)):
+            raise PositionError("record field 'times' must be a list of one time per action")
+        clock, started, finished = data.get("clock"), data.get("started"), data.get("finished")
         return cls(
             game=game,
             options=dict(options),
@@ -121,6 +159,11 @@ class GameRecord:
             seeded=seeded,
             forfeits=list(forfeits),
             ended=ended,
+            forfeited_at=list(forfeited_at),
+            clock=RecordClock.from_json(clock) if clock is not None else None,
+            started=parse_time(started, "started") if started is not None else None,
+            times=[parse_time(t, f"times[{i}]") for i, t in enumerate(times)],
+            finished=parse_time(finished, "finished") if finished is not None else None,
         )
 
 

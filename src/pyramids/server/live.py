@@ -30,18 +30,16 @@ import orjson
 
 from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
+from pyramids.core.clock import Banks, Move, banks_at
 from pyramids.core.errors import PyramidsError
 from pyramids.games import descriptor, descriptor_of, make_game
 from pyramids.server.clocks import (
     CLOCK,
     FORFEITED,
-    Banks,
     ClockError,
     ClockNotice,
     ClockSpec,
-    Move,
     Timer,
-    banks_at,
     clocks_json,
 )
 from pyramids.server.config import Settings

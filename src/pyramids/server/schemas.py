@@ -478,6 +478,16 @@ class RecordOut(Response):
     """Seats that forfeited on time, in order (absent: none)."""
     ended: Literal["forfeit"] | None = None
     """``forfeit``: forfeits left one seat standing and the table ended the game there."""
+    forfeited_at: list[int] | None = None
+    """For each forfeit, the seq at which the seat's time ran out (absent: no forfeit)."""
+    clock: dict[str, Any] | None = None
+    """The table's clock (``settings.clock``; absent: none)."""
+    started: str | None = None
+    """When the table began running (ISO UTC, microseconds): the first decision's start."""
+    times: list[str] | None = None
+    """When each action was stored (ISO UTC, microseconds), one per action."""
+    finished: str | None = None
+    """When the game ended (ISO UTC, microseconds)."""
 
 
 class ReplayStepOut(Response):

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from pyramids.core.clock import deadline_of
 from pyramids.server import store
-from pyramids.server.clocks import FORFEIT, FORFEITED, deadline_of
+from pyramids.server.clocks import FORFEIT, FORFEITED
 from pyramids.server.config import MAX_TURN_TIME
 from pyramids.server.live import (
     ABSENT,
