@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from pyramids.core import CHANCE, GameRecord, fairness
@@ -25,6 +24,7 @@ from pyramids.server import create_app
 from pyramids.server.config import LimitSettings
 from tests.http_play import wait_finished
 from tests.server.conftest import HUMAN, bot, create, make_settings, receive_until
+from tests.tamper import change_a_die_roll, finished_die_table
 from tests.waiting import wait_until
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -174,48 +174,6 @@ def test_a_seeded_record_says_so_and_verifies(client: TestClient) -> None:
     assert (record["seed"], record["seeded"]) == (42, True)
     rec = GameRecord.from_json(record)
     assert fairness.verify_record(make_game("flags", 2, rec.options), rec).is_verified
-
-
-def change_a_die_roll(db_url: str, tid: str, record: dict[str, Any]) -> tuple[int, str, str]:
-    """Change the last fire-die roll of ``tid`` that had another face, in the database (as
-    whoever holds the database could): its seq, the stored roll and the new one."""
-    rec = GameRecord.from_json(record)
-    state = make_game(rec.game, rec.players, rec.options).new_initial_state(rec.seed)
-    found: tuple[int, str, str] | None = None
-    for index, action in enumerate(rec.actions):
-        if state.current_player() == CHANCE and len(state.chance_outcomes()) > 1:
-            other = next(
-                state.action_to_string(a)
-                for a, _ in state.chance_outcomes()
-                if state.action_to_string(a) != action
-            )
-            found = (index + 1, action, other)
-        state.apply(state.parse_action(action))
-    assert found is not None, "the game rolled no die"
-    engine = sa.create_engine(db_url)
-    try:
-        with engine.begin() as conn:
-            conn.execute(
-                sa.text("UPDATE actions SET action = :a WHERE table_id = :t AND seq = :s"),
-                {"a": found[2], "t": tid, "s": found[0]},
-            )
-    finally:
-        engine.dispose()
-    return found
-
-
-def finished_die_table(client: TestClient) -> str:
-    """A finished all-bot Flaming table (server-drawn seed) that rolled the fire die with
-    another face possible (about 1 game in 27 rolls none: play until one does)."""
-    body = {"game": "flaming", "seats": [bot(), bot("random"), bot("random")]}
-    for _ in range(8):
-        tid = create(client, body["seats"], options={"fire_die": True})["table"]["id"]
-        wait_finished(client, tid)
-        record = client.get(f"/api/tables/{tid}/record").json()
-        rec = GameRecord.from_json(record)
-        if fairness.verify_record(make_game(rec.game, 3, rec.options), rec).chance_draws:
-            return str(tid)
-    raise AssertionError("8 games without a fire-die roll")
 
 
 def test_the_verify_endpoint_runs_pyramids_verify_on_the_stored_record(

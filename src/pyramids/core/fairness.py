@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from pyramids.core.clock import Move, banks_at, deadline_of
+from pyramids.core.clock import Move, banks_at, deadline_of, format_time
 from pyramids.core.errors import PyramidsError
 from pyramids.core.game import CHANCE, Game
 from pyramids.core.record import ENDED_BY_FORFEIT, GameRecord
@@ -339,10 +339,10 @@ def check_forfeits(
         if at < deadline:
             return wrong(
                 "in_time",
-                f"its time ran out at {deadline.isoformat()} but its decision ended at "
-                f"{at.isoformat()}, before",
-                deadline=deadline.isoformat(),
-                at=at.isoformat(),
+                f"its time ran out at {format_time(deadline)} but its decision ended at "
+                f"{format_time(at)}, before",
+                deadline=format_time(deadline),
+                at=format_time(at),
             )
         proofs.append(ForfeitProof(seat, seq, deadline, at))
     return tuple(proofs)

@@ -342,9 +342,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tags=["lobby"],
         responses=errors(*COMMON, 404),
     )
-    async def get_table(table_id: TableId) -> dict[str, Any]:
-        """One table's summary."""
-        return (await manager.get(table_id)).summary()
+    async def get_table(
+        request: Request,
+        table_id: TableId,
+        token: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> dict[str, Any]:
+        """One table's summary (an invite-only table's rematch is named only to who holds
+        a seat: its ``token``, or the logged-in account bound to it)."""
+        return await rematch.table_summary(request, await manager.get(table_id), token)
 
     @app.post(
         "/api/tables/{table_id}/seats/{seat}/claim",
