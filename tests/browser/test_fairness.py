@@ -134,8 +134,16 @@ def test_replay_page_runs_the_full_check_and_a_die_roll_changed_in_the_database_
     ]
     assert {steps.nth(i).get_attribute("data-status") for i in range(4)} == {"passed"}
     replay_step = pg.locator("[data-testid=fair-step][data-step=replay]").inner_text()
-    assert "follow from the seed" in replay_step or "follows from the seed" in replay_step
-    assert f"all {len(record['actions'])} actions are legal" in replay_step
+    checked = httpx.get(f"{server.url}/api/tables/{tid}/verify").json()
+    draws, actions = checked["chance_draws"], len(record["actions"])
+    said = (
+        f"The one chance draw follows from the seed; all {actions} actions are legal."
+        if draws == 1
+        else f"All {draws} chance draws follow from the seed; all {actions} actions are legal."
+    )
+    assert replay_step == f"Chance draws and actions {said}"
+    end_step = pg.locator("[data-testid=fair-step][data-step=end]").inner_text()
+    assert end_step == "End of the game The game is over by its rules."
     assert pg.locator("[data-testid=fair-local]").get_attribute("data-verdict") == "verified"
 
     seq, stored, changed = change_a_die_roll(server.db_url, tid, record)

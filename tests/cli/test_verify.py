@@ -257,3 +257,42 @@ def test_a_forged_forfeit_whose_own_times_show_the_seat_in_time_does_not_verify(
     assert f"seat {other} did not forfeit on time at seq {k}" in text
     # its decision began at the action before it (or the start), 60 s of bank later: out
     assert f"its time ran out at 2026-03-01T12:01:{k:02d}" in text
+
+
+def test_a_forfeit_whose_clock_and_times_prove_it_verifies_and_says_why(
+    records: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The same cut record with a forfeiting 60 s clock and times where each forfeited
+    seat's decision took 61 s: verified, and the output names each forfeit with its
+    deadline (the check is of the record's consistency: the times are the server's word)."""
+    record = records["flaming"]
+    rec = GameRecord.from_json(record)
+    state = make_game(rec.game, rec.players, rec.options).new_initial_state(rec.seed)
+    first_decision: dict[int, int] = {}
+    for index, text in enumerate(rec.actions[:10]):
+        first_decision.setdefault(state.current_player(), index)
+        state.apply(state.parse_action(text))
+    last = state.current_player()
+    first = next(s for s in range(3) if s != last and s in first_decision)
+    k = first_decision[first]
+    seconds, stamps = 0, []
+    for i in range(10):
+        seconds += 61 if i == k else 1
+        stamps.append(seconds)
+    iso = [f"2026-03-01T12:{s // 60:02d}:{s % 60:02d}.000000Z" for s in [0, *stamps]]
+    end = stamps[-1] + 61
+    proven = forged_forfeit(
+        record,
+        forfeits=[first, last],
+        forfeited_at=[k, 10],
+        clock={"mode": "realtime", "bank": 60, "per_move": 0, "on_expiry": "forfeit"},
+        started=iso[0],
+        times=iso[1:],
+        finished=f"2026-03-01T12:{end // 60:02d}:{end % 60:02d}.000000Z",
+    )
+    result = run("verify", str(write(tmp_path, proven)))
+    assert result.exit_code == 0, result.output
+    assert f"ended by forfeit on time: seats {first}, {last}" in result.output
+    assert "on expiry forfeit; started 2026-03-01T12:00:00.000000Z" in result.output
+    assert f"forfeit     seat {first} at seq {k}: its time ran out at" in result.output
+    assert "the stand-in moved at" in result.output and "the game ended at" in result.output

@@ -410,6 +410,17 @@ def test_a_forfeit_on_time_ends_a_two_seat_game_with_the_other_seat_first(
     proof = verdict.forfeits[0]
     assert proof.deadline == game_record.times[-1] + dt.timedelta(seconds=300)
     assert proof.at == at(321) == game_record.finished
+    # the replay page's check (the same, on the stored record) lists the forfeit's proof
+    checked = client.get(f"/api/tables/{table.id}/verify").json()
+    assert checked["verified"] and checked["steps"][-1] == {"step": "forfeits", "status": "passed"}
+    assert checked["forfeits"] == [
+        {
+            "seat": 1,
+            "seq": summary["seq"],
+            "deadline": format_time(proof.deadline),
+            "at": "2026-03-01T12:05:21.000000Z",
+        }
+    ]
     # the same record said to end before Bob's time ran out does not verify
     early = GameRecord.from_json({**record.json(), "finished": format_time(at(300))})
     failure = verify_record(game, early).failure

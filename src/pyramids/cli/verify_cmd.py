@@ -57,13 +57,11 @@ def verify(
             else ""
         ),
     ]
-    if verdict.forfeits and record.clock is not None:
+    if verdict.forfeits and record.clock is not None and record.started is not None:
         c = record.clock
         lines.append(
             f"  clock       bank {c.bank:g} s, increment {c.increment:g} s, per move "
             f"{c.per_move:g} s, on expiry {c.on_expiry}; started {format_time(record.started)}"
-            if record.started is not None
-            else ""
         )
         for proof in verdict.forfeits:
             end = "the game ended" if proof.seq == len(record.actions) else "the stand-in moved"

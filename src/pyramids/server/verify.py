@@ -205,6 +205,7 @@ def check(record: GameRecord) -> dict[str, Any]:
     responses={
         404: {"model": ErrorOut, "description": "unknown_table"},
         409: {"model": ErrorOut, "description": "not_finished"},
+        422: {"model": ErrorOut, "description": "malformed"},
         503: {"model": ErrorOut, "description": "unavailable"},
     },
 )

@@ -158,8 +158,8 @@ function failureText(failure) {
   const params = { ...d, seq: failure.seq ?? d.seq ?? "" };
   if (failure.kind === "illegal_action" && d.reason === "after_the_end") return t("fair_fail_illegal_after_end", params);
   if (failure.kind === "wrong_forfeit") {
-    return t("fair_fail_wrong_forfeit", {
-      why: d.why || "other",
+    const known = ["in_time", "not_to_move", "no_forfeit_clock"].includes(d.why);
+    return t(known ? `fair_fail_wrong_forfeit_${d.why}` : "fair_fail_wrong_forfeit", {
       name: seatName(d.seat),
       seq: failure.seq ?? "",
       deadline: shownTime(d.deadline),
@@ -171,8 +171,12 @@ function failureText(failure) {
 
 /** What a passed step checked, in words. */
 function passedText(step) {
-  if (step === "replay") return t("fair_passed_replay", { draws: checked.chance_draws, actions: checked.actions });
-  if (step === "end") return t("fair_passed_end", { forfeit: String(Boolean(checked.ended_by_forfeit)) });
+  if (step === "replay") {
+    const draws = checked.chance_draws;
+    const key = draws === 0 ? "fair_passed_replay_none" : draws === 1 ? "fair_passed_replay_one" : "fair_passed_replay";
+    return t(key, { draws, actions: checked.actions });
+  }
+  if (step === "end") return t(checked.ended_by_forfeit ? "fair_passed_end_forfeit" : "fair_passed_end");
   if (step === "forfeits") {
     const clock = checked.clock || {};
     return checked.forfeits
