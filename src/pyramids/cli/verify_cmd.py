@@ -57,12 +57,16 @@ def verify(
             else ""
         ),
     ]
-    if verdict.forfeits and record.clock is not None and record.started is not None:
+    if verdict.forfeits and record.started is not None:
         c = record.clock
-        lines.append(
-            f"  clock       bank {c.bank:g} s, increment {c.increment:g} s, per move "
-            f"{c.per_move:g} s, on expiry {c.on_expiry}; started {format_time(record.started)}"
+        rule = (
+            f"bank {c.bank:g} s, increment {c.increment:g} s, per move {c.per_move:g} s, "
+            f"on expiry {c.on_expiry}"
+            if c is not None
+            else f"{record.turn_time or 0:g} s a decision, {record.forfeit_after} turn times "
+            "in a row forfeit"
         )
+        lines.append(f"  clock       {rule}; started {format_time(record.started)}")
         for proof in verdict.forfeits:
             end = "the game ended" if proof.seq == len(record.actions) else "the stand-in moved"
             lines.append(

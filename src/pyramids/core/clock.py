@@ -7,7 +7,9 @@ moved, ``increment`` seconds are added. A decision starts when the table started
 start time and the actions' times alone (:func:`banks_at`). The server runs its timers on
 these functions (``pyramids.server.clocks``) and ``pyramids verify`` checks a forfeit on
 time with the very same ones (``pyramids.core.fairness``), from the clock and the times a
-server record carries (:class:`RecordClock`).
+server record carries (:class:`RecordClock`). A table without a clock gives each decision
+``turn_time`` seconds; at a rated one a seat that lets ``forfeit_after`` of them run out in
+a row forfeits (:func:`timed_out_run` counts them, for the server and the check alike).
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from pyramids.core.errors import PositionError
 
 ON_EXPIRY_FORFEIT = "forfeit"
 """A clock's ``on_expiry`` when a seat whose time runs out forfeits the game."""
+STOOD_IN_TIMEOUT = "timeout"
+"""``played_by`` of a move a bot made because the seat's ``turn_time`` ran out."""
+STOOD_IN_ABSENT = "absent"
+"""``played_by`` of a move the absence takeover made (the seat's player was away)."""
 
 
 class ClockTimes(Protocol):
@@ -88,6 +94,23 @@ def deadline_of(spec: ClockTimes, banks: Banks, seat: int) -> dt.datetime | None
     if bank is None:
         return None
     return banks.since + dt.timedelta(seconds=spec.per_move + bank)
+
+
+def timed_out_run(decided: Sequence[tuple[int, str | None]], seat: int) -> list[int]:
+    """The indices (oldest first) of ``seat``'s latest decisions in a row that a bot made
+    because its ``turn_time`` ran out. ``decided``: who decided each action, in order, and
+    why a bot chose it (``played_by``; None: the player). The absence takeover's moves
+    neither count nor end the run; any other move of the seat (its own) ends it."""
+    run: list[int] = []
+    for index in range(len(decided) - 1, -1, -1):
+        who, why = decided[index]
+        if who != seat:
+            continue
+        if why == STOOD_IN_TIMEOUT:
+            run.append(index)
+        elif why != STOOD_IN_ABSENT:
+            break
+    return run[::-1]
 
 
 @dataclass(frozen=True)

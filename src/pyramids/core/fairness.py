@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from pyramids.core.clock import Move, banks_at, deadline_of, format_time
+from pyramids.core.clock import Move, banks_at, deadline_of, format_time, timed_out_run
 from pyramids.core.errors import PyramidsError
 from pyramids.core.game import CHANCE, Game
 from pyramids.core.record import ENDED_BY_FORFEIT, GameRecord
@@ -260,40 +260,47 @@ def verify_record(game: Game, record: GameRecord) -> Verdict:
 def check_forfeits(
     game: Game, record: GameRecord, movers: Sequence[int]
 ) -> tuple[ForfeitProof, ...] | Failure:
-    """Prove each of the record's forfeits on time from its clock and times (``movers``:
-    who decided each action), or the first that does not hold.
+    """Prove each of the record's forfeits on time from its clock or turn time and its
+    times (``movers``: who decided each action), or the first that does not hold.
 
-    Forfeit ``i`` (seat ``forfeits[i]`` at seq ``q = forfeited_at[i]``) holds when the
-    table's clock forfeits on time, the seat was to move after ``q`` actions, and its
-    decision was still open at its deadline (``pyramids.core.clock``, the server's own
-    arithmetic): the action at seq ``q + 1`` (the stand-in's) was stored at or after it,
-    or ``q`` is the end of a game that this forfeit ended, at or after it.
+    Forfeit ``i`` (seat ``forfeits[i]`` at seq ``q = forfeited_at[i]``) holds when the seat
+    was to move after ``q`` actions and its decision was still open at its deadline: the
+    action at seq ``q + 1`` (the stand-in's) was stored at or after it, or ``q`` is the end
+    of a game that this forfeit ended, at or after it. With a clock, the clock forfeits on
+    time and the deadline is the clock's (``pyramids.core.clock``, the server's own
+    arithmetic). Without one, the table forfeits after ``forfeit_after`` turn times in a
+    row (a rated table): the deadline is ``turn_time`` after the decision began, and the
+    seat's ``forfeit_after - 1`` decisions before it in a row were a bot's on turn time
+    (``played_by`` ``timeout``, the absence takeover's skipped: ``timed_out_run``), each
+    stored at least ``turn_time`` after it began.
     """
     if not record.forfeits:
         return ()
     seats = ", ".join(str(s) for s in record.forfeits)
+    by_turn = record.clock is None and bool(record.turn_time) and record.forfeit_after is not None
     missing = [
         name
         for name, absent in (
-            ("clock", record.clock is None),
+            ("clock", record.clock is None and not by_turn),
             ("started", record.started is None),
             ("times", len(record.times) != len(record.actions)),
+            ("played_by", by_turn and len(record.played_by) != len(record.actions)),
             ("forfeited_at", len(record.forfeited_at) != len(record.forfeits)),
             ("finished", record.ended == ENDED_BY_FORFEIT and record.finished is None),
         )
         if absent
     ]
-    if missing or record.clock is None or record.started is None:
+    if missing or record.started is None:
         return Failure(
             FailureKind.UNPROVEN_FORFEIT,
             f"the record says seat(s) {seats} forfeited on time but has no "
             f"{', '.join(missing)} to prove it: a forfeit cannot be checked without the "
-            "table's clock and every action's time",
+            "table's clock (or turn time) and every action's time",
             None,
             {"seats": list(record.forfeits), "missing": missing},
         )
     clock, started = record.clock, record.started
-    if not clock.forfeits_on_time:
+    if clock is not None and not clock.forfeits_on_time:
         return Failure(
             FailureKind.WRONG_FORFEIT,
             f"the record says seat(s) {seats} forfeited on time, but its clock's on_expiry "
@@ -302,6 +309,11 @@ def check_forfeits(
             None,
             {"seat": record.forfeits[0], "why": "no_forfeit_clock"},
         )
+
+    def began(index: int) -> dt.datetime:
+        """When the decision of action ``index`` began: the action before was stored."""
+        return record.times[index - 1] if index > 0 else started
+
     state = game.new_initial_state(record.seed)
     played = 0
     proofs: list[ForfeitProof] = []
@@ -323,10 +335,34 @@ def check_forfeits(
         played = seq
         if state.is_terminal() or state.current_player() != seat:
             return wrong("not_to_move", f"after {seq} actions it was not seat {seat}'s decision")
-        moves = [Move(m, t) for m, t in zip(movers[:seq], record.times[:seq], strict=True)]
-        clocked = [s == seat for s in range(record.players)]
-        deadline = deadline_of(clock, banks_at(clock, clocked, started, moves), seat)
-        assert deadline is not None  # the seat is clocked
+        if clock is not None:
+            moves = [Move(m, t) for m, t in zip(movers[:seq], record.times[:seq], strict=True)]
+            clocked = [s == seat for s in range(record.players)]
+            deadline = deadline_of(clock, banks_at(clock, clocked, started, moves), seat)
+            assert deadline is not None  # the seat is clocked
+        else:
+            turn = dt.timedelta(seconds=record.turn_time or 0.0)
+            needed = (record.forfeit_after or 1) - 1
+            decided = list(zip(movers[:seq], record.played_by[:seq], strict=True))
+            run = timed_out_run(decided, seat)[-needed:] if needed else []
+            if len(run) < needed:
+                return wrong(
+                    "too_few_timeouts",
+                    f"a seat forfeits when it lets {needed + 1} turn times in a row run out, "
+                    f"and only {len(run)} before this one did",
+                    timeouts=len(run),
+                )
+            for k in run:
+                if record.times[k] < began(k) + turn:
+                    return wrong(
+                        "in_time",
+                        f"its decision at seq {k} was stored {format_time(record.times[k])}, "
+                        f"before its turn time ran out at {format_time(began(k) + turn)}",
+                        decision=k,
+                        deadline=format_time(began(k) + turn),
+                        at=format_time(record.times[k]),
+                    )
+            deadline = began(seq) + turn
         if seq < len(record.actions):
             at = record.times[seq]
         elif i == last and record.ended == ENDED_BY_FORFEIT and record.finished is not None:

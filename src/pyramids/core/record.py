@@ -59,6 +59,15 @@ class GameRecord:
     from ``started`` and these (``pyramids.core.clock.banks_at``)."""
     finished: dt.datetime | None = None
     """When the game ended: for a forfeit that ended it, when the time ran out."""
+    turn_time: float | None = None
+    """A server table without a clock: the seconds each decision had before a bot played
+    it (None: a clock's table, or not a server record)."""
+    forfeit_after: int | None = None
+    """A rated table without a clock: the turn times in a row a seat may let run out, the
+    last of them forfeiting (None: nobody forfeits on turn time)."""
+    played_by: list[str | None] = field(default_factory=list)
+    """Why a bot chose each action for a human seat (``timeout``, ``absent``, ``clock``,
+    ``forfeit``; None: its player, a bot seat or a chance draw), one per action."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (``salt``, ``commitment`` and ``seeded`` only for a committed seed)."""
@@ -90,6 +99,12 @@ class GameRecord:
             data["times"] = [format_time(t) for t in self.times]
         if self.finished is not None:
             data["finished"] = format_time(self.finished)
+        if self.turn_time is not None:
+            data["turn_time"] = self.turn_time
+        if self.forfeit_after is not None:
+            data["forfeit_after"] = self.forfeit_after
+        if self.played_by:
+            data["played_by"] = list(self.played_by)
         return data
 
     @classmethod
@@ -146,6 +161,22 @@ class GameRecord:
         if not isinstance(times, list) or (times and len(times) != len(actions)):
             raise PositionError("record field 'times' must be a list of one time per action")
         clock, started, finished = data.get("clock"), data.get("started"), data.get("finished")
+        played_by = data.get("played_by") or []
+        if not isinstance(played_by, list) or (played_by and len(played_by) != len(actions)):
+            raise PositionError("record field 'played_by' must be a list of one entry per action")
+        if not all(p is None or isinstance(p, str) for p in played_by):
+            raise PositionError("record field 'played_by' holds a reason (text) or null")
+        turn_time, forfeit_after = data.get("turn_time"), data.get("forfeit_after")
+        if turn_time is not None and (
+            not isinstance(turn_time, int | float) or isinstance(turn_time, bool) or turn_time < 0
+        ):
+            raise PositionError("record field 'turn_time' must be a number of seconds")
+        if forfeit_after is not None and (
+            not isinstance(forfeit_after, int)
+            or isinstance(forfeit_after, bool)
+            or forfeit_after < 1
+        ):
+            raise PositionError("record field 'forfeit_after' must be a whole number above 0")
         return cls(
             game=game,
             options=dict(options),
@@ -164,6 +195,9 @@ class GameRecord:
             started=parse_time(started, "started") if started is not None else None,
             times=[parse_time(t, f"times[{i}]") for i, t in enumerate(times)],
             finished=parse_time(finished, "finished") if finished is not None else None,
+            turn_time=float(turn_time) if turn_time is not None else None,
+            forfeit_after=forfeit_after,
+            played_by=list(played_by),
         )
 
 

@@ -488,6 +488,12 @@ class RecordOut(Response):
     """When each action was stored (ISO UTC, microseconds), one per action."""
     finished: str | None = None
     """When the game ended (ISO UTC, microseconds)."""
+    turn_time: float | None = None
+    """Without a clock: the seconds each decision had before a bot played it."""
+    forfeit_after: int | None = None
+    """A rated table without a clock: the turn times in a row that forfeit a seat."""
+    played_by: list[str | None] | None = None
+    """Why a bot chose each action for a human seat (null: its player), one per action."""
 
 
 class ReplayStepOut(Response):

@@ -3,8 +3,10 @@
 ``GET /api/tables/{id}/record`` and ``GET /api/tables/{id}/verify`` both read the table from
 the database (its row, seats and action rows: what was stored, whatever a server holds in
 memory), so the record anyone downloads is the one the page checked. The record carries
-what a forfeit on time needs for its proof: the table's clock, when it started, when each
-action was stored, when it ended, and at which seq each forfeited seat's time ran out.
+what a forfeit on time needs for its proof: the table's clock (or, without one, its turn
+time and how many turn times in a row forfeit a rated seat), when it started, when each
+action was stored and why a bot chose it, when it ended, and at which seq each forfeited
+seat's time ran out.
 ``verify`` runs :func:`pyramids.core.fairness.verify_record`, the very check of
 ``pyramids verify RECORD``, and answers every step it made: passed, the first that failed
 (with its facts), or not reached.
@@ -24,10 +26,12 @@ from pyramids.core.fairness import Verdict, verify_record
 from pyramids.games import make_game
 from pyramids.server import store
 from pyramids.server.clocks import FORFEITED
+from pyramids.server.config import Settings
 from pyramids.server.live import FINISHED, ProtocolError, is_table_id
 from pyramids.server.schemas import ErrorOut, Response
 from pyramids.server.store import TableRecord
 from pyramids.server.tables import TableManager
+from pyramids.server.timers import FORFEIT_AFTER_TIMEOUTS, resumed_turn_time
 
 router = APIRouter(tags=["play"])
 
@@ -62,8 +66,15 @@ def record_clock(stored: TableRecord) -> RecordClock | None:
         return None
 
 
-def stored_record(stored: TableRecord) -> GameRecord:
-    """The game record of a stored table, with the times and clock that prove its forfeits."""
+def stored_record(stored: TableRecord, defaults: Settings) -> GameRecord:
+    """The game record of a stored table, with the times, the clock or turn time and who
+    chose each action that prove its forfeits (``defaults``: the server's, for a table
+    stored before every table had a turn time, as ``timers.resumed_turn_time`` loads it)."""
+    clock = record_clock(stored)
+    turn_time = None
+    if clock is None:
+        asked = float(stored.settings.get("turn_time") or 0.0)
+        turn_time = resumed_turn_time(asked, rated=stored.rated, defaults=defaults)
     return GameRecord(
         game=stored.game,
         options=dict(stored.options),
@@ -78,10 +89,13 @@ def stored_record(stored: TableRecord) -> GameRecord:
         forfeits=list(stored.forfeits or []),
         ended=stored.ended,
         forfeited_at=forfeit_seqs(stored),
-        clock=record_clock(stored),
+        clock=clock,
         started=stored.started or stored.created,
         times=[stored.action_times.get(seq, stored.updated) for seq, _, _ in stored.actions],
         finished=stored.finished,
+        turn_time=turn_time,
+        forfeit_after=FORFEIT_AFTER_TIMEOUTS if turn_time is not None and stored.rated else None,
+        played_by=[stored.stand_ins.get(seq) for seq, _, _ in stored.actions],
     )
 
 
@@ -94,7 +108,7 @@ async def finished_record(manager: TableManager, table_id: str) -> GameRecord:
         raise ProtocolError("unknown_table", f"there is no table {table_id!r}", 404)
     if stored.status != FINISHED:
         raise ProtocolError("not_finished", "the record is shown once the game is over", 409)
-    return stored_record(stored)
+    return stored_record(stored, manager.settings)
 
 
 # --- GET /api/tables/{id}/verify -------------------------------------------------------------
@@ -149,6 +163,10 @@ class VerifyOut(Response):
     """The chance outcomes found to be the server's draws from the seed."""
     ended_by_forfeit: bool
     clock: dict[str, Any] | None
+    turn_time: float | None
+    """Without a clock: the seconds each decision had."""
+    forfeit_after: int | None
+    """A rated table without a clock: the turn times in a row that forfeit a seat."""
     forfeits: list[ForfeitOut]
     steps: list[StepOut]
     failure: FailureOut | None
@@ -168,6 +186,8 @@ def verdict_json(record: GameRecord, verdict: Verdict) -> dict[str, Any]:
         "chance_draws": verdict.chance_draws,
         "ended_by_forfeit": verdict.ended_by_forfeit,
         "clock": record.clock.to_json() if record.clock is not None else None,
+        "turn_time": record.turn_time,
+        "forfeit_after": record.forfeit_after,
         "forfeits": [
             {
                 "seat": p.seat,

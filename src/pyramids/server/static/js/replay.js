@@ -178,16 +178,18 @@ function passedText(step) {
   }
   if (step === "end") return t(checked.ended_by_forfeit ? "fair_passed_end_forfeit" : "fair_passed_end");
   if (step === "forfeits") {
-    const clock = checked.clock || {};
+    const clock = checked.clock;
     return checked.forfeits
       .map((f) =>
-        t("fair_passed_forfeit", {
+        t(clock ? "fair_passed_forfeit" : "fair_passed_forfeit_turns", {
           name: seatName(f.seat),
           deadline: shownTime(f.deadline),
           at: shownTime(f.at),
-          bank: clock.bank ?? 0,
-          increment: clock.increment ?? 0,
-          per_move: clock.per_move ?? 0,
+          bank: clock ? clock.bank : 0,
+          increment: clock ? clock.increment : 0,
+          per_move: clock ? clock.per_move : 0,
+          n: checked.forfeit_after ?? "",
+          turn_time: checked.turn_time ?? "",
         }),
       )
       .join(" ");
