@@ -872,7 +872,7 @@ async def attack_forged_forfeit(_server: Server, args: argparse.Namespace) -> st
         _tid, record = await _finished_die_table(server)
     finally:
         server.stop()
-    keep = ("times", "started", "finished", "clock", "forfeited_at")
+    keep = ("times", "started", "finished", "clock", "forfeited_at", "played_by", "turn_time")
     forged = {k: v for k, v in record.items() if k not in keep}
     forged.update(actions=record["actions"][:10], forfeits=[0, 2], ended="forfeit")
     path = args.tmp / "forged-forfeit.json"
