@@ -824,6 +824,143 @@ async def attack_invisible_text(server: Server, _: argparse.Namespace) -> str:
     )
 
 
+# ---------------------------------------------------------------- issue 29: records, rematches
+
+
+async def _finished_die_table(server: Server) -> tuple[str, dict[str, Any]]:
+    """A finished all-bot Flaming table that rolled the fire die: its id and record."""
+    from pyramids.core import GameRecord
+    from pyramids.core.fairness import verify_record
+    from pyramids.games import make_game
+
+    bots = [BOT, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    async with http(server) as c:
+        for _ in range(8):  # about 1 game in 27 rolls no die with another face possible
+            r = await create(c, bots, options={"fire_die": True}, bot_delay=0)
+            tid = r.json()["table"]["id"]
+            while (await c.get(f"/api/tables/{tid}")).json()["status"] != "finished":
+                await asyncio.sleep(0.1)
+            record = (await c.get(f"/api/tables/{tid}/record")).json()
+            rec = GameRecord.from_json(record)
+            if verify_record(make_game(rec.game, 3, rec.options), rec).chance_draws:
+                return tid, record
+    raise RuntimeError("8 games without a fire-die roll")
+
+
+def _pyramids_verify(path: Path) -> tuple[int, str]:
+    """Run `pyramids verify PATH`: its exit status and its last line."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pyramids.cli.main", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    return done.returncode, lines[0] if lines else ""
+
+
+async def attack_forged_forfeit(_server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 6. A record cut to 10 actions, "forfeits":[0,2], "ended":"forfeit" (no
+    times): `pyramids verify` said verified, and the winner changed."""
+    server = Server(args.tmp, "records", ["--limit", "min_all_bot_delay=0"])
+    server.start()
+    try:
+        _tid, record = await _finished_die_table(server)
+    finally:
+        server.stop()
+    keep = ("times", "started", "finished", "clock", "forfeited_at", "played_by", "turn_time")
+    forged = {k: v for k, v in record.items() if k not in keep}
+    forged.update(actions=record["actions"][:10], forfeits=[0, 2], ended="forfeit")
+    path = args.tmp / "forged-forfeit.json"
+    path.write_text(json.dumps(forged), encoding="utf-8")
+    status, line = await asyncio.to_thread(_pyramids_verify, path)
+    verdict = "refused" if status != 0 else "VERIFIED"
+    return (
+        f"forged forfeit (10 actions, forfeits [0, 2], no times): {verdict}: exit {status}: {line}"
+    )
+
+
+async def attack_changed_die(_server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 6. A die roll changed in the database: the replay page said "Verified" (it
+    checked only the commitment); it now shows GET /api/tables/{id}/verify."""
+    import sqlalchemy as sa
+
+    from pyramids.core import CHANCE, GameRecord
+    from pyramids.games import make_game
+
+    server = Server(args.tmp, "die", ["--limit", "min_all_bot_delay=0"])
+    server.start()
+    try:
+        tid, record = await _finished_die_table(server)
+        rec = GameRecord.from_json(record)
+        state = make_game(rec.game, 3, rec.options).new_initial_state(rec.seed)
+        seq, other = 0, ""
+        for index, text in enumerate(rec.actions):
+            if state.current_player() == CHANCE and len(state.chance_outcomes()) > 1:
+                faces = [state.action_to_string(a) for a, _ in state.chance_outcomes()]
+                seq, other = index + 1, next(f for f in faces if f != text)
+            state.apply(state.parse_action(text))
+        engine = sa.create_engine(server.db_url)
+        try:
+            with engine.begin() as conn:
+                conn.execute(
+                    sa.text("UPDATE actions SET action = :a WHERE table_id = :t AND seq = :s"),
+                    {"a": other, "t": tid, "s": seq},
+                )
+        finally:
+            engine.dispose()
+        async with http(server) as c:
+            answer = await c.get(f"/api/tables/{tid}/verify")
+    finally:
+        server.stop()
+    if answer.status_code != 200:
+        return (
+            f"die roll at seq {seq} changed in the database: no full check to show "
+            f"(GET /api/tables/{{id}}/verify: {answer.status_code} {code_of(answer)}): the "
+            "page checks only the commitment and says VERIFIED"
+        )
+    checked = answer.json()
+    failure = checked.get("failure") or {}
+    steps = ", ".join(f"{s['step']} {s['status']}" for s in checked.get("steps", []))
+    verdict = "VERIFIED" if checked.get("verified") else "not verified"
+    return (
+        f"die roll at seq {seq} changed in the database: the replay page's check says "
+        f"{verdict} ({steps}); first failure: {failure.get('message', '-')}"
+    )
+
+
+async def attack_private_rematch(server: Server, _: argparse.Namespace) -> str:
+    """Issue 29, 7. A private table's rematch found through its rematch_id and
+    /api/matches/{id}, and watched."""
+    one_turn = {"preset": "basic", "max_turns": 1}
+    async with http(server, "127.0.31.1") as c:
+        body = (await create(c, [human("Ann"), BOT], options=one_turn, bot_delay=0)).json()
+        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        while True:
+            st = (await c.get(f"/api/tables/{tid}/state", params={"token": token})).json()
+            if st["to_move"] is None:
+                break
+            if st["legal"]:
+                move = {"token": token, "seq": st["seq"], "action": st["legal"][0]}
+                await c.post(f"/api/tables/{tid}/actions", json=move)
+            else:
+                await asyncio.sleep(0.05)
+        new = (await c.post(f"/api/tables/{tid}/rematch", json={"token": token})).json()
+    async with http(server, "127.0.31.2") as c:  # an outsider who knows the old table's id
+        shown = (await c.get(f"/api/tables/{tid}")).json().get("rematch_id")
+        match = await c.get(f"/api/matches/{tid}")
+        listed = [t["id"] for t in match.json().get("tables", [])] if match.is_success else []
+    found = "FOUND" if shown or new["table"]["id"] in listed else "not found"
+    return (
+        f"private rematch by an outsider: {found} (rematch_id {shown!r}; "
+        f"/api/matches: {match.status_code} {code_of(match) or listed})"
+    )
+
+
 ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "seed": attack_seed,
     "race": attack_race,
@@ -843,6 +980,9 @@ ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "shutdown": attack_shutdown,
     "look-alike-names": attack_look_alike_names,
     "invisible-text": attack_invisible_text,
+    "forged-forfeit": attack_forged_forfeit,
+    "changed-die": attack_changed_die,
+    "private-rematch": attack_private_rematch,
 }
 
 
