@@ -674,6 +674,46 @@ async def attack_timeout_notice(server: Server, _: argparse.Namespace) -> str:
     return f'turn timed out: the log says "{notices[0]["text_en"]}" / "{notices[0]["text_fr"]}"'
 
 
+async def attack_stall(server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 4. A rated game stalled for ever: with the defaults a player who keeps a
+    socket open and never moves is never taken over. The main server shows the defaults
+    (a rated table's turn time, the ceiling); a second one, whose defaults are 1 s
+    (``PYRAMIDS_RATED_TURN_TIME``), lets Alice stall a rated table to its end."""
+    async with http(server, "127.0.18.1") as c:
+        r = await create(c, [human("Alice"), BOT], rated=True)
+        default = r.json()["table"]["settings"]["turn_time"] if r.status_code == 201 else None
+        long = await create(c, [human("Alice"), BOT], rated=True, turn_time=86400)
+    quick = Server(args.tmp, "stall")
+    quick.env = {"PYRAMIDS_RATED_TURN_TIME": "1", "PYRAMIDS_TURN_TIME": "1"}
+    quick.start()
+    try:
+        async with http(quick) as c:
+            body = (await create(c, [human("Alice"), BOT], rated=True)).json()
+        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        ws = await ws_connect(quick, f"/ws/tables/{tid}?token={token}")
+        notices: list[str] = []
+        end: dict[str, Any] = {}
+        try:
+            while not end:
+                msg = await until(ws, lambda m: m["type"] == "state", 60)
+                last = msg.get("last") or {}
+                if last.get("seat") == 0 and last.get("events"):
+                    notices.append(str(last["events"][0].get("text_en", "")))
+                if msg["status"] == "finished":
+                    end = msg
+        finally:
+            await ws.close()
+    finally:
+        quick.stop()
+    said = "; ".join(dict.fromkeys(n for n in notices if n))
+    verdict = "held" if end.get("ended") == "forfeit" and default else "STALLED"
+    return (
+        f"stall (rated table, defaults, socket open, no move): {verdict}: turn time "
+        f"{default} s by default; a day asked: {long.status_code} {code_of(long)}; with 1 s "
+        f'defaults the log says "{said}", ranking {end.get("ranking")} ({end.get("ended")})'
+    )
+
+
 async def attack_shutdown(_server: Server, args: argparse.Namespace) -> str:
     """6. SIGTERM under heavy bot load (the issue: over 4 s)."""
     server = Server(args.tmp, "shutdown", ["--limit", "exempt=127.0.0.0/8"])
@@ -867,6 +907,217 @@ async def attack_memory(server: Server, args: argparse.Namespace) -> str:
     )
 
 
+LOOK_ALIKES = {
+    "Cyrillic \u0410nna": "\u0410nna",
+    "Cyrillic \u041caria": "\u041caria",
+    "Armenian \u0578 for n": "An\u0578a",
+    "combining grapheme joiner": "An\u034fna",
+    "trailing Hangul filler": "Anna\u3164",
+    "d\u0435leted_player (Cyrillic \u0435)": "d\u0435leted_player",
+    "all-Cyrillic \u0430\u0441\u0435 after ace": "\u0430\u0441\u0435",
+    "PayPaI (capital I) after paypal": "PayPaI",
+}
+"""Issue 29, item 5: names that look like another (the last two after "ace" and "paypal")."""
+
+
+async def attack_look_alike_names(server: Server, _: argparse.Namespace) -> str:
+    """29.5. Sign up names that look like others' (each from its own address: the sign-up
+    limit is per address)."""
+    body = {"password": "correct horse battery"}
+    results: list[str] = []
+    refused = 0
+    async with http(server, "127.0.29.1") as c:
+        for taken in ("ace", "paypal"):
+            await c.post("/api/accounts", json={"name": taken, **body})
+    for i, (label, name) in enumerate(LOOK_ALIKES.items()):
+        async with http(server, f"127.0.29.{i + 2}") as c:
+            r = await c.post("/api/accounts", json={"name": name, **body})
+        refused += r.status_code >= 400
+        verdict = f"{r.status_code} {code_of(r)}" if r.status_code >= 400 else "ACCEPTED"
+        results.append(f"{label}: {verdict}")
+    return f"look-alike names: {refused} of {len(LOOK_ALIKES)} refused ({'; '.join(results)})"
+
+
+INVISIBLE_CHAT = {
+    "ZWSP": "\u200b",
+    "ZWJ": "\u200d",
+    "BOM": "\ufeff",
+    "LRM/RLM": "\u200e\u200f",
+    "tag characters": "".join(chr(0xE0000 + ord(c)) for c in "hidden"),
+    "Hangul filler": "\u3164",
+    "a letter with 299 marks": "a" + "\u0301" * 299,
+}
+"""Issue 29, item 11: chat lines that show nothing (or a tower of marks)."""
+
+
+async def attack_invisible_text(server: Server, _: argparse.Namespace) -> str:
+    """29.11. A seat named "\\u3164", invisible-only chat lines, a letter with 299 marks,
+    and ASCII smuggled in tag characters after a visible word."""
+    async with http(server, "127.0.30.1") as c:
+        seat = await create(c, [human("\u3164"), BOT])
+        body = (await create(c, [human(), human()], options={"preset": "basic"})).json()
+    tid, token = body["table"]["id"], body["invites"][0]["token"]
+    ws = await ws_connect(server, f"/ws/tables/{tid}?token={token}", "127.0.30.1")
+    answers: list[str] = []
+    try:
+        await until(ws, lambda m: m["type"] == "state")
+        for label, text in [
+            *INVISIBLE_CHAT.items(),
+            ("smuggled", "gg" + INVISIBLE_CHAT["tag characters"]),
+        ]:
+            await ws.send(json.dumps({"type": "chat", "id": label, "text": text}))
+            reply = await until(ws, lambda m, i=label: m.get("id") == i)
+            accepted = "ack" if label == "smuggled" else "ACCEPTED"  # it shows "gg": fine
+            answers.append(f"{label}: {reply.get('code') or accepted}")
+    finally:
+        await ws.close()
+    async with http(server, "127.0.30.1") as c:
+        lines = (await c.get(f"/api/tables/{tid}/chat", params={"token": token})).json()
+    stored = [m["text"] for m in lines.get("messages", [])]
+    seat_verdict = f"{seat.status_code} {code_of(seat)}" if seat.status_code >= 400 else "ACCEPTED"
+    return (
+        f"invisible text: seat named \\u3164: {seat_verdict}; chat {'; '.join(answers)}; "
+        f"stored {stored!r} (tags {'REMAIN' if any(ord(ch) >= 0xE0000 for t in stored for ch in t) else 'removed'})"
+    )
+
+
+# ---------------------------------------------------------------- issue 29: records, rematches
+
+
+async def _finished_die_table(server: Server) -> tuple[str, dict[str, Any]]:
+    """A finished all-bot Flaming table that rolled the fire die: its id and record."""
+    from pyramids.core import GameRecord
+    from pyramids.core.fairness import verify_record
+    from pyramids.games import make_game
+
+    bots = [BOT, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    async with http(server) as c:
+        for _ in range(8):  # about 1 game in 27 rolls no die with another face possible
+            r = await create(c, bots, options={"fire_die": True}, bot_delay=0)
+            tid = r.json()["table"]["id"]
+            while (await c.get(f"/api/tables/{tid}")).json()["status"] != "finished":
+                await asyncio.sleep(0.1)
+            record = (await c.get(f"/api/tables/{tid}/record")).json()
+            rec = GameRecord.from_json(record)
+            if verify_record(make_game(rec.game, 3, rec.options), rec).chance_draws:
+                return tid, record
+    raise RuntimeError("8 games without a fire-die roll")
+
+
+def _pyramids_verify(path: Path) -> tuple[int, str]:
+    """Run `pyramids verify PATH`: its exit status and its last line."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pyramids.cli.main", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    return done.returncode, lines[0] if lines else ""
+
+
+async def attack_forged_forfeit(_server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 6. A record cut to 10 actions, "forfeits":[0,2], "ended":"forfeit" (no
+    times): `pyramids verify` said verified, and the winner changed."""
+    server = Server(args.tmp, "records", ["--limit", "min_all_bot_delay=0"])
+    server.start()
+    try:
+        _tid, record = await _finished_die_table(server)
+    finally:
+        server.stop()
+    keep = ("times", "started", "finished", "clock", "forfeited_at", "played_by", "turn_time")
+    forged = {k: v for k, v in record.items() if k not in keep}
+    forged.update(actions=record["actions"][:10], forfeits=[0, 2], ended="forfeit")
+    path = args.tmp / "forged-forfeit.json"
+    path.write_text(json.dumps(forged), encoding="utf-8")
+    status, line = await asyncio.to_thread(_pyramids_verify, path)
+    verdict = "refused" if status != 0 else "VERIFIED"
+    return (
+        f"forged forfeit (10 actions, forfeits [0, 2], no times): {verdict}: exit {status}: {line}"
+    )
+
+
+async def attack_changed_die(_server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 6. A die roll changed in the database: the replay page said "Verified" (it
+    checked only the commitment); it now shows GET /api/tables/{id}/verify."""
+    import sqlalchemy as sa
+
+    from pyramids.core import CHANCE, GameRecord
+    from pyramids.games import make_game
+
+    server = Server(args.tmp, "die", ["--limit", "min_all_bot_delay=0"])
+    server.start()
+    try:
+        tid, record = await _finished_die_table(server)
+        rec = GameRecord.from_json(record)
+        state = make_game(rec.game, 3, rec.options).new_initial_state(rec.seed)
+        seq, other = 0, ""
+        for index, text in enumerate(rec.actions):
+            if state.current_player() == CHANCE and len(state.chance_outcomes()) > 1:
+                faces = [state.action_to_string(a) for a, _ in state.chance_outcomes()]
+                seq, other = index + 1, next(f for f in faces if f != text)
+            state.apply(state.parse_action(text))
+        engine = sa.create_engine(server.db_url)
+        try:
+            with engine.begin() as conn:
+                conn.execute(
+                    sa.text("UPDATE actions SET action = :a WHERE table_id = :t AND seq = :s"),
+                    {"a": other, "t": tid, "s": seq},
+                )
+        finally:
+            engine.dispose()
+        async with http(server) as c:
+            answer = await c.get(f"/api/tables/{tid}/verify")
+    finally:
+        server.stop()
+    if answer.status_code != 200:
+        return (
+            f"die roll at seq {seq} changed in the database: no full check to show "
+            f"(GET /api/tables/{{id}}/verify: {answer.status_code} {code_of(answer)}): the "
+            "page checks only the commitment and says VERIFIED"
+        )
+    checked = answer.json()
+    failure = checked.get("failure") or {}
+    steps = ", ".join(f"{s['step']} {s['status']}" for s in checked.get("steps", []))
+    verdict = "VERIFIED" if checked.get("verified") else "not verified"
+    return (
+        f"die roll at seq {seq} changed in the database: the replay page's check says "
+        f"{verdict} ({steps}); first failure: {failure.get('message', '-')}"
+    )
+
+
+async def attack_private_rematch(server: Server, _: argparse.Namespace) -> str:
+    """Issue 29, 7. A private table's rematch found through its rematch_id and
+    /api/matches/{id}, and watched."""
+    one_turn = {"preset": "basic", "max_turns": 1}
+    async with http(server, "127.0.31.1") as c:
+        body = (await create(c, [human("Ann"), BOT], options=one_turn, bot_delay=0)).json()
+        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        while True:
+            st = (await c.get(f"/api/tables/{tid}/state", params={"token": token})).json()
+            if st["to_move"] is None:
+                break
+            if st["legal"]:
+                move = {"token": token, "seq": st["seq"], "action": st["legal"][0]}
+                await c.post(f"/api/tables/{tid}/actions", json=move)
+            else:
+                await asyncio.sleep(0.05)
+        new = (await c.post(f"/api/tables/{tid}/rematch", json={"token": token})).json()
+    async with http(server, "127.0.31.2") as c:  # an outsider who knows the old table's id
+        shown = (await c.get(f"/api/tables/{tid}")).json().get("rematch_id")
+        match = await c.get(f"/api/matches/{tid}")
+        listed = [t["id"] for t in match.json().get("tables", [])] if match.is_success else []
+    found = "FOUND" if shown or new["table"]["id"] in listed else "not found"
+    return (
+        f"private rematch by an outsider: {found} (rematch_id {shown!r}; "
+        f"/api/matches: {match.status_code} {code_of(match) or listed})"
+    )
+
+
 ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "seed": attack_seed,
     "race": attack_race,
@@ -882,11 +1133,17 @@ ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "origin": attack_origin,
     "headers": attack_headers,
     "timeout": attack_timeout_notice,
+    "stall": attack_stall,
     "shutdown": attack_shutdown,
     "head-one-write": attack_head_one_write,
     "ws-malformed": attack_ws_malformed,
     "abandoned-seats": attack_search_starve,
     "memory": attack_memory,
+    "look-alike-names": attack_look_alike_names,
+    "invisible-text": attack_invisible_text,
+    "forged-forfeit": attack_forged_forfeit,
+    "changed-die": attack_changed_die,
+    "private-rematch": attack_private_rematch,
 }
 
 

@@ -219,7 +219,7 @@ def table_body(index: int, cfg: ChaosConfig) -> dict[str, Any]:
         "options": {"preset": cfg.preset, "max_turns": cfg.max_turns},
         "bot_delay": cfg.bot_delay,
         "absent_after": 0,
-        "turn_time": 0,
+        "turn_time": 86400,  # the longest: every table has one (issue 29), none runs out here
     }
 
 
@@ -515,7 +515,7 @@ def check(
             for seq, (seat, action) in by_seq.items():
                 if seat != p.seat:
                     continue
-                if seq in rec.stand_ins:  # absent_after and turn_time are off: none expected
+                if seq in rec.stand_ins:  # no absence takeover, a day per move: none expected
                     problems.append(f"{p.label}: a bot stood in at seq {seq}")
                     continue
                 decided = p.decisions.get(seq - 1)

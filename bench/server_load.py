@@ -153,7 +153,7 @@ async def _create_table(http: Any, cfg: ClientConfig) -> tuple[str, list[str]]:
         "options": {"preset": cfg.preset},
         "bot_delay": 0,
         "absent_after": 0,
-        "turn_time": 0,
+        "turn_time": 86400,  # the longest: every table has one (issue 29), none runs out here
     }
     r = await http.post("/api/tables", json=body)
     r.raise_for_status()

@@ -62,3 +62,14 @@ def test_the_quick_attacks_are_refused() -> None:
     assert "bad_origin" in text
     assert "all present" in text and "inline script: no" in text
     assert "attack failed" not in text
+
+
+def test_the_name_and_invisible_text_attacks_are_refused() -> None:
+    """Issue 29, items 5 and 11 against a real server: every look-alike name refused, every
+    invisible-only chat line and the seat named "\\u3164" refused, smuggled tags removed."""
+    results = run_script("bench/attacks.py", "--only", "look-alike-names", "invisible-text")
+    names, text = str(results["look-alike-names"]), str(results["invisible-text"])
+    assert "8 of 8 refused" in names and "ACCEPTED" not in names
+    assert "seat named \\u3164: 422 malformed" in text
+    assert "stored ['gg'] (tags removed)" in text
+    assert text.count("malformed") == 8 and "attack failed" not in text

@@ -67,6 +67,8 @@ SERVER_LIBRARIES = (
     "alembic",
     "psycopg",
     "platformdirs",
+    "regex",
+    "confusable_homoglyphs",
 )
 """The optional extra ``server`` (pyproject.toml): nothing below the server needs them."""
 

@@ -38,6 +38,7 @@ from pydantic import Field, StrictStr
 from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from pyramids.server import names
 from pyramids.server.auth import (
     ACCOUNTS,
     COOKIE,
@@ -58,6 +59,7 @@ from pyramids.server.schemas import ErrorOut
 from pyramids.server.schemas import Request as Body
 from pyramids.server.schemas import Response as Out
 from pyramids.server.store import as_utc, utcnow
+from pyramids.texts import message
 
 if TYPE_CHECKING:
     from pyramids.server.tables import TableManager
@@ -71,8 +73,9 @@ NAME_PUNCTUATION = "_-."
 """The characters a name may hold besides letters and digits (not first or last)."""
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
-DELETED_NAME = "deleted player"
-"""The name a deleted account's seats and messages take; no account may be called so."""
+DELETED_NAME = names.DELETED_NAME
+"""The name a deleted account's seats and messages take; no account may be called so, nor
+anything that looks like it (``names.is_reserved``)."""
 SESSION_DAYS = 30
 SESSION_MAX_AGE = SESSION_DAYS * 24 * 3600
 """The session cookie's ``Max-Age`` (seconds); the server-side row expires with it."""
@@ -116,11 +119,9 @@ def name_key(name: str) -> str:
 
 
 def is_reserved(name: str) -> bool:
-    """Whether a name is (or spells, up to case and ``_-.``) the deleted player's."""
-    key = name_key(name)
-    for mark in NAME_PUNCTUATION:
-        key = key.replace(mark, " ")
-    return key == DELETED_NAME
+    """Whether a name spells the deleted player's in any script, case or spelling (up to
+    ``_ - .``: ``names.is_reserved``, by skeleton)."""
+    return names.is_reserved(name)
 
 
 def _is_name_char(c: str) -> bool:
@@ -129,32 +130,35 @@ def _is_name_char(c: str) -> bool:
     return category[0] in "LM" or category == "Nd" or c in NAME_PUNCTUATION
 
 
+def _refuse(key: str, status: int = 422, code: str = "malformed", **facts: Any) -> ProtocolError:
+    """A refusal whose message is the catalogue's entry ``key`` (in English)."""
+    return ProtocolError(code, message("names." + key, "en", **facts), status)
+
+
 def check_name(raw: str) -> str:
     """The normalised name, or ProtocolError (422 malformed, 409 for a reserved one) that
-    says which rule it breaks."""
+    says which rule it breaks (the rules of ``names.py`` too: no invisible character, one
+    script, at most ``names.MAX_MARKS`` marks on a character)."""
     name = normalize_name(raw)
+    if any(names.is_ignorable(c) for c in name):
+        hidden = [c for c in name if names.is_ignorable(c)]
+        raise _refuse("invisible", chars=names.describe_chars(hidden))
     if is_reserved(name):
-        raise ProtocolError("name_taken", f"the name {DELETED_NAME!r} is reserved", 409)
+        raise _refuse("reserved", 409, "name_taken", name=name, reserved=DELETED_NAME)
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ProtocolError(
-            "malformed",
-            f"a name has {NAME_MIN} to {NAME_MAX} characters (this one has {len(name)})",
-            422,
-        )
+        raise _refuse("length", min=NAME_MIN, max=NAME_MAX, count=len(name))
     bad = sorted({c for c in name if not _is_name_char(c)})
     if bad:
         shown = ", ".join(repr(c) for c in bad[:5])
-        raise ProtocolError(
-            "malformed",
-            f"a name holds letters, digits and {' '.join(NAME_PUNCTUATION)} only, not {shown}",
-            422,
-        )
+        raise _refuse("characters", punctuation=" ".join(NAME_PUNCTUATION), chars=shown)
     if name[0] in NAME_PUNCTUATION or name[-1] in NAME_PUNCTUATION:
-        raise ProtocolError(
-            "malformed", "a name begins and ends with a letter or a digit, not _ - or .", 422
-        )
+        raise _refuse("ends")
     if unicodedata.category(name[0])[0] == "M":
-        raise ProtocolError("malformed", "a name cannot begin with a combining mark", 422)
+        raise _refuse("leading_mark", char=names.char_name(name[0]))
+    try:
+        names.check_account_name(name)
+    except names.TextRefusedError as exc:
+        raise ProtocolError("malformed", exc.message, 422) from None
     return name
 
 
@@ -349,13 +353,39 @@ def get_account(conn: Connection, account_id: int) -> Stored | None:
     return Stored(row.id, row.name, row.password_hash, as_utc(row.created) or row.created)
 
 
+def find_look_alike(conn: Connection, name: str, exclude: int | None = None) -> str | None:
+    """The name of the account (other than ``exclude``) whose name looks like ``name``
+    (the same skeleton: ``names.skeleton_key``); None if there is none."""
+    query = select(ACCOUNTS.c.name).where(ACCOUNTS.c.name_skeleton == names.skeleton_key(name))
+    if exclude is not None:
+        query = query.where(ACCOUNTS.c.id != exclude)
+    row = conn.execute(query).first()
+    return None if row is None else str(row.name)
+
+
+def _is_taken(conn: Connection, name: str, exclude: int | None = None) -> bool:
+    """Whether another account has this name (case-folded) or one that looks like it."""
+    query = select(ACCOUNTS.c.id).where(ACCOUNTS.c.name_key == name_key(name))
+    if exclude is not None:
+        query = query.where(ACCOUNTS.c.id != exclude)
+    return conn.execute(query).first() is not None or (
+        find_look_alike(conn, name, exclude) is not None
+    )
+
+
 def insert_account(conn: Connection, name: str, password_hash: str, now: dt.datetime) -> int | None:
-    """A new account's id; None when the name is taken (within this writer, atomically)."""
-    key = name_key(name)
-    if conn.execute(select(ACCOUNTS.c.id).where(ACCOUNTS.c.name_key == key)).first():
+    """A new account's id; None when the name, or one that looks like it, is taken (within
+    this writer, atomically; the unique indexes hold it across writers)."""
+    if _is_taken(conn, name):
         return None
     result = conn.execute(
-        ACCOUNTS.insert().values(name=name, name_key=key, password_hash=password_hash, created=now)
+        ACCOUNTS.insert().values(
+            name=name,
+            name_key=name_key(name),
+            name_skeleton=names.skeleton_key(name),
+            password_hash=password_hash,
+            created=now,
+        )
     )
     key_row = result.inserted_primary_key
     assert key_row is not None
@@ -404,14 +434,12 @@ def change_account(
     """Rename (seats and chat lines take the new name) and/or set a new password (every
     session but ``keep_session`` ends); False when the new name is another account's."""
     if name is not None:
-        key = name_key(name)
-        other = conn.execute(
-            select(ACCOUNTS.c.id).where(ACCOUNTS.c.name_key == key, ACCOUNTS.c.id != account_id)
-        ).first()
-        if other is not None:
+        if _is_taken(conn, name, exclude=account_id):
             return False
         conn.execute(
-            update(ACCOUNTS).where(ACCOUNTS.c.id == account_id).values(name=name, name_key=key)
+            update(ACCOUNTS)
+            .where(ACCOUNTS.c.id == account_id)
+            .values(name=name, name_key=name_key(name), name_skeleton=names.skeleton_key(name))
         )
         conn.execute(update(SEATS).where(SEATS.c.account_id == account_id).values(name=name))
         conn.execute(update(CHAT).where(CHAT.c.account_id == account_id).values(name=name))
@@ -549,6 +577,13 @@ def _refuse_after_failures(guard: Guard, key: str) -> None:
         )
 
 
+async def _refuse_look_alike(manager: TableManager, name: str, exclude: int | None = None) -> None:
+    """409 ``name_taken`` saying whose name ``name`` looks like, if another account's does."""
+    other = await manager.read(partial(find_look_alike, name=name, exclude=exclude))
+    if other is not None:
+        raise _refuse("looks_taken", 409, "name_taken", name=name, other=other)
+
+
 # --- routes -----------------------------------------------------------------------------------
 
 
@@ -561,7 +596,8 @@ async def sign_up(request: Request, body: Credentials) -> Response:
     name = check_name(body.name)
     password = check_password(body.password, name)
     if await manager.read(partial(find_account, key=name_key(name))) is not None:
-        raise ProtocolError("name_taken", f"the name {name!r} is taken", 409)
+        raise _refuse("taken", 409, "name_taken", name=name)
+    await _refuse_look_alike(manager, name)
     password_hash = await guard_of(request).hash(password)
     now = utcnow()
     try:
@@ -571,7 +607,7 @@ async def sign_up(request: Request, body: Credentials) -> Response:
     except IntegrityError:  # another process took it in between
         account_id = None
     if account_id is None:
-        raise ProtocolError("name_taken", f"the name {name!r} is taken", 409)
+        raise _refuse("taken", 409, "name_taken", name=name)
     stored = Stored(account_id, name, password_hash, now)
     return await start_session(request, stored, 201, await session_of(request))
 
@@ -646,6 +682,8 @@ async def change_me(request: Request, body: AccountChange) -> Response:
         raise ProtocolError("weak_password", "the new name cannot be the password", 422)
     if name == stored.name:
         name = None
+    if name is not None:
+        await _refuse_look_alike(_manager(request), name, stored.id)
     done = await _manager(request).write(
         partial(
             change_account,
@@ -656,7 +694,7 @@ async def change_me(request: Request, body: AccountChange) -> Response:
         )
     )
     if not done:
-        raise ProtocolError("name_taken", f"the name {name!r} is taken", 409)
+        raise _refuse("taken", 409, "name_taken", name=name)
     if name is not None:
         _rename_live(request, stored.id, name)
         stored = Stored(stored.id, name, password_hash or stored.password_hash, stored.created)

@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from pyramids import texts
 from pyramids.games import descriptors
-from pyramids.server import accounts, chat, mytables, players, ratings, rematch
+from pyramids.server import accounts, chat, mytables, players, ratings, rematch, verify
 from pyramids.server.auth import account_for_write, account_of
 from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
@@ -67,6 +67,7 @@ from pyramids.server.schemas import (
     clean_name,
 )
 from pyramids.server.tables import TableManager
+from pyramids.server.timers import pace_of
 
 log = logging.getLogger("pyramids.server")
 
@@ -284,8 +285,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games", response_model=GamesOut, tags=["lobby"])
     async def games() -> GamesOut:
-        """The games, their seat range, presets and option fields, and the bots."""
-        return catalog()
+        """The games, their seat range, presets and option fields, the bots, and the
+        deadline per move a new table gets (``pace``)."""
+        return catalog().model_copy(update={"pace": pace_of(settings)})
 
     @app.post(
         "/api/tables",
@@ -303,7 +305,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table_settings = TableSettings(
             bot_delay=settings.bot_delay if body.bot_delay is None else body.bot_delay,
             absent_after=settings.absent_after if body.absent_after is None else body.absent_after,
-            turn_time=settings.turn_time if body.turn_time is None else body.turn_time,
+            turn_time=body.turn_time or 0.0,  # 0: the default of its kind (timers.py)
             takeover_bot=body.takeover_bot or settings.takeover_bot,
             clock=body.clock.to_json() if body.clock is not None else None,
         )
@@ -339,9 +341,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tags=["lobby"],
         responses=errors(*COMMON, 404),
     )
-    async def get_table(table_id: TableId) -> dict[str, Any]:
-        """One table's summary."""
-        return (await manager.get(table_id)).summary()
+    async def get_table(
+        request: Request,
+        table_id: TableId,
+        token: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> dict[str, Any]:
+        """One table's summary (an invite-only table's rematch is named only to who holds
+        a seat: its ``token``, or the logged-in account bound to it)."""
+        return await rematch.table_summary(request, await manager.get(table_id), token)
 
     @app.post(
         "/api/tables/{table_id}/seats/{seat}/claim",
@@ -400,10 +407,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     async def get_record(table_id: TableId) -> dict[str, Any]:
         """The game record, once the game is over (the seed would reveal every hidden tile)."""
-        table = await manager.get(table_id)
-        if table.status != "finished":
-            raise ProtocolError("not_finished", "the record is shown once the game is over", 409)
-        return table.record().to_json()
+        # as stored, with the clock and times that prove a forfeit (server/verify.py)
+        return (await verify.finished_record(manager, table_id)).to_json()
 
     @app.get(
         "/api/tables/{table_id}/replay",
@@ -456,7 +461,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(learn_router)  # the tutorial's endpoints (server/learn.py)
     app.include_router(learn_pages)
-    for module in (accounts, players, chat, rematch, mytables):
+    for module in (accounts, players, chat, rematch, mytables, verify):
         app.include_router(module.router)  # docs/PLAYERS.md
 
     if STATIC_DIR.is_dir():

@@ -42,7 +42,7 @@ from pydantic import BaseModel
 from sqlalchemy import Connection, Table, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
-from pyramids.server import cluster_store
+from pyramids.server import cluster_store, names
 from pyramids.server.db import Base, ChatRow, TableRow
 from pyramids.server.limits import RateLimitedError, ws_error
 from pyramids.server.live import FINISHED, Client, LiveTable, ProtocolError, dumps, iso
@@ -114,8 +114,10 @@ class Message:
 
 
 def clean_text(text: Any) -> str:
-    """A chat message's text, one line, stripped; ProtocolError(malformed) saying what is
-    wrong otherwise (not a string, blank, too long, a control character)."""
+    """A chat message's text, one line, stripped, its invisible characters removed
+    (``names.clean_display_text``); ProtocolError(malformed) saying what is wrong otherwise
+    (not a string, blank, too long, a control character, only invisible characters, more
+    than ``names.MAX_MARKS`` combining marks on a character)."""
     if not isinstance(text, str):
         raise ProtocolError("malformed", "a chat message needs 'text': a string", 422)
     if len(text) > MAX_CHARS * 4:
@@ -133,7 +135,10 @@ def clean_text(text: Any) -> str:
                 422,
             )
         out.append(c)
-    cleaned = "".join(out).strip()
+    try:  # invisible characters removed, invisible-only text and mark stacks refused
+        cleaned = names.clean_display_text("".join(out), names.CHAT).strip()
+    except names.TextRefusedError as exc:
+        raise ProtocolError("malformed", exc.message, 422) from None
     if not cleaned:
         raise ProtocolError("malformed", "a chat message cannot be empty or blank", 422)
     if len(cleaned) > MAX_CHARS:

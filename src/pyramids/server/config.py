@@ -28,6 +28,12 @@ LEASE_TTL_ENV = "PYRAMIDS_LEASE_TTL"
 """Environment variable setting ``Settings.lease_ttl`` (seconds) of ``pyramids serve``."""
 LEASE_RENEW_ENV = "PYRAMIDS_LEASE_RENEW"
 """Environment variable setting ``Settings.lease_renew`` (seconds) of ``pyramids serve``."""
+TURN_TIME_ENV = "PYRAMIDS_TURN_TIME"
+"""Environment variable setting ``Settings.turn_time`` (seconds) of ``pyramids serve``."""
+RATED_TURN_TIME_ENV = "PYRAMIDS_RATED_TURN_TIME"
+"""Environment variable setting ``Settings.rated_turn_time`` (seconds) of ``pyramids serve``."""
+MAX_TURN_TIME = 86_400.0
+"""The longest ``turn_time`` (seconds) of any table, and of the server's defaults."""
 POSTGRES_SCHEMES = frozenset({"postgresql", "postgres"})
 """URL schemes of PostgreSQL, the database a cluster's instances share."""
 PLAYER_BOT_SPECS: dict[str, str] = {
@@ -148,7 +154,13 @@ class Settings:
     snapshot_every: int = 20
     bot_delay: float = 0.8
     absent_after: float = 30.0
-    turn_time: float = 0.0
+    turn_time: float = 600.0
+    """Seconds a human has for each decision at an unrated table that does not say (its
+    ``turn_time`` absent or 0); then the takeover bot plays that decision (``timers.py``).
+    Every table has a deadline per move, so nobody can hold a game for ever."""
+    rated_turn_time: float = 300.0
+    """The same at a rated table (``timers.RATED_TURN_TIME_MIN``..``MAX`` bound what a
+    creator may ask there; ``timers.FORFEIT_AFTER_TIMEOUTS`` in a row forfeit)."""
     takeover_bot: str = "greedy"
     ismcts_spec: str = "ismcts:normal"
     search_workers: int = 2
@@ -225,10 +237,19 @@ def resolve_settings(
         if cluster not in ("0", "1"):
             raise ValueError(f"{CLUSTER_ENV}: {cluster!r} is neither 0 nor 1")
         settings.cluster = cluster == "1"
-    for name, var in (("lease_ttl", LEASE_TTL_ENV), ("lease_renew", LEASE_RENEW_ENV)):
+    for name, var in (
+        ("lease_ttl", LEASE_TTL_ENV),
+        ("lease_renew", LEASE_RENEW_ENV),
+        ("turn_time", TURN_TIME_ENV),
+        ("rated_turn_time", RATED_TURN_TIME_ENV),
+    ):
         if os.environ.get(var):
             try:
                 setattr(settings, name, float(os.environ[var]))
             except ValueError:
                 raise ValueError(f"{var}: {os.environ[var]!r} is not a number") from None
+    for name, var in (("turn_time", TURN_TIME_ENV), ("rated_turn_time", RATED_TURN_TIME_ENV)):
+        value = getattr(settings, name)
+        if not 0 < value <= MAX_TURN_TIME:  # (NaN fails too) every table keeps a deadline
+            raise ValueError(f"{var}: {value!r} is not above 0 and at most {MAX_TURN_TIME:g} s")
     return settings

@@ -141,6 +141,11 @@ class AccountRow(Base):
     name: Mapped[str] = mapped_column(String(32))
     name_key: Mapped[str] = mapped_column(String(32), unique=True)
     """``name.casefold()``: two accounts never differ only by case."""
+    name_skeleton: Mapped[str | None] = mapped_column(
+        String(64), nullable=True, unique=True, index=True
+    )
+    """SHA-256 of the name's UTS #39 skeleton (``names.skeleton_key``): two accounts never
+    look alike. Null only for an account whose name collided when revision 0005 added it."""
     password_hash: Mapped[str] = mapped_column(Text)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 

@@ -21,6 +21,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pyramids.games import names
+from pyramids.server import names as seat_names
 from pyramids.server.clocks import MAX_BANK, MAX_INCREMENT, MAX_PER_MOVE
 
 OptionValue = str | int | bool | None
@@ -55,11 +56,19 @@ MAX_SEED = 2**63 - 1
 
 
 def clean_name(name: str | None) -> str | None:
-    """A display name without control characters or surrounding blanks (None if empty)."""
+    """A display name without control characters, invisible characters (``names.py``: a
+    joiner inside an emoji stays) or surrounding blanks (None if empty); a name of only
+    invisible characters or with a stack of combining marks is refused (a schema error
+    whose message is the catalogue's)."""
     if name is None:
         return None
-    text = "".join(c for c in name if c.isprintable()).strip()
-    return text or None
+    # control characters and odd spaces go first; the invisible ones are names.py's
+    text = "".join(c for c in name if c.isprintable() or seat_names.is_ignorable(c))
+    try:
+        shown = seat_names.clean_display_text(text, seat_names.SEAT).strip()
+    except seat_names.TextRefusedError as exc:
+        raise PydanticCustomError("invisible_name", "{reason}", {"reason": exc.message}) from None
+    return shown or None
 
 
 class Request(BaseModel):
@@ -144,11 +153,28 @@ class BotOut(Response):
     description_fr: str
 
 
+class PaceOut(Response):
+    """The deadline per move of a new table (docs/PROTOCOL.md, ``turn_time``)."""
+
+    turn_time: float
+    """Seconds per decision of an unrated table that does not say."""
+    rated_turn_time: float
+    """Seconds per decision of a rated table that does not say."""
+    rated_turn_time_min: float
+    """The least a rated table may ask for."""
+    rated_turn_time_max: float
+    """The most a rated table may ask for."""
+    forfeit_after: int
+    """At a rated table, the turn times in a row a seat lets run out before it forfeits."""
+
+
 class GamesOut(Response):
     """The games and the bots."""
 
     games: list[GameOut]
     bots: list[BotOut]
+    pace: PaceOut | None = None
+    """The server's deadlines per move (null: not given)."""
 
 
 class HealthOut(Response):
@@ -222,6 +248,9 @@ class CreateTableIn(Request):
     bot_delay: float | None = Field(default=None, ge=0, le=10, allow_inf_nan=False)
     absent_after: float | None = Field(default=None, ge=0, le=86400, allow_inf_nan=False)
     turn_time: float | None = Field(default=None, ge=0, le=86400, allow_inf_nan=False)
+    """Seconds a human has for each decision before the takeover bot plays it; absent or 0:
+    the server's default (``pace`` of ``GET /api/games``: 300 at a rated table, 600
+    elsewhere). A rated table's is 30 to 1800 (422 ``bad_turn_time`` otherwise)."""
     takeover_bot: BotName | None = None
     public: StrictBool = False
     """Listed in the lobby, where anyone may take a free seat; otherwise (the default) the
@@ -352,6 +381,11 @@ class ClaimIn(Request):
 
     name: Name | None = None
 
+    @model_validator(mode="after")
+    def _check(self) -> ClaimIn:
+        self.name = clean_name(self.name)
+        return self
+
 
 class ClaimOut(Response):
     """The claimed seat's new token and URL."""
@@ -444,6 +478,22 @@ class RecordOut(Response):
     """Seats that forfeited on time, in order (absent: none)."""
     ended: Literal["forfeit"] | None = None
     """``forfeit``: forfeits left one seat standing and the table ended the game there."""
+    forfeited_at: list[int] | None = None
+    """For each forfeit, the seq at which the seat's time ran out (absent: no forfeit)."""
+    clock: dict[str, Any] | None = None
+    """The table's clock (``settings.clock``; absent: none)."""
+    started: str | None = None
+    """When the table began running (ISO UTC, microseconds): the first decision's start."""
+    times: list[str] | None = None
+    """When each action was stored (ISO UTC, microseconds), one per action."""
+    finished: str | None = None
+    """When the game ended (ISO UTC, microseconds)."""
+    turn_time: float | None = None
+    """Without a clock: the seconds each decision had before a bot played it."""
+    forfeit_after: int | None = None
+    """A rated table without a clock: the turn times in a row that forfeit a seat."""
+    played_by: list[str | None] | None = None
+    """Why a bot chose each action for a human seat (null: its player), one per action."""
 
 
 class ReplayStepOut(Response):

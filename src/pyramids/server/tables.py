@@ -86,7 +86,7 @@ from pyramids.server.pubsub import Listener, Notice
 from pyramids.server.replay import replay
 from pyramids.server.search import SearchPool
 from pyramids.server.store import ActionRecord, ActionWrite, SeatRecord, TableRecord, Writer
-from pyramids.server.timers import Timers, forfeit_end
+from pyramids.server.timers import Timers, forfeit_end, resumed_turn_time, turn_time_of
 
 log = logging.getLogger("pyramids.server")
 
@@ -292,6 +292,10 @@ class TableManager:
     ) -> LiveTable:
         settings = TableSettings.from_json(
             record.settings, self.settings, hints=default_hints(record.options)
+        )
+        stored_turn_time = settings.turn_time if "turn_time" in record.settings else 0.0
+        settings.turn_time = resumed_turn_time(
+            stored_turn_time, rated=record.rated, defaults=self.settings
         )
         table = LiveTable(record, rebuilt, settings)
         for seat in taken_over or ():
@@ -520,13 +524,18 @@ class TableManager:
         ``hints``: whether the state messages carry the game's hints (None: on, except at a
         call-out table, ``live.default_hints``); stored in ``settings``. ``rated``: the game
         counts for ratings (``ratings.py``); ``match_id``: the series of rematches the table
-        belongs to (``rematch.py``)."""
+        belongs to (``rematch.py``). ``settings.turn_time`` 0: the server's default for the
+        table's kind; ProtocolError(bad_turn_time) outside a rated table's bounds
+        (``timers.turn_time_of``)."""
         try:
             game = make_game(game_name, len(seats), options)
         except PyramidsError as exc:
             raise ProtocolError("bad_options", str(exc), 422) from None
         self._check_option_caps(game_name, game.options)
         settings.hints = default_hints(game.options) if hints is None else hints
+        settings.turn_time = turn_time_of(
+            settings.turn_time, rated=rated, clocked=bool(settings.clock), defaults=self.settings
+        )
         if not any(spec.kind == "human" for spec in seats):
             # all-bot tables would otherwise take the search pool and the loop at full speed
             settings.bot_delay = max(settings.bot_delay, self.settings.limits.min_all_bot_delay)

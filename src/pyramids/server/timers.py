@@ -5,11 +5,19 @@ deadline of its clock (``clocks.py``: computed from the stored times of the acti
 any instance that takes the table over computes the same one) or else ``turn_time``
 seconds. At that end the stand-in plays the decision, or the seat forfeits on time. Only
 the owner of a table runs its timers (``bots.ServerMoves.schedule`` starts them).
+
+No game stalls (issue 29): every table without a clock has a ``turn_time`` above 0. A
+creator who does not say gets the server's default (:func:`turn_time_of`:
+``Settings.rated_turn_time``, 5 minutes, at a rated table; ``Settings.turn_time``, 10
+minutes, elsewhere); a rated table's is 30 s to 30 minutes (:data:`RATED_TURN_TIME_MIN`,
+:data:`RATED_TURN_TIME_MAX`), and a seat of a rated table that lets
+:data:`FORFEIT_AFTER_TIMEOUTS` turn times in a row run out forfeits (the forfeit path of
+the clocks: ranked last, the game over when one seat is left). A table stored before
+(``turn_time`` 0) gets the default when it is loaded (:func:`resumed_turn_time`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 from functools import partial
@@ -18,8 +26,10 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from pyramids.core.clock import deadline_of, timed_out_run
 from pyramids.server import store
-from pyramids.server.clocks import FORFEIT, FORFEITED, deadline_of
+from pyramids.server.clocks import FORFEIT, FORFEITED
+from pyramids.server.config import MAX_TURN_TIME
 from pyramids.server.live import (
     FINISHED,
     RUNNING,
@@ -28,11 +38,75 @@ from pyramids.server.live import (
     forfeit_end_entry,
     ranking_order,
 )
+from pyramids.server.schemas import PaceOut
 
 if TYPE_CHECKING:
+    from pyramids.server.config import Settings
     from pyramids.server.tables import TableManager
 
 log = logging.getLogger("pyramids.server")
+
+RATED_TURN_TIME_MIN = 30.0
+"""The shortest ``turn_time`` (seconds) a creator may give a rated table: shorter, and the
+forfeit after :data:`FORFEIT_AFTER_TIMEOUTS` turn times would be a trap set for whoever
+takes the other seat (a real-time clock is the way to play faster)."""
+RATED_TURN_TIME_MAX = 1800.0
+"""The longest ``turn_time`` (seconds) of a rated table: nobody holds a rated opponent more
+than half an hour on one decision (games over days have a turn-based clock, which the
+lobby shows as such)."""
+FORFEIT_AFTER_TIMEOUTS = 3
+"""At a rated table, the turn times in a row a seat may let run out: at the third the seat
+forfeits instead of getting one more stand-in. Moves the absence takeover makes neither
+count nor break the run; a move of the player's own does. Unrated tables never forfeit
+this way: the stand-in plays on, and the others keep their game."""
+
+
+def turn_time_of(asked: float, *, rated: bool, clocked: bool, defaults: Settings) -> float:
+    """The ``turn_time`` of a new table: ``asked``, or the server's default for its kind
+    when ``asked`` is 0 (not said). ProtocolError ``bad_turn_time`` (422) for a rated
+    table's outside 30 s to 30 minutes; with a clock (``clocked``) ``turn_time`` is not
+    used, so only the default is filled in."""
+    if asked <= 0:
+        return defaults.rated_turn_time if rated else defaults.turn_time
+    if rated and not clocked and not RATED_TURN_TIME_MIN <= asked <= RATED_TURN_TIME_MAX:
+        raise ProtocolError(
+            "bad_turn_time",
+            f"a rated table's turn_time is {RATED_TURN_TIME_MIN:g} to {RATED_TURN_TIME_MAX:g} "
+            f"seconds, not {asked:g} (leave it out for {defaults.rated_turn_time:g}; for "
+            "games over days give the table a turn-based clock)",
+            422,
+        )
+    return min(asked, MAX_TURN_TIME)
+
+
+def pace_of(defaults: Settings) -> PaceOut:
+    """The deadlines per move a new table gets on this server (``GET /api/games``)."""
+    return PaceOut(
+        turn_time=defaults.turn_time,
+        rated_turn_time=defaults.rated_turn_time,
+        rated_turn_time_min=RATED_TURN_TIME_MIN,
+        rated_turn_time_max=RATED_TURN_TIME_MAX,
+        forfeit_after=FORFEIT_AFTER_TIMEOUTS,
+    )
+
+
+def resumed_turn_time(stored: float, *, rated: bool, defaults: Settings) -> float:
+    """The ``turn_time`` of a stored table as it is loaded: a table stored before every
+    table had one (0) gets the default of its kind; a rated table's is brought within
+    the rated bounds (it was stored before they existed)."""
+    if stored <= 0:
+        return defaults.rated_turn_time if rated else defaults.turn_time
+    if rated:
+        return min(max(stored, RATED_TURN_TIME_MIN), RATED_TURN_TIME_MAX)
+    return stored
+
+
+def timeouts_in_a_row(table: LiveTable, seat: int) -> int:
+    """How many of ``seat``'s latest decisions in a row the stand-in made because its
+    ``turn_time`` ran out (the absence takeover's moves are skipped; its own move ends the
+    run)."""
+    decided = [(who, table.stand_ins.get(seq)) for seq, (who, _) in enumerate(table.actions, 1)]
+    return len(timed_out_run(decided, seat))
 
 
 class Timers:
@@ -50,8 +124,7 @@ class Timers:
                 wait = (deadline - self.m.clock.now()).total_seconds()
                 table.turn_timer = self.m.clock.call_later(wait, self.clock_over, table, seq, seat)
         elif table.settings.turn_time > 0:
-            loop = asyncio.get_running_loop()
-            table.turn_timer = loop.call_later(
+            table.turn_timer = self.m.clock.call_later(
                 table.settings.turn_time, self.turn_over, table, seq, seat
             )
 
@@ -82,9 +155,19 @@ class Timers:
         self.m.spawn(table, self.m.moves.bot(table, seq, seat, spec=spec, delay=0.0, mode="clock"))
 
     def turn_over(self, table: LiveTable, seq: int, seat: int) -> None:
-        """``turn_time`` passed at ``seq``: the takeover bot plays this one decision."""
+        """``turn_time`` passed at ``seq``: the takeover bot plays this one decision; at a
+        rated table the seat forfeits instead when this is its third in a row."""
         table.turn_timer = None
         if table.seq != seq or table.status != RUNNING or table.state.current_player() != seat:
+            return
+        if table.rated and timeouts_in_a_row(table, seat) + 1 >= FORFEIT_AFTER_TIMEOUTS:
+            log.info(
+                "table %s: seat %d let %d turn times in a row run out",
+                table.id,
+                seat,
+                FORFEIT_AFTER_TIMEOUTS,
+            )
+            self.m.spawn(table, self.forfeit(table, seq, seat))
             return
         spec = self.m.settings.bot_spec(table.settings.takeover_bot)
         self.m.spawn(

@@ -18,7 +18,7 @@ import { confirmOn, copyText } from "./clipboard.js";
 import { presetRuleLine, withRuleLine } from "./rules-links.js";
 import { initLearnBanner } from "./learn-banner.js";
 import { getSession, onSessionChange } from "./session.js";
-import { formatSeconds } from "./words-clocks.js";
+import { formatDuration, formatSeconds, paceText } from "./words-clocks.js";
 
 const REFRESH_MS = 5000;
 // The option inputs (a rule link beside an option names it with data-option too).
@@ -415,6 +415,54 @@ function renderRated() {
   const field = document.getElementById("rated-field");
   field.hidden = !session.account;
   if (!session.account) form.elements.namedItem("rated").checked = false;
+  renderPace();
+}
+
+/** Whether the form asks for a rated table. */
+function isRated() {
+  return Boolean(session.account && form.elements.namedItem("rated").checked);
+}
+
+/** The deadline per move the form's table gets (issue 29): the "Time per decision" field,
+ * else the server's default for a rated or an unrated table (GET /api/games `pace`). */
+function formTurnTime() {
+  const pace = catalog && catalog.pace;
+  const asked = numberField("turn_time");
+  if (asked) return asked;
+  if (!pace) return 0;
+  return isRated() ? pace.rated_turn_time : pace.turn_time;
+}
+
+/** The note under the clock: how long each move has without a clock, and what follows;
+ * the default shown in the "Time per decision" field. */
+function renderPace() {
+  const note = document.getElementById("pace-note");
+  const pace = catalog && catalog.pace;
+  const input = form.elements.namedItem("turn_time");
+  if (pace && input) {
+    const fallback = isRated() ? pace.rated_turn_time : pace.turn_time;
+    input.placeholder = t("turn_time_placeholder", { s: fallback });
+  }
+  const seconds = formTurnTime();
+  note.hidden = Boolean(form.elements.namedItem("clock").value) || seconds <= 0;
+  if (note.hidden) return;
+  const time = formatDuration(seconds, t);
+  note.textContent = isRated()
+    ? t("pace_note_rated", { t: time, n: pace ? pace.forfeit_after : 3 })
+    : t("pace_note", { t: time });
+}
+
+/** A rated table's time per move outside the server's bounds (the server refuses it too,
+ * `bad_turn_time`): the words to show, or "" when it is fine. */
+function turnTimeRefusal() {
+  const pace = catalog && catalog.pace;
+  const asked = numberField("turn_time");
+  if (!pace || !asked || !isRated() || form.elements.namedItem("clock").value) return "";
+  if (asked >= pace.rated_turn_time_min && asked <= pace.rated_turn_time_max) return "";
+  return t("turn_time_bounds", {
+    min: formatDuration(pace.rated_turn_time_min, t),
+    max: formatDuration(pace.rated_turn_time_max, t),
+  });
 }
 
 function numberField(name) {
@@ -427,6 +475,11 @@ function numberField(name) {
 async function create(ev) {
   ev.preventDefault();
   if (!catalog) return;
+  const refusal = turnTimeRefusal();
+  if (refusal) {
+    toast(refusal, "error");
+    return;
+  }
   const n = Number(playersSelect.value);
   const seats = seatState.slice(0, n).map((st, i) => {
     // An unnamed human is named as the field's placeholder says, in the page's language
@@ -571,6 +624,7 @@ function tableRow(table) {
     actions.push(h("a", { class: "btn ghost small", href: `/t/${id}`, "data-testid": "watch" }, t("watch")));
   }
   const meta = [t(`status_${table.status}`), t("seq_n", { n: table.seq }), relativeTime(table.finished || table.created)];
+  if (table.status !== "finished") meta.push(paceText(table.settings, t)); // the deadline per move
   if (table.status === "finished" && Array.isArray(table.ranking) && table.ranking.length) {
     const winner = table.seats[table.ranking[0]];
     if (winner) meta.push(t("won_by", { who: winner.name }));
@@ -846,6 +900,9 @@ async function init() {
   initLearnBanner(document.getElementById("learn-banner")); // part B: the tutorial's offer
   form.addEventListener("submit", create);
   form.elements.namedItem("clock").addEventListener("change", renderClockFields);
+  form.elements.namedItem("clock").addEventListener("change", renderPace);
+  form.elements.namedItem("rated").addEventListener("change", renderPace);
+  form.elements.namedItem("turn_time").addEventListener("input", renderPace);
   renderClockFields();
   getSession()
     .then((s) => {
@@ -869,6 +926,7 @@ async function init() {
     if (catalog) renderGames();
     renderForm();
     renderLists();
+    renderPace();
   });
   try {
     catalog = await api("/api/games");
@@ -877,6 +935,7 @@ async function init() {
     return;
   }
   renderGames();
+  renderPace();
   playersSelect.value = "3";
   renderForm();
   playersSelect.value = "3";

@@ -45,6 +45,22 @@ addMessages(
     your_games_login_hint: "Seats you hold on this device. Log in to see your games on every device.",
     your_games_account_hint: "The tables you sit at with your account.",
     err_out_of_time: "Your time has run out: the table's clock decided this move.",
+    // the deadline per move (issue 29): lobby rows and the create form
+    dur_s: "{n} s",
+    dur_min: "{n} min",
+    dur_min_s: "{m} min {s} s",
+    dur_h: "{n} h",
+    dur_h_min: "{h} h {m} min",
+    dur_d: "{n} d",
+    pace_per_move: "{t} per move",
+    pace_realtime: "clock {t} + {inc} per move",
+    pace_turn_based: "turn-based, {t} per move",
+    pace_note: "Without a clock each move has {t}; then a bot plays it for the player.",
+    pace_note_rated:
+      "Without a clock each move has {t}; then a bot plays it for the player, and {n} in a row forfeit a rated game.",
+    turn_time_placeholder: "{s} (default)",
+    turn_time_bounds: "A rated table gives {min} to {max} per move.",
+    err_bad_turn_time: "This time per move is refused: {message}",
   },
   {
     clocks_title: "Pendules",
@@ -87,6 +103,21 @@ addMessages(
     your_games_login_hint: "Les places que vous tenez sur cet appareil. Connectez-vous pour voir vos parties sur tous vos appareils.",
     your_games_account_hint: "Les tables où vous êtes assis avec votre compte.",
     err_out_of_time: "Votre temps est écoulé : l'horloge de la table a tranché ce coup.",
+    dur_s: "{n} s",
+    dur_min: "{n} min",
+    dur_min_s: "{m} min {s} s",
+    dur_h: "{n} h",
+    dur_h_min: "{h} h {m} min",
+    dur_d: "{n} j",
+    pace_per_move: "{t} par coup",
+    pace_realtime: "pendule {t} + {inc} par coup",
+    pace_turn_based: "par correspondance, {t} par coup",
+    pace_note: "Sans pendule, chaque coup dispose de {t} ; ensuite un bot le joue à la place du joueur.",
+    pace_note_rated:
+      "Sans pendule, chaque coup dispose de {t} ; ensuite un bot le joue à la place du joueur, et {n} de suite font perdre une partie classée.",
+    turn_time_placeholder: "{s} (par défaut)",
+    turn_time_bounds: "Une table classée donne de {min} à {max} par coup.",
+    err_bad_turn_time: "Ce temps par coup est refusé : {message}",
   },
 );
 
@@ -101,4 +132,36 @@ export function formatSeconds(seconds, t) {
   if (d > 0) return t("clock_days", { d, h: pad(hh) });
   if (hh > 0) return `${hh}:${pad(mm)}:${pad(ss)}`;
   return `${mm}:${pad(ss)}`;
+}
+
+/** A length of time in words: "45 s", "5 min", "1 h 30 min", "2 d" (no clock digits). */
+export function formatDuration(seconds, t) {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return t("dur_s", { n: s });
+  if (s < 3600) {
+    const m = Math.floor(s / 60);
+    return s % 60 ? t("dur_min_s", { m, s: s % 60 }) : t("dur_min", { n: m });
+  }
+  if (s < 86400) {
+    const hh = Math.floor(s / 3600);
+    const mm = Math.floor((s % 3600) / 60);
+    return mm ? t("dur_h_min", { h: hh, m: mm }) : t("dur_h", { n: hh });
+  }
+  const d = Math.floor(s / 86400);
+  const hh = Math.floor((s % 86400) / 3600);
+  return hh ? t("clock_days", { d, h: hh }) : t("dur_d", { n: d });
+}
+
+/** A table's deadline per move as the lobby lists it (a summary's `settings`): its clock,
+ * else its `turn_time`; "" when it has neither (a finished table stored before issue 29). */
+export function paceText(settings, t) {
+  const clock = settings && settings.clock;
+  if (clock && clock.mode === "turn_based") {
+    return t("pace_turn_based", { t: formatDuration(clock.per_move || clock.bank, t) });
+  }
+  if (clock) {
+    return t("pace_realtime", { t: formatDuration(clock.bank, t), inc: formatDuration(clock.increment || 0, t) });
+  }
+  const turn = Number((settings && settings.turn_time) || 0);
+  return turn > 0 ? t("pace_per_move", { t: formatDuration(turn, t) }) : "";
 }
