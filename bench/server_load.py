@@ -913,8 +913,9 @@ def _cpu_model() -> str:
 def print_report(fig: dict[str, Any]) -> None:
     """Print the figures for people."""
     pace = f"paced at {fig['rate']:.0f} actions/s" if fig["rate"] > 0 else "acting at once"
+    humans = fig["players"] - fig["bot_seats"]
     print(
-        f"server load: {fig['tables']} tables of Flaming Pyramids ({fig['players'] - fig['bot_seats']} human seats, "
+        f"server load: {fig['tables']} tables of Flaming Pyramids ({humans} human seats, "
         f"preset {fig['preset']}), random clients {pace}, {fig['seconds']:.0f} s after "
         f"{fig['warmup']:.0f} s warm-up"
     )
