@@ -1076,7 +1076,7 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=MEMORY_TOLERANCE_MB,
         help=f"growth that still counts as flat, in MB (default {MEMORY_TOLERANCE_MB:g}, or "
-        f"{MEMORY_TOLERANCE_SHARE:.0%} of the level after warm-up if larger)",
+        f"{MEMORY_TOLERANCE_SHARE * 100:.0f}%% of the level after warm-up if larger)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", default=None, help="also write the JSON object to this file")
