@@ -66,18 +66,22 @@ def answered(ws: WebSocketTestSession, raw: str, n: int) -> list[dict[str, Any]]
 
 
 def test_the_crashing_messages_get_a_malformed_error(settings: Settings) -> None:
-    """The three messages of the report: each answered ``malformed`` saying what is wrong."""
+    """The three messages of the report, and the other malformed ones: each answered
+    ``malformed`` saying what is wrong (the catalogue's words, ``socket.*``)."""
     with TestClient(create_app(settings)) as client:
         body = create(client, [HUMAN, HUMAN])
         tid, token = body["table"]["id"], body["invites"][0]["token"]
         with client.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
             receive_until(ws, lambda m: m["type"] == "state")
             cases = {
-                '{"type": []}': "'type' is a string",
-                '{"type": {}}': "'type' is a string",
+                '{"type": []}': "“type” is a string",
+                '{"type": {}}': "“type” is a string",
                 '{"type": "ping", "id": "\\udc80"}': "lone surrogate",
                 '{"type": "chat", "text": "hi \\ud800"}': "lone surrogate",
-                '{"type": "ping", "id": [1]}': "'id' is a string",
+                '{"type": "ping", "id": [1]}': "“id” is a string",
+                "{not json": "the message is not JSON",
+                "[1, 2]": "a message is a JSON object",
+                "[" * 40 + "]" * 40: "messages nest at most 32 deep",
             }
             for n, (raw, says) in enumerate(cases.items()):
                 errors = [m for m in answered(ws, raw, n) if m["type"] == "error"]

@@ -546,9 +546,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         type(exc).__name__,
                         exc,
                     )
-                    client.send(
-                        _error(None, "malformed", "the server could not handle this message")
-                    )
+                    client.send(_error(None, "malformed", texts.message("socket.unhandled", "en")))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

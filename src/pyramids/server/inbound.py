@@ -3,7 +3,8 @@
 A message is a JSON object of at most ``Settings.max_message_bytes`` bytes, nested at most
 ``LimitSettings.max_json_depth`` deep, with a string ``type`` and an optional ``id`` (a
 string of at most 64 characters or an integer) that the reply carries back. Anything else
-is refused with an ``error`` saying what is wrong (``malformed``, or ``too_large``), and
+is refused with an ``error`` saying what is wrong (``malformed``, or ``too_large``; the
+words are the catalogue's ``socket.*`` entries, ``pyramids.texts``), and
 the socket stays open: a message never ends a connection or reaches the log with a
 traceback (issue 29, item 9). Text that is not Unicode (a lone surrogate, ``"\\ud800"``,
 which JSON can spell but UTF-8 cannot carry) is refused wherever it is, keys included, so
@@ -16,6 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from pyramids import texts
 from pyramids.server.limits import is_too_deep
 from pyramids.server.live import ProtocolError
 
@@ -26,11 +28,16 @@ MESSAGE_TYPES = ("action", "sync", "ping", "chat", "chat_settings")
 
 
 class MessageRefusedError(ProtocolError):
-    """A message refused before it is handled, with the ``id`` to reply to (None when the
-    message had none or its id was itself what is wrong)."""
+    """A message refused before it is handled: the catalogue entry ``socket.<key>`` in
+    English, and the ``id`` to reply to (None when the message had none or its id was
+    itself what is wrong)."""
 
-    def __init__(self, code: str, message: str, msg_id: str | int | None = None) -> None:
-        super().__init__(code, message, 413 if code == "too_large" else 422)
+    def __init__(self, code: str, key: str, msg_id: str | int | None = None, **facts: Any) -> None:
+        super().__init__(
+            code,
+            texts.message(f"socket.{key}", "en", **facts),
+            413 if code == "too_large" else 422,
+        )
         self.msg_id = msg_id
 
 
@@ -72,32 +79,23 @@ def parse_inbound(raw: str | bytes, *, max_bytes: int, max_depth: int) -> Inboun
     """A table socket's message, checked; MessageRefusedError saying what is wrong otherwise."""
     size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
     if size > max_bytes:
-        raise MessageRefusedError("too_large", f"messages are at most {max_bytes} bytes")
+        raise MessageRefusedError("too_large", "too_large", max=max_bytes)
     if max_depth and is_too_deep(raw, max_depth):
-        raise MessageRefusedError("malformed", f"messages nest at most {max_depth} deep")
+        raise MessageRefusedError("malformed", "too_deep", max=max_depth)
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise MessageRefusedError("malformed", f"the message is not JSON: {exc}") from None
+        raise MessageRefusedError("malformed", "not_json", error=str(exc)) from None
     except RecursionError:
-        raise MessageRefusedError("malformed", "the message nests too deep") from None
+        raise MessageRefusedError("malformed", "too_deep", max=max_depth) from None
     if not isinstance(data, dict):
-        raise MessageRefusedError("malformed", "a message is a JSON object with a 'type'")
+        raise MessageRefusedError("malformed", "not_object")
     if has_lone_surrogate(data):
-        raise MessageRefusedError(
-            "malformed",
-            "the message holds a lone surrogate (\\ud800 to \\udfff), which is not text",
-        )
+        raise MessageRefusedError("malformed", "lone_surrogate")
     msg_id = data.get("id")
     if not is_message_id(msg_id):
-        raise MessageRefusedError(
-            "malformed", f"'id' is a string of at most {MAX_ID_CHARS} characters or an integer"
-        )
+        raise MessageRefusedError("malformed", "bad_id", max=MAX_ID_CHARS)
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise MessageRefusedError(
-            "malformed",
-            f"'type' is a string: one of {', '.join(repr(t) for t in MESSAGE_TYPES)}",
-            msg_id,
-        )
+        raise MessageRefusedError("malformed", "bad_type", msg_id, types=", ".join(MESSAGE_TYPES))
     return Inbound(kind, msg_id, data)
