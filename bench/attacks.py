@@ -750,6 +750,163 @@ async def attack_failed_write(_server: Server, _: argparse.Namespace) -> str:
     )
 
 
+# ---------------------------------------------------------------- issue 29, items 8-10, 12
+
+
+MEMORY_ALLOWANCE_MB = 80.0
+"""What the memory attack's games may add to the server: the finished-table cache's bound
+(``finished_cache_bytes``, 64 MiB) and the allocator's slack."""
+
+
+def verdict(held: bool) -> str:
+    """The verdict of an attack of issue 29: the defence held, or it broke."""
+    return "held" if held else "BROKEN"
+
+
+async def _head_status(server: Server, head: bytes, source: str) -> str:
+    """The status line the server answers a request head sent in one write."""
+    reader, writer = await asyncio.open_connection(HOST, server.port, local_addr=(source, 0))
+    try:
+        writer.write(head)
+        await writer.drain()
+        line = await asyncio.wait_for(reader.readline(), 20)
+        return line.decode("latin-1").strip() or "closed without an answer"
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+
+
+async def attack_head_one_write(server: Server, _: argparse.Namespace) -> str:
+    """29.8. Request heads of 20 KB and 120 KB sent in one write (the issue: 200, the 16 KiB
+    limit held only for heads that arrived in several reads)."""
+    answers = []
+    for size in (20_000, 120_000, 250_000):
+        head = b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n"
+        status = await _head_status(server, head, "127.0.29.8")
+        answers.append(f"{size // 1000} KB: {status.removeprefix('HTTP/1.1 ')}")
+    held = all(": 431 " in a for a in answers)
+    return f"request head in one write: {'; '.join(answers)}: {verdict(held)}"
+
+
+def _stderr_lines(server: Server) -> int:
+    with contextlib.suppress(OSError):
+        return len(server.stderr_path.read_text(encoding="utf-8", errors="replace").splitlines())
+    return 0
+
+
+async def attack_ws_malformed(server: Server, _: argparse.Namespace) -> str:
+    """29.9. Table-socket messages that crashed the handler: a list or an object as the
+    type, an id with a lone surrogate (the issue: socket closed, 100 log lines each)."""
+    async with http(server, "127.0.29.9") as c:
+        tid = (await create(c, [human(), human()])).json()["table"]["id"]
+    ws = await ws_connect(server, f"/ws/tables/{tid}", "127.0.29.9")
+    lines0 = _stderr_lines(server)
+    answers = []
+    try:
+        await until(ws, lambda m: m["type"] == "hello")
+        for raw in ('{"type": []}', '{"type": {}}', '{"type": "ping", "id": "\\udc80"}'):
+            await ws.send(raw)
+            answer = await until(ws, lambda m: m["type"] in ("error", "pong"))
+            answers.append(f"{raw} -> {answer.get('code', answer['type'])}")
+        await ws.send(json.dumps({"type": "ping", "id": "alive"}))
+        await until(ws, lambda m: m["type"] == "pong" and m.get("id") == "alive")
+        alive = "socket still open"
+    except ConnectionClosed as exc:
+        alive = f"SOCKET CLOSED ({exc.rcvd.code if exc.rcvd else '?'})"
+    finally:
+        await ws.close()
+    logged = _stderr_lines(server) - lines0
+    held = (
+        len(answers) == 3
+        and all(a.endswith("malformed") for a in answers)
+        and alive == "socket still open"
+        and logged <= len(answers)
+    )
+    return (
+        f"malformed socket messages: {'; '.join(answers)}; {alive}; {logged} log lines: "
+        f"{verdict(held)}"
+    )
+
+
+async def _abandon(server: Server, source: str) -> str:
+    """A table of a human seat and two ISMCTS bots whose human seat is bound (its socket
+    opened) and abandoned at once; a takeover bot plays it after 1 s."""
+    async with http(server, source) as c:
+        body = (
+            await create(c, [human(), ISMCTS, ISMCTS], bot_delay=0, absent_after=1, turn_time=0)
+        ).json()
+    tid, token = body["table"]["id"], body["invites"][0]["token"]
+    ws = await ws_connect(server, f"/ws/tables/{tid}?token={token}", source)
+    await until(ws, lambda m: m["type"] == "state")
+    await ws.close()
+    return str(tid)
+
+
+async def attack_search_starve(server: Server, args: argparse.Namespace) -> str:
+    """29.10. Tables whose one human seat is bound and abandoned (a bot takes it over), with
+    ISMCTS bots: did they starve a real person's ISMCTS bot (the issue: 60 such tables
+    from 6 addresses, the reply's p50 from 42 ms to 767 ms)?"""
+    alone = await _bot_replies(server, "127.0.29.1", 3)
+    sources = [f"127.0.29.{20 + i}" for i in range(max(1, args.abandoned // 10))]
+    made = 0
+    for i in range(args.abandoned):
+        with contextlib.suppress(Exception):
+            await _abandon(server, sources[i % len(sources)])
+            made += 1
+    await asyncio.sleep(3)  # past their absence time: every abandoned seat is taken over
+    during = await _bot_replies(server, "127.0.29.2", 5)
+    held = bool(during) and _median(during) <= 2 * _median(alone) + 0.2
+    return (
+        f"abandoned seats: {made} tables of a bound, abandoned seat and two ISMCTS bots from "
+        f"{len(sources)} addresses; a person's ISMCTS reply median {_median(during):.2f} s "
+        f"(max {max(during, default=float('nan')):.2f} s, {len(during)} moves) during them, "
+        f"median {_median(alone):.2f} s before: {verdict(held)}"
+    )
+
+
+def _rss_mb(server: Server) -> float:
+    """The server process's resident memory in MB (/proc)."""
+    pid = server.pid
+    if pid is None:
+        return float("nan")
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def _play_out(server: Server, source: str) -> str:
+    """A two-human table played to its end over both seats' sockets."""
+    tid, tokens = await _players_table(server, source)
+    async with http(server, source) as c:
+        # 80 actions per pair of sockets: under ws_flood's 100 messages per socket
+        while (await c.get(f"/api/tables/{tid}")).json()["status"] != "finished":
+            await _play(server, tid, tokens, 80, source)
+    return tid
+
+
+async def attack_memory(server: Server, args: argparse.Namespace) -> str:
+    """29.12. Finished games held in memory (the issue: 176 MB grew to 874 MB over a long
+    run of attacks and never came back): RSS before and after ``--games`` games played to
+    the end and each read again; the soak is ``bench/server_load.py --soak``."""
+    before = _rss_mb(server)
+    sources = [f"127.0.29.{100 + i}" for i in range(args.games)]
+    ids = await asyncio.gather(*(_play_out(server, s) for s in sources))
+    played = _rss_mb(server)
+    async with http(server, "127.0.29.99") as c:
+        for tid in ids:
+            await c.get(f"/api/tables/{tid}/record")
+    reread = _rss_mb(server)
+    held = reread - before <= MEMORY_ALLOWANCE_MB
+    return (
+        f"memory: {len(ids)} games played to the end: server RSS {before:.0f} MB -> "
+        f"{played:.0f} MB; each record read again: {reread:.0f} MB (allowed: "
+        f"+{MEMORY_ALLOWANCE_MB:.0f} MB, the finished-table cache's 64 MiB and some): "
+        f"{verdict(held)}"
+    )
+
+
 LOOK_ALIKES = {
     "Cyrillic \u0410nna": "\u0410nna",
     "Cyrillic \u041caria": "\u041caria",
@@ -978,6 +1135,10 @@ ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "timeout": attack_timeout_notice,
     "stall": attack_stall,
     "shutdown": attack_shutdown,
+    "head-one-write": attack_head_one_write,
+    "ws-malformed": attack_ws_malformed,
+    "abandoned-seats": attack_search_starve,
+    "memory": attack_memory,
     "look-alike-names": attack_look_alike_names,
     "invisible-text": attack_invisible_text,
     "forged-forfeit": attack_forged_forfeit,
@@ -1022,6 +1183,10 @@ def main() -> None:
     parser.add_argument(
         "--half-open-wait", type=float, default=40.0, help="seconds to wait for them (40)"
     )
+    parser.add_argument(
+        "--abandoned", type=int, default=30, help="tables of an abandoned seat (30)"
+    )
+    parser.add_argument("--games", type=int, default=20, help="games the memory attack plays (20)")
     parser.add_argument("--deadline", type=float, default=150.0, help="seconds per attack (150)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()

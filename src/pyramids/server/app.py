@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -37,13 +36,13 @@ from pyramids.server.hardening import (
     SecurityHeaders,
     is_origin_allowed,
 )
+from pyramids.server.inbound import MessageRefusedError, parse_inbound
 from pyramids.server.learn import pages as learn_pages
 from pyramids.server.learn import router as learn_router
 from pyramids.server.limits import (
     WS_CLOSE_POLICY,
     RateLimitedError,
     client_key,
-    is_too_deep,
     ws_error,
 )
 from pyramids.server.live import Client, LiveTable, ProtocolError, SeatSpec, TableSettings, dumps
@@ -538,7 +537,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                await _handle(raw, client, table, key)
+                try:
+                    await _handle(raw, client, table, key)
+                except Exception as exc:  # one log line, the socket stays open (issue 29, 9)
+                    log.warning(
+                        "table %s: a message could not be handled: %s: %.200s",
+                        table.id,
+                        type(exc).__name__,
+                        exc,
+                    )
+                    client.send(_error(None, "malformed", texts.message("socket.unhandled", "en")))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -548,37 +556,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await sender
 
     async def _handle(raw: str | bytes, client: Client, table: LiveTable, key: str) -> None:
-        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-        if size > settings.max_message_bytes:
-            client.send(
-                _error(
-                    None, "too_large", f"messages are at most {settings.max_message_bytes} bytes"
-                )
-            )
-            return
-        depth = settings.limits.max_json_depth
-        if depth and is_too_deep(raw, depth):
-            client.send(_error(None, "malformed", f"messages nest at most {depth} deep"))
-            return
         try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            client.send(_error(None, "malformed", f"the message is not JSON: {exc}"))
+            inbound = parse_inbound(
+                raw, max_bytes=settings.max_message_bytes, max_depth=settings.limits.max_json_depth
+            )
+        except MessageRefusedError as exc:  # server/inbound.py: what is wrong with it
+            client.send(dumps(ws_error(exc.msg_id, exc)))
             return
-        except RecursionError:
-            client.send(_error(None, "malformed", "the message nests too deep"))
-            return
-        if not isinstance(data, dict):
-            client.send(_error(None, "malformed", "a message is a JSON object with a 'type'"))
-            return
-        msg_id = data.get("id")
-        if not (
-            msg_id is None
-            or (isinstance(msg_id, str) and len(msg_id) <= 64)
-            or (isinstance(msg_id, int) and not isinstance(msg_id, bool))
-        ):
-            msg_id = None
-        kind = data.get("type")
+        data, msg_id = inbound.data, inbound.msg_id
+        kind = inbound.kind
         if kind == "ping":
             client.send(dumps({"type": "pong", "id": msg_id}))
         elif kind == "sync":

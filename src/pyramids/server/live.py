@@ -157,11 +157,16 @@ def encode(data: Any) -> bytes:
     as an integer over 64 bits): what every message leaving the server is made of. Parts
     already encoded (a log, :func:`raw`) go in as they are."""
     try:
-        return orjson.dumps(data)
+        # a copy of exactly its length: orjson's own bytes keep the whole buffer it wrote
+        # into (4 KiB at least, 8 times a long string), and logs keep entries a whole game
+        return memoryview(orjson.dumps(data)).tobytes()
     except orjson.JSONEncodeError:
         # (a message with a raw part holds no such integer: logs hold seats, tiles, cards)
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=_raw_text)
-        return text.encode()
+        try:
+            return text.encode()
+        except UnicodeEncodeError:  # a lone surrogate: JSON spells it \udXXX, UTF-8 cannot
+            return json.dumps(data, separators=(",", ":"), default=_raw_text).encode()
 
 
 def raw(data: bytes) -> Any:
