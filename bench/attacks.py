@@ -807,7 +807,8 @@ async def attack_kept_invite(server: Server, args: argparse.Namespace) -> str:
     return (
         f"creator's kept invite after the friend took the seat: "
         f"{'refused' if refused else 'ACCEPTED'} ({told}, socket {socket}); "
-        f"the friend got a credential of their own: {'yes' if credential else 'NO'}"
+        f"the friend got a credential of their own: {'yes' if credential else 'NO'}: "
+        f"{verdict(refused and bool(credential))}"
     )
 
 
@@ -830,7 +831,8 @@ async def attack_deal_shopping(server: Server, args: argparse.Namespace) -> str:
     return (
         f"deal shopping on an open table: own hand {'SHOWN' if shown[0] else 'hidden'}, "
         f"friend's hand through its invite {'SHOWN' if shown[1] else 'hidden'}; "
-        f"the friend's link after the peek: {late.status_code} {code_of(late)}"
+        f"the friend's link after the peek: {late.status_code} {code_of(late)}: "
+        f"{verdict(not any(shown))}"
     )
 
 
@@ -865,10 +867,168 @@ async def attack_cross_site_binding(server: Server, args: argparse.Namespace) ->
     async with http(server, source) as c:
         seats = (await c.get(f"/api/tables/{tid}")).json()["seats"]
     bound = [s["account"] for s in seats[1:]]
-    verdict = "BOUND to the visitor's account" if any(bound) else "not bound to any account"
+    bound_to = "BOUND to the visitor's account" if any(bound) else "not bound to any account"
     return (
         f"cross-site navigation to an invite while logged in (state, table page): "
-        f"{verdict} (seats claimed: {[s['claimed'] for s in seats[1:]]})"
+        f"{bound_to} (seats claimed: {[s['claimed'] for s in seats[1:]]}): "
+        f"{verdict(not any(bound))}"
+    )
+
+
+# ---------------------------------------------------------------- issue 29, items 8-10, 12
+
+
+MEMORY_ALLOWANCE_MB = 80.0
+"""What the memory attack's games may add to the server: the finished-table cache's bound
+(``finished_cache_bytes``, 64 MiB) and the allocator's slack."""
+
+
+def verdict(held: bool) -> str:
+    """The verdict of an attack of issue 29: the defence held, or it broke."""
+    return "held" if held else "BROKEN"
+
+
+async def _head_status(server: Server, head: bytes, source: str) -> str:
+    """The status line the server answers a request head sent in one write."""
+    reader, writer = await asyncio.open_connection(HOST, server.port, local_addr=(source, 0))
+    try:
+        writer.write(head)
+        await writer.drain()
+        line = await asyncio.wait_for(reader.readline(), 20)
+        return line.decode("latin-1").strip() or "closed without an answer"
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+
+
+async def attack_head_one_write(server: Server, _: argparse.Namespace) -> str:
+    """29.8. Request heads of 20 KB and 120 KB sent in one write (the issue: 200, the 16 KiB
+    limit held only for heads that arrived in several reads)."""
+    answers = []
+    for size in (20_000, 120_000, 250_000):
+        head = b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n"
+        status = await _head_status(server, head, "127.0.29.8")
+        answers.append(f"{size // 1000} KB: {status.removeprefix('HTTP/1.1 ')}")
+    held = all(": 431 " in a for a in answers)
+    return f"request head in one write: {'; '.join(answers)}: {verdict(held)}"
+
+
+def _stderr_lines(server: Server) -> int:
+    with contextlib.suppress(OSError):
+        return len(server.stderr_path.read_text(encoding="utf-8", errors="replace").splitlines())
+    return 0
+
+
+async def attack_ws_malformed(server: Server, _: argparse.Namespace) -> str:
+    """29.9. Table-socket messages that crashed the handler: a list or an object as the
+    type, an id with a lone surrogate (the issue: socket closed, 100 log lines each)."""
+    async with http(server, "127.0.29.9") as c:
+        tid = (await create(c, [human(), human()])).json()["table"]["id"]
+    ws = await ws_connect(server, f"/ws/tables/{tid}", "127.0.29.9")
+    lines0 = _stderr_lines(server)
+    answers = []
+    try:
+        await until(ws, lambda m: m["type"] == "hello")
+        for raw in ('{"type": []}', '{"type": {}}', '{"type": "ping", "id": "\\udc80"}'):
+            await ws.send(raw)
+            answer = await until(ws, lambda m: m["type"] in ("error", "pong"))
+            answers.append(f"{raw} -> {answer.get('code', answer['type'])}")
+        await ws.send(json.dumps({"type": "ping", "id": "alive"}))
+        await until(ws, lambda m: m["type"] == "pong" and m.get("id") == "alive")
+        alive = "socket still open"
+    except ConnectionClosed as exc:
+        alive = f"SOCKET CLOSED ({exc.rcvd.code if exc.rcvd else '?'})"
+    finally:
+        await ws.close()
+    logged = _stderr_lines(server) - lines0
+    held = (
+        len(answers) == 3
+        and all(a.endswith("malformed") for a in answers)
+        and alive == "socket still open"
+        and logged <= len(answers)
+    )
+    return (
+        f"malformed socket messages: {'; '.join(answers)}; {alive}; {logged} log lines: "
+        f"{verdict(held)}"
+    )
+
+
+async def _abandon(server: Server, source: str) -> str:
+    """A table of a human seat and two ISMCTS bots whose human seat is bound (its socket
+    opened) and abandoned at once; a takeover bot plays it after 1 s."""
+    async with http(server, source) as c:
+        body = (
+            await create(c, [human(), ISMCTS, ISMCTS], bot_delay=0, absent_after=1, turn_time=0)
+        ).json()
+    tid, token = body["table"]["id"], body["invites"][0]["token"]
+    ws = await ws_connect(server, f"/ws/tables/{tid}?token={token}", source)
+    await until(ws, lambda m: m["type"] == "state")
+    await ws.close()
+    return str(tid)
+
+
+async def attack_search_starve(server: Server, args: argparse.Namespace) -> str:
+    """29.10. Tables whose one human seat is bound and abandoned (a bot takes it over), with
+    ISMCTS bots: did they starve a real person's ISMCTS bot (the issue: 60 such tables
+    from 6 addresses, the reply's p50 from 42 ms to 767 ms)?"""
+    alone = await _bot_replies(server, "127.0.29.1", 3)
+    sources = [f"127.0.29.{20 + i}" for i in range(max(1, args.abandoned // 10))]
+    made = 0
+    for i in range(args.abandoned):
+        with contextlib.suppress(Exception):
+            await _abandon(server, sources[i % len(sources)])
+            made += 1
+    await asyncio.sleep(3)  # past their absence time: every abandoned seat is taken over
+    during = await _bot_replies(server, "127.0.29.2", 5)
+    held = bool(during) and _median(during) <= 2 * _median(alone) + 0.2
+    return (
+        f"abandoned seats: {made} tables of a bound, abandoned seat and two ISMCTS bots from "
+        f"{len(sources)} addresses; a person's ISMCTS reply median {_median(during):.2f} s "
+        f"(max {max(during, default=float('nan')):.2f} s, {len(during)} moves) during them, "
+        f"median {_median(alone):.2f} s before: {verdict(held)}"
+    )
+
+
+def _rss_mb(server: Server) -> float:
+    """The server process's resident memory in MB (/proc)."""
+    pid = server.pid
+    if pid is None:
+        return float("nan")
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def _play_out(server: Server, source: str) -> str:
+    """A two-human table played to its end over both seats' sockets."""
+    tid, tokens = await _players_table(server, source)
+    async with http(server, source) as c:
+        # 80 actions per pair of sockets: under ws_flood's 100 messages per socket
+        while (await c.get(f"/api/tables/{tid}")).json()["status"] != "finished":
+            await _play(server, tid, tokens, 80, source)
+    return tid
+
+
+async def attack_memory(server: Server, args: argparse.Namespace) -> str:
+    """29.12. Finished games held in memory (the issue: 176 MB grew to 874 MB over a long
+    run of attacks and never came back): RSS before and after ``--games`` games played to
+    the end and each read again; the soak is ``bench/server_load.py --soak``."""
+    before = _rss_mb(server)
+    sources = [f"127.0.29.{100 + i}" for i in range(args.games)]
+    ids = await asyncio.gather(*(_play_out(server, s) for s in sources))
+    played = _rss_mb(server)
+    async with http(server, "127.0.29.99") as c:
+        for tid in ids:
+            await c.get(f"/api/tables/{tid}/record")
+    reread = _rss_mb(server)
+    held = reread - before <= MEMORY_ALLOWANCE_MB
+    return (
+        f"memory: {len(ids)} games played to the end: server RSS {before:.0f} MB -> "
+        f"{played:.0f} MB; each record read again: {reread:.0f} MB (allowed: "
+        f"+{MEMORY_ALLOWANCE_MB:.0f} MB, the finished-table cache's 64 MiB and some): "
+        f"{verdict(held)}"
     )
 
 
@@ -947,6 +1107,143 @@ async def attack_invisible_text(server: Server, _: argparse.Namespace) -> str:
     )
 
 
+# ---------------------------------------------------------------- issue 29: records, rematches
+
+
+async def _finished_die_table(server: Server) -> tuple[str, dict[str, Any]]:
+    """A finished all-bot Flaming table that rolled the fire die: its id and record."""
+    from pyramids.core import GameRecord
+    from pyramids.core.fairness import verify_record
+    from pyramids.games import make_game
+
+    bots = [BOT, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    async with http(server) as c:
+        for _ in range(8):  # about 1 game in 27 rolls no die with another face possible
+            r = await create(c, bots, options={"fire_die": True}, bot_delay=0)
+            tid = r.json()["table"]["id"]
+            while (await c.get(f"/api/tables/{tid}")).json()["status"] != "finished":
+                await asyncio.sleep(0.1)
+            record = (await c.get(f"/api/tables/{tid}/record")).json()
+            rec = GameRecord.from_json(record)
+            if verify_record(make_game(rec.game, 3, rec.options), rec).chance_draws:
+                return tid, record
+    raise RuntimeError("8 games without a fire-die roll")
+
+
+def _pyramids_verify(path: Path) -> tuple[int, str]:
+    """Run `pyramids verify PATH`: its exit status and its last line."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pyramids.cli.main", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    return done.returncode, lines[0] if lines else ""
+
+
+async def attack_forged_forfeit(_server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 6. A record cut to 10 actions, "forfeits":[0,2], "ended":"forfeit" (no
+    times): `pyramids verify` said verified, and the winner changed."""
+    server = Server(args.tmp, "records", ["--limit", "min_all_bot_delay=0"])
+    server.start()
+    try:
+        _tid, record = await _finished_die_table(server)
+    finally:
+        server.stop()
+    keep = ("times", "started", "finished", "clock", "forfeited_at", "played_by", "turn_time")
+    forged = {k: v for k, v in record.items() if k not in keep}
+    forged.update(actions=record["actions"][:10], forfeits=[0, 2], ended="forfeit")
+    path = args.tmp / "forged-forfeit.json"
+    path.write_text(json.dumps(forged), encoding="utf-8")
+    status, line = await asyncio.to_thread(_pyramids_verify, path)
+    verdict = "refused" if status != 0 else "VERIFIED"
+    return (
+        f"forged forfeit (10 actions, forfeits [0, 2], no times): {verdict}: exit {status}: {line}"
+    )
+
+
+async def attack_changed_die(_server: Server, args: argparse.Namespace) -> str:
+    """Issue 29, 6. A die roll changed in the database: the replay page said "Verified" (it
+    checked only the commitment); it now shows GET /api/tables/{id}/verify."""
+    import sqlalchemy as sa
+
+    from pyramids.core import CHANCE, GameRecord
+    from pyramids.games import make_game
+
+    server = Server(args.tmp, "die", ["--limit", "min_all_bot_delay=0"])
+    server.start()
+    try:
+        tid, record = await _finished_die_table(server)
+        rec = GameRecord.from_json(record)
+        state = make_game(rec.game, 3, rec.options).new_initial_state(rec.seed)
+        seq, other = 0, ""
+        for index, text in enumerate(rec.actions):
+            if state.current_player() == CHANCE and len(state.chance_outcomes()) > 1:
+                faces = [state.action_to_string(a) for a, _ in state.chance_outcomes()]
+                seq, other = index + 1, next(f for f in faces if f != text)
+            state.apply(state.parse_action(text))
+        engine = sa.create_engine(server.db_url)
+        try:
+            with engine.begin() as conn:
+                conn.execute(
+                    sa.text("UPDATE actions SET action = :a WHERE table_id = :t AND seq = :s"),
+                    {"a": other, "t": tid, "s": seq},
+                )
+        finally:
+            engine.dispose()
+        async with http(server) as c:
+            answer = await c.get(f"/api/tables/{tid}/verify")
+    finally:
+        server.stop()
+    if answer.status_code != 200:
+        return (
+            f"die roll at seq {seq} changed in the database: no full check to show "
+            f"(GET /api/tables/{{id}}/verify: {answer.status_code} {code_of(answer)}): the "
+            "page checks only the commitment and says VERIFIED"
+        )
+    checked = answer.json()
+    failure = checked.get("failure") or {}
+    steps = ", ".join(f"{s['step']} {s['status']}" for s in checked.get("steps", []))
+    verdict = "VERIFIED" if checked.get("verified") else "not verified"
+    return (
+        f"die roll at seq {seq} changed in the database: the replay page's check says "
+        f"{verdict} ({steps}); first failure: {failure.get('message', '-')}"
+    )
+
+
+async def attack_private_rematch(server: Server, _: argparse.Namespace) -> str:
+    """Issue 29, 7. A private table's rematch found through its rematch_id and
+    /api/matches/{id}, and watched."""
+    one_turn = {"preset": "basic", "max_turns": 1}
+    async with http(server, "127.0.31.1") as c:
+        body = (await create(c, [human("Ann"), BOT], options=one_turn, bot_delay=0)).json()
+        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        while True:
+            st = (await c.get(f"/api/tables/{tid}/state", params={"token": token})).json()
+            if st["to_move"] is None:
+                break
+            if st["legal"]:
+                move = {"token": token, "seq": st["seq"], "action": st["legal"][0]}
+                await c.post(f"/api/tables/{tid}/actions", json=move)
+            else:
+                await asyncio.sleep(0.05)
+        new = (await c.post(f"/api/tables/{tid}/rematch", json={"token": token})).json()
+    async with http(server, "127.0.31.2") as c:  # an outsider who knows the old table's id
+        shown = (await c.get(f"/api/tables/{tid}")).json().get("rematch_id")
+        match = await c.get(f"/api/matches/{tid}")
+        listed = [t["id"] for t in match.json().get("tables", [])] if match.is_success else []
+    found = "FOUND" if shown or new["table"]["id"] in listed else "not found"
+    return (
+        f"private rematch by an outsider: {found} (rematch_id {shown!r}; "
+        f"/api/matches: {match.status_code} {code_of(match) or listed})"
+    )
+
+
 ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "seed": attack_seed,
     "race": attack_race,
@@ -967,8 +1264,15 @@ ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "invite-kept": attack_kept_invite,
     "deal-shopping": attack_deal_shopping,
     "cross-site-binding": attack_cross_site_binding,
+    "head-one-write": attack_head_one_write,
+    "ws-malformed": attack_ws_malformed,
+    "abandoned-seats": attack_search_starve,
+    "memory": attack_memory,
     "look-alike-names": attack_look_alike_names,
     "invisible-text": attack_invisible_text,
+    "forged-forfeit": attack_forged_forfeit,
+    "changed-die": attack_changed_die,
+    "private-rematch": attack_private_rematch,
 }
 
 
@@ -1008,6 +1312,10 @@ def main() -> None:
     parser.add_argument(
         "--half-open-wait", type=float, default=40.0, help="seconds to wait for them (40)"
     )
+    parser.add_argument(
+        "--abandoned", type=int, default=30, help="tables of an abandoned seat (30)"
+    )
+    parser.add_argument("--games", type=int, default=20, help="games the memory attack plays (20)")
     parser.add_argument("--deadline", type=float, default=150.0, help="seconds per attack (150)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()

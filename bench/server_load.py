@@ -18,6 +18,14 @@ on a minimal WebSocket client that reads and counts every message.
     .venv/bin/python bench/server_load.py --db postgresql://postgres@127.0.0.1:5432/bench
     .venv/bin/python bench/server_load.py --rate 600 --spectators 1000
 
+``--soak SECONDS`` runs the same load for a long time with table churn, chat (each table's
+players say something every ``--chat-every`` seconds), spectators following their tables and
+``--bot-seats`` bot seats per table, samples the server's resident memory (RSS) every
+``--sample-every`` seconds and ends with a table of memory over time and a verdict, "memory
+flat after warm-up" or not (see ``memory_verdict``):
+
+    .venv/bin/python bench/server_load.py --soak 3600 --rate 200 --spectators 200
+
 On a machine of two or more CPUs the server runs on the last one and the load generators
 on the others (``--pin off``: anywhere), so that the clients' own work, which a real
 deployment runs elsewhere, does not queue in front of the server's. A table's actions keep
@@ -99,6 +107,8 @@ class ClientConfig:
     seed: int
     interval: float  # seconds between two actions of one table on average (0: no pacing)
     cores: set[int] = field(default_factory=set)  # the CPUs it runs on (empty: any)
+    chat_every: float = 0.0  # seconds between two chat messages of one table (0: none)
+    bot_seats: int = 0  # seats of each table played by the server's greedy bot
 
 
 @dataclass
@@ -109,6 +119,7 @@ class ClientResult:
     acks_total: int = 0
     games_finished: int = 0
     tables_created: int = 0
+    chat_sent: int = 0
     errors: list[str] = field(default_factory=list)
     cpu_seconds: float = 0.0
 
@@ -133,7 +144,12 @@ class Window:
 async def _create_table(http: Any, cfg: ClientConfig) -> tuple[str, list[str]]:
     body = {
         "game": "flaming",
-        "seats": [{"kind": "human", "name": f"load{s}"} for s in range(cfg.players)],
+        "seats": [
+            {"kind": "human", "name": f"load{s}"}
+            if s < cfg.players - cfg.bot_seats
+            else {"kind": "bot", "bot": "greedy"}
+            for s in range(cfg.players)
+        ],
         "options": {"preset": cfg.preset},
         "bot_delay": 0,
         "absent_after": 0,
@@ -145,6 +161,20 @@ async def _create_table(http: Any, cfg: ClientConfig) -> tuple[str, list[str]]:
     tokens = [inv["token"] for inv in sorted(data["invites"], key=lambda v: v["seat"])]
     return data["table"]["id"], tokens
 
+
+async def _chat(conns: list[Any], rng: random.Random, every: float, result: ClientResult) -> None:
+    """Say something at a table every ``every`` seconds on average, from a random seat."""
+    n = 0
+    while True:
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * every)
+        n += 1
+        text = f"chat {n}: " + rng.choice(CHAT_LINES)
+        await rng.choice(conns).send(json.dumps({"type": "chat", "id": f"chat{n}", "text": text}))
+        result.chat_sent += 1
+
+
+CHAT_LINES = ("well played", "ouch, that fire", "good luck all", "bien joué", "nice tower 🔥")
+"""What the soak's players say (the server stores each line and sends it to the table)."""
 
 CATCH_UP = 8
 """Actions a table that fell behind its pace may send without waiting, to make up the time."""
@@ -215,7 +245,7 @@ async def _play_seat(
                     await send(mid, payload)
         elif kind == "ack":
             now = time.time()
-            t0 = sent.pop(msg["id"], None)
+            t0 = sent.pop(msg["id"], None)  # None for a chat message's ack
             if t0 is not None:
                 result.acks_total += 1
                 if window.contains(t0):
@@ -292,7 +322,15 @@ async def _games(
                     )
                     for s, ws in enumerate(conns)
                 ]
+                chat = (
+                    asyncio.create_task(_chat(conns, rng, cfg.chat_every, result))
+                    if cfg.chat_every > 0
+                    else None
+                )
                 done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                if chat is not None:
+                    chat.cancel()
+                    await asyncio.gather(chat, return_exceptions=True)
                 finished = any(t.result() for t in done)
                 if pending:
                     # After the end of the game the other seats see the same final state a
@@ -576,6 +614,109 @@ def spectator_main(cfg: SpectatorConfig, start: Any, end: Any, conn: Any, tables
     conn.close()
 
 
+# ---------------------------------------------------------------- memory
+
+
+def rss_bytes(pid: int) -> int:
+    """The resident memory of process ``pid`` (psutil when installed, else /proc)."""
+    try:
+        import psutil  # type: ignore[import-untyped]
+    except ImportError:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError(f"no VmRSS in /proc/{pid}/status") from None
+    return int(psutil.Process(pid).memory_info().rss)
+
+
+MEMORY_TOLERANCE_MB = 20.0
+MEMORY_TOLERANCE_SHARE = 0.05
+"""Memory is flat after warm-up when it grew by at most the larger of these (20 MB, or 5% of
+the level after warm-up): see ``memory_verdict``."""
+
+
+def least_squares_slope(points: list[tuple[float, float]]) -> float:
+    """The slope of the least-squares line through ``points`` (0 for fewer than two)."""
+    if len(points) < 2:
+        return 0.0
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
+    var = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / var if var else 0.0
+
+
+GC_CYCLE_S = 600.0
+"""How often ``pyramids serve`` lets its full collections look at everything again
+(``serve_cmd._GenerationalFreeze``): cycles among old objects are freed only then, so the
+server's memory rises for up to this long and then stops rising, a saw-tooth. A window after
+warm-up shorter than two of them can show the tooth's rise and nothing else."""
+
+
+def memory_verdict(
+    samples: list[tuple[float, float]],
+    warmup: float,
+    tolerance_mb: float = MEMORY_TOLERANCE_MB,
+    tolerance_share: float = MEMORY_TOLERANCE_SHARE,
+) -> dict[str, Any]:
+    """Whether the server's memory stayed flat after ``warmup`` seconds.
+
+    ``samples`` are (seconds since the load began, RSS in MB). The samples after the
+    warm-up are cut in two halves by time; memory is flat when (1) the highest RSS of the
+    second half is at most the tolerance above the highest of the first (peaks compared,
+    so that the saw-tooth of the collector, ``GC_CYCLE_S``, does not count as growth) and
+    (2) the least-squares line through every sample after the warm-up rises by at most the
+    tolerance over that time (a steady leak). The tolerance is the larger of
+    ``tolerance_mb`` and ``tolerance_share`` of the first half's peak.
+    """
+    after = [(t, mb) for t, mb in samples if t >= warmup]
+    if len(after) < 4:
+        return {"memory_flat": None, "memory_reason": "fewer than 4 samples after the warm-up"}
+    middle = (after[0][0] + after[-1][0]) / 2
+    first = [p for p in after if p[0] < middle]
+    second = [p for p in after if p[0] >= middle]
+    base = max(mb for _, mb in first)
+    peak = max(mb for _, mb in second)
+    span = after[-1][0] - after[0][0]
+    slope = least_squares_slope(after)  # MB per second
+    rise = slope * span
+    tolerance = max(tolerance_mb, tolerance_share * base)
+    flat = peak - base <= tolerance and rise <= tolerance
+    reason = (
+        f"peak {base:.1f} MB in the first half after warm-up, {peak:.1f} MB in the second "
+        f"({peak - base:+.1f} MB); trend {rise:+.1f} MB over the {span:.0f} s after warm-up "
+        f"({slope * 3600:+.1f} MB/h); tolerance {tolerance:.1f} MB for each"
+    )
+    if span < 2 * GC_CYCLE_S:
+        reason += (
+            f"; only {span:.0f} s after warm-up: shorter than two of the server's "
+            f"{GC_CYCLE_S:.0f}-s collector cycles, so it may show one cycle's rise"
+        )
+    return {
+        "memory_flat": flat,
+        "memory_warmup_s": warmup,
+        "memory_first_half_peak_mb": base,
+        "memory_second_half_peak_mb": peak,
+        "memory_growth_mb": peak - base,
+        "memory_rise_mb": rise,
+        "memory_slope_mb_per_hour": slope * 3600,
+        "memory_tolerance_mb": tolerance,
+        "memory_reason": reason,
+    }
+
+
+def sample_memory(
+    pid: int, t0: float, until: float, every: float, out: list[tuple[float, float]]
+) -> None:
+    """Append (seconds since ``t0``, RSS in MB) of ``pid`` to ``out`` every ``every``
+    seconds until wall-clock ``until`` (and once more at the end)."""
+    while True:
+        now = time.time()
+        out.append((now - t0, rss_bytes(pid) / 1e6))
+        if now >= until:
+            return
+        time.sleep(max(0.0, min(every - (time.time() - now), until - time.time())))
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -609,6 +750,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         data_dir = Path(tmp)
         db_url = args.db or f"sqlite:///{data_dir / 'bench.sqlite3'}"
         server = Server(db_url, data_dir)
+        memory: list[tuple[float, float]] = []
         server_cores, load_cores = placement(args.pin)
         if server_cores:
             server.pin(server_cores)
@@ -652,6 +794,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     args.seed,
                     interval,
                     load_cores,
+                    args.chat_every,
+                    args.bot_seats,
                 )
                 proc = ctx.Process(
                     target=client_main, args=(cfg, start, end, child, tables_out), daemon=True
@@ -668,7 +812,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 start.value, end.value = t_start, t_start + args.seconds
             time.sleep(max(0.0, t_start - time.time()))
             cpu0, wall0 = server.cpu_seconds(), time.time()
-            time.sleep(max(0.0, t_start + args.seconds - time.time()))
+            assert server.pid is not None
+            sample_memory(server.pid, t_start, t_start + args.seconds, args.sample_every, memory)
             cpu1, wall1 = server.cpu_seconds(), time.time()
             results = [ClientResult(**pipe.recv()) for pipe in pipes]
             watched = [SpectatorResult(**pipe.recv()) for pipe in spectator_pipes]
@@ -684,7 +829,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     n = len(lat)
     errors = [e for r in results for e in r.errors] + [e for w in watched for e in w.errors]
     db_kind = "postgresql" if db_url.startswith("postgres") else f"sqlite ({fs})"
+    memory_warmup = (
+        args.memory_warmup
+        if args.memory_warmup is not None
+        else min(GC_CYCLE_S + 60, args.seconds / 4)
+    )
     return {
+        **memory_verdict(memory, memory_warmup, args.tolerance_mb),
+        "memory_samples": [[round(t, 1), round(mb, 1)] for t, mb in memory],
+        "soak": bool(args.soak),
+        "chat_sent": sum(r.chat_sent for r in results),
+        "bot_seats": args.bot_seats,
         "actions_per_s": n / args.seconds,
         "actions": n,
         "p50_ms": percentile(lat, 0.50),
@@ -712,6 +867,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "spectator_states_per_s": sum(w.state_messages for w in watched) / args.seconds,
         "spectator_mbytes_per_s": sum(w.bytes for w in watched) / args.seconds / 1e6,
         "spectator_cpu_cores": sum(w.cpu_seconds for w in watched) / (args.seconds + args.warmup),
+        "sample_every": args.sample_every,
         "load_average_start": load0[0],
         "load_average_end": load1[0],
         "errors": errors[:20],
@@ -757,8 +913,9 @@ def _cpu_model() -> str:
 def print_report(fig: dict[str, Any]) -> None:
     """Print the figures for people."""
     pace = f"paced at {fig['rate']:.0f} actions/s" if fig["rate"] > 0 else "acting at once"
+    humans = fig["players"] - fig["bot_seats"]
     print(
-        f"server load: {fig['tables']} tables of Flaming Pyramids ({fig['players']} human seats, "
+        f"server load: {fig['tables']} tables of Flaming Pyramids ({humans} human seats, "
         f"preset {fig['preset']}), random clients {pace}, {fig['seconds']:.0f} s after "
         f"{fig['warmup']:.0f} s warm-up"
     )
@@ -808,8 +965,41 @@ def print_report(fig: dict[str, Any]) -> None:
         f"load average (1 min): {fig['load_average_start']:.2f} at the start, "
         f"{fig['load_average_end']:.2f} at the end"
     )
+    if fig["chat_sent"] or fig["bot_seats"]:
+        print(
+            f"tables created: {fig['tables_created']}, {fig['bot_seats']} greedy bot seat(s) "
+            f"each; chat messages sent: {fig['chat_sent']}"
+        )
+    if fig["soak"] or len(fig["memory_samples"]) > 2:
+        print_memory(fig)
     if fig["error_count"]:
         print(f"errors: {fig['error_count']}, e.g. {fig['errors'][:3]}")
+
+
+MEMORY_ROWS = 40
+"""The most rows the memory table prints (evenly spaced; the JSON has every sample)."""
+
+
+def print_memory(fig: dict[str, Any]) -> None:
+    """Print the server's memory over time and the verdict."""
+    samples = fig["memory_samples"]
+    step = max(1, math.ceil(len(samples) / MEMORY_ROWS))
+    shown = samples[::step]
+    if shown[-1] is not samples[-1]:
+        shown.append(samples[-1])
+    print(f"server memory (RSS), sampled every {fig['sample_every']:g} s:")
+    print("  time (s)   RSS (MB)")
+    warm = fig.get("memory_warmup_s")
+    for t, mb in shown:
+        mark = "  (warm-up)" if warm is not None and t < warm else ""
+        print(f"  {t:8.0f}   {mb:8.1f}{mark}")
+    flat = fig["memory_flat"]
+    verdict = {
+        True: "memory flat after warm-up",
+        False: "memory NOT flat after warm-up",
+        None: "memory: no verdict",
+    }[flat]
+    print(f"verdict: {verdict} ({fig['memory_reason']})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -848,9 +1038,63 @@ def main(argv: list[str] | None = None) -> int:
         default="auto",
         help="auto (default): the server on the last CPU, the clients on the others; off: anywhere",
     )
+    p.add_argument(
+        "--soak",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="a soak of SECONDS measured seconds: chat every --chat-every s per table "
+        "(default 5), one bot seat per table unless --bot-seats, memory sampled and judged",
+    )
+    p.add_argument(
+        "--chat-every",
+        type=float,
+        default=None,
+        help="seconds between two chat messages of one table (default: 5 in a soak, else none)",
+    )
+    p.add_argument(
+        "--bot-seats",
+        type=int,
+        default=None,
+        help="seats per table played by the server's greedy bot (default: 1 in a soak, else 0)",
+    )
+    p.add_argument(
+        "--sample-every",
+        type=float,
+        default=None,
+        help="seconds between two samples of the server's memory (default: 10 in a soak, else 1)",
+    )
+    p.add_argument(
+        "--memory-warmup",
+        type=float,
+        default=None,
+        help="seconds of the window whose memory the verdict ignores (default: a quarter of "
+        "the window, at most 660: the server's first full collector cycle and a minute)",
+    )
+    p.add_argument(
+        "--tolerance-mb",
+        type=float,
+        default=MEMORY_TOLERANCE_MB,
+        help=f"growth that still counts as flat, in MB (default {MEMORY_TOLERANCE_MB:g}, or "
+        f"{MEMORY_TOLERANCE_SHARE * 100:.0f}%% of the level after warm-up if larger)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", default=None, help="also write the JSON object to this file")
     args = p.parse_args(argv)
+    if args.soak:
+        args.seconds = args.soak
+    soak = bool(args.soak)
+    if args.chat_every is None:
+        args.chat_every = 5.0 if soak else 0.0
+    if args.bot_seats is None:
+        args.bot_seats = 1 if soak else 0
+    if args.sample_every is None:
+        args.sample_every = 10.0 if soak else 1.0
+    if not 0 <= args.bot_seats < args.players:
+        p.error("--bot-seats must leave at least one human seat")
     fig = run(args)
+    if args.out:
+        Path(args.out).write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(fig, indent=2))
     else:

@@ -56,6 +56,36 @@ def test_a_record_ended_by_forfeit_round_trips_and_old_records_stay_as_they_were
     assert (again.forfeits, again.ended) == ([1], "forfeit")
 
 
+def test_a_server_record_keeps_the_proof_of_its_forfeits() -> None:
+    """Issue 29, item 6: the clock, the start, every action's time (to the microsecond),
+    the end and each forfeit's seq round-trip exactly, so the clocks recompute as the
+    server computed them."""
+    _, _, record = random_game(2)
+    data = {
+        **record.to_json(),
+        "forfeits": [1],
+        "forfeited_at": [len(record.actions)],
+        "ended": "forfeit",
+        "clock": {
+            "mode": "realtime",
+            "bank": 60,
+            "increment": 2.5,
+            "per_move": 0,
+            "on_expiry": "forfeit",
+        },
+        "started": "2026-03-01T12:00:00Z",
+        "times": [f"2026-03-01T12:00:00.{i:06d}+00:00" for i in range(len(record.actions))],
+        "finished": "2026-03-01T13:00:00.000001Z",
+    }
+    again = GameRecord.from_json(json.loads(json.dumps(data)))
+    assert again.clock is not None and again.clock.forfeits_on_time
+    assert again.times[1].microsecond == 1 and again.finished is not None
+    out = again.to_json()
+    assert out["times"][1] == "2026-03-01T12:00:00.000001Z"
+    assert out["started"] == "2026-03-01T12:00:00.000000Z"
+    assert GameRecord.from_json(out) == again
+
+
 GOOD = {"game": "flaming", "options": {}, "players": 2, "seed": 7, "actions": ["left"]}
 
 
@@ -73,6 +103,14 @@ GOOD = {"game": "flaming", "options": {}, "players": 2, "seed": 7, "actions": ["
         ({"forfeits": [2]}, "'forfeits' must be a list of seats"),
         ({"forfeits": "1"}, "'forfeits' must be a list of seats"),
         ({"ended": "resigned"}, "'ended' must be 'forfeit'"),
+        ({"times": ["2026-03-01T12:00:00Z", "2026-03-01T12:00:01Z"]}, "one time per action"),
+        ({"times": ["noon"]}, r"'times\[0\]' is not an ISO 8601 time"),
+        ({"times": ["2026-03-01T12:00:00"]}, "must say its UTC offset"),
+        ({"forfeits": [1], "forfeited_at": [5]}, "'forfeited_at' must be a list of seqs"),
+        ({"forfeits": [1], "forfeited_at": [0, 1]}, "one seq per forfeit"),
+        ({"clock": {"bank": "60"}}, "'clock.bank' must be a number of seconds"),
+        ({"clock": []}, "'clock' must be an object"),
+        ({"started": 5}, "'started' must be an ISO 8601 time"),
     ],
 )
 def test_record_from_json_names_the_bad_field(change: dict[str, Any], message: str) -> None:

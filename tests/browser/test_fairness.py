@@ -17,6 +17,7 @@ from pyramids.core import fairness
 from tests.browser.conftest import PageErrors, seat_token
 from tests.http_play import HttpSeat, play_out
 from tests.live import LiveServer
+from tests.tamper import change_a_die_roll, finished_die_table
 
 BOTS = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
 
@@ -106,4 +107,57 @@ def test_a_seeded_table_is_marked_in_the_lobby_the_table_and_the_replay(
     pg.goto(f"{server.url}/t/{drawn['id']}")
     pg.locator("[data-testid=commitment]").wait_for()
     assert not pg.locator("header [data-testid=seeded]").is_visible()
+    assert errors.messages == [], errors.messages
+
+
+def test_replay_page_runs_the_full_check_and_a_die_roll_changed_in_the_database_fails(
+    browser_page: tuple[Any, PageErrors], server: LiveServer
+) -> None:
+    """Issue 29, item 6: "the replay page says "Verified" for a record whose die roll was
+    changed in the database (it checks only the commitment)". The page shows the check of
+    `pyramids verify` run by the server on the stored record, step by step: all passed;
+    then, the last die roll changed in the database, "Not verified" with the replay as the
+    first failing step (the step's seq, the roll stored and the seed's) and the end not
+    checked."""
+    pg, errors = browser_page
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        tid = finished_die_table(http)
+        record = http.get(f"/api/tables/{tid}/record").json()
+    pg.goto(f"{server.url}/t/{tid}/replay")
+    pg.wait_for_selector("[data-testid=fair-verdict][data-verdict=verified]")
+    steps = pg.locator("[data-testid=fair-step]")
+    assert [steps.nth(i).get_attribute("data-step") for i in range(steps.count())] == [
+        "commitment",
+        "deal",
+        "replay",
+        "end",
+    ]
+    assert {steps.nth(i).get_attribute("data-status") for i in range(4)} == {"passed"}
+    replay_step = pg.locator("[data-testid=fair-step][data-step=replay]").inner_text()
+    checked = httpx.get(f"{server.url}/api/tables/{tid}/verify").json()
+    draws, actions = checked["chance_draws"], len(record["actions"])
+    said = (
+        f"The one chance draw follows from the seed; all {actions} actions are legal."
+        if draws == 1
+        else f"All {draws} chance draws follow from the seed; all {actions} actions are legal."
+    )
+    assert replay_step == f"Chance draws and actions {said}"
+    end_step = pg.locator("[data-testid=fair-step][data-step=end]").inner_text()
+    assert end_step == "End of the game The game is over by its rules."
+    assert pg.locator("[data-testid=fair-local]").get_attribute("data-verdict") == "verified"
+
+    seq, stored, changed = change_a_die_roll(server.db_url, tid, record)
+    pg.reload()
+    pg.wait_for_selector("[data-testid=fair-verdict][data-verdict=failed]")
+    verdict = pg.locator("[data-testid=fair-verdict]").inner_text()
+    assert verdict == "Not verified: the check “Chance draws and actions” fails."
+    statuses = [steps.nth(i).get_attribute("data-status") for i in range(steps.count())]
+    assert statuses == ["passed", "passed", "failed", "not_checked"]
+    failed = pg.locator("[data-testid=fair-step][data-status=failed]").inner_text()
+    assert f"At step {seq} the record has {changed}, but the seed gives {stored}." in failed
+    assert "Not checked" in pg.locator("[data-testid=fair-step][data-step=end]").inner_text()
+    pg.click("[data-testid=lang-fr]")
+    assert "Non vérifié" in pg.locator("[data-testid=fair-verdict]").inner_text()
+    failed_fr = pg.locator("[data-testid=fair-step][data-status=failed]").inner_text()
+    assert f"la graine donne {stored}" in failed_fr
     assert errors.messages == [], errors.messages

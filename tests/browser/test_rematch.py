@@ -107,7 +107,7 @@ def test_two_players_click_rematch_and_land_on_the_new_table(
             panel = page.locator("[data-testid=match-panel]")
             panel.wait_for()
             assert panel.locator("[data-testid=match-row]").count() == 2
-        match = httpx.get(f"{server.url}/api/matches/{old}").json()
+        match = httpx.get(f"{server.url}/api/matches/{old}", params={"token": held[1]}).json()
         wins = bob.locator("[data-testid=match-row][data-player='1'] [data-stat=wins]").inner_text()
         assert float(wins) == match["players"][1]["wins"]
         bob.click("[data-testid=lang-fr]")

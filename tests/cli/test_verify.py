@@ -182,3 +182,118 @@ def test_bad_files_get_a_clear_error(records: dict[str, dict[str, Any]], tmp_pat
     assert result.exit_code == 2 and "no commitment" in result.output
     result = run("verify", str(write(tmp_path, {**records["flags"], "game": "chess"})))
     assert result.exit_code == 2 and "chess" in result.output
+
+
+def forged_forfeit(record: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """Issue 29, item 6: the record cut to 10 actions, seats 0 and 2 said to have forfeited
+    on time, so that seat 1 wins a game it had not won."""
+    return {
+        **record,
+        "actions": record["actions"][:10],
+        "times": (record.get("times") or [])[:10],
+        "played_by": (record.get("played_by") or [])[:10],
+        "forfeits": [0, 2],
+        "ended": "forfeit",
+        **extra,
+    }
+
+
+def test_a_forged_forfeit_without_the_clock_and_times_does_not_verify(
+    records: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """Issue 29, item 6: "a record cut to 10 actions with "forfeits":[0,2], "ended":"forfeit"
+    verifies and changes the winner (the record carries no times)". A forfeit is a claim
+    the record must prove: without the table's clock and every action's time, exit 2."""
+    as_in_the_issue = {
+        k: v
+        for k, v in forged_forfeit(records["flaming"]).items()
+        if k not in ("times", "started", "finished", "played_by", "turn_time")
+    }
+    assert as_in_the_issue["players"] == 3
+    result = run("verify", str(write(tmp_path, as_in_the_issue)))
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert "NOT VERIFIED" in text
+    assert "seat(s) 0, 2 forfeited on time but has no clock, started, times" in text
+    # the server's record of a table without a clock (its times cut with the actions)
+    result = run("verify", str(write(tmp_path, forged_forfeit(records["flaming"]))))
+    text = " ".join(result.output.split())
+    assert result.exit_code == 2 and "forfeited on time but has no clock, forfeited_at" in text
+
+
+def test_a_forged_forfeit_whose_own_times_show_the_seat_in_time_does_not_verify(
+    records: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """Invented proof: a forfeiting clock of 60 s, and times one second apart. A seat said
+    to forfeit where it was not to move, or at a decision it took one second over: exit 2,
+    saying which and, for the second, when its time would have run out."""
+    record = records["flaming"]
+    rec = GameRecord.from_json(record)
+    state = make_game(rec.game, rec.players, rec.options).new_initial_state(rec.seed)
+    first_decision: dict[int, int] = {}
+    for index, text in enumerate(rec.actions[:10]):
+        first_decision.setdefault(state.current_player(), index)
+        state.apply(state.parse_action(text))
+    to_move = state.current_player()
+    other = next(s for s in range(3) if s != to_move and s in first_decision)
+    forged = forged_forfeit(
+        record,
+        forfeits=[other, to_move],
+        forfeited_at=[10, 10],
+        clock={"mode": "realtime", "bank": 60, "per_move": 0, "on_expiry": "forfeit"},
+        started="2026-03-01T12:00:00.000000Z",
+        times=[f"2026-03-01T12:00:{i + 1:02d}.000000Z" for i in range(10)],
+        finished="2026-03-01T12:05:00.000000Z",
+    )
+    result = run("verify", str(write(tmp_path, forged)))
+    text = " ".join(result.output.split())
+    assert result.exit_code == 2 and "NOT VERIFIED" in text, text
+    assert f"seat {other} did not forfeit on time at seq 10" in text
+    assert f"after 10 actions it was not seat {other}'s decision" in text
+    k = first_decision[other]
+    forged["forfeited_at"] = [k, 10]
+    result = run("verify", str(write(tmp_path, forged)))
+    text = " ".join(result.output.split())
+    assert result.exit_code == 2, text
+    assert f"seat {other} did not forfeit on time at seq {k}" in text
+    # its decision began at the action before it (or the start), 60 s of bank later: out
+    assert f"its time ran out at 2026-03-01T12:01:{k:02d}" in text
+
+
+def test_a_forfeit_whose_clock_and_times_prove_it_verifies_and_says_why(
+    records: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The same cut record with a forfeiting 60 s clock and times where each forfeited
+    seat's decision took 61 s: verified, and the output names each forfeit with its
+    deadline (the check is of the record's consistency: the times are the server's word)."""
+    record = records["flaming"]
+    rec = GameRecord.from_json(record)
+    state = make_game(rec.game, rec.players, rec.options).new_initial_state(rec.seed)
+    first_decision: dict[int, int] = {}
+    for index, text in enumerate(rec.actions[:10]):
+        first_decision.setdefault(state.current_player(), index)
+        state.apply(state.parse_action(text))
+    last = state.current_player()
+    first = next(s for s in range(3) if s != last and s in first_decision)
+    k = first_decision[first]
+    seconds, stamps = 0, []
+    for i in range(10):
+        seconds += 61 if i == k else 1
+        stamps.append(seconds)
+    iso = [f"2026-03-01T12:{s // 60:02d}:{s % 60:02d}.000000Z" for s in [0, *stamps]]
+    end = stamps[-1] + 61
+    proven = forged_forfeit(
+        record,
+        forfeits=[first, last],
+        forfeited_at=[k, 10],
+        clock={"mode": "realtime", "bank": 60, "per_move": 0, "on_expiry": "forfeit"},
+        started=iso[0],
+        times=iso[1:],
+        finished=f"2026-03-01T12:{end // 60:02d}:{end % 60:02d}.000000Z",
+    )
+    result = run("verify", str(write(tmp_path, proven)))
+    assert result.exit_code == 0, result.output
+    assert f"ended by forfeit on time: seats {first}, {last}" in result.output
+    assert "on expiry forfeit; started 2026-03-01T12:00:00.000000Z" in result.output
+    assert f"forfeit     seat {first} at seq {k}: its time ran out at" in result.output
+    assert "the stand-in moved at" in result.output and "the game ended at" in result.output

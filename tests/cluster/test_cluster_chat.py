@@ -235,5 +235,7 @@ def test_a_rematch_asked_on_one_instance_is_offered_on_the_other(cluster: Cluste
         summary = http.get(f"{cluster.instance_url(OWNER)}/api/tables/{new}").json()
         assert summary["status"] == "running" and summary["match_id"] == old
         for name in cluster.names:
-            seen = http.get(f"{cluster.instance_url(name)}/api/tables/{old}").json()
+            seen = http.get(
+                f"{cluster.instance_url(name)}/api/tables/{old}", params={"token": ann_token}
+            ).json()
             assert seen["rematch_id"] == new, (name, seen)

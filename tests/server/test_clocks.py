@@ -18,18 +18,12 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 
 from pyramids.core import CHANCE
-from pyramids.core.fairness import verify_record
+from pyramids.core.clock import Move, banks_at, deadline_of, format_time
+from pyramids.core.fairness import FailureKind, verify_record
 from pyramids.core.record import GameRecord
 from pyramids.games import make_game
 from pyramids.server import Settings, create_app
-from pyramids.server.clocks import (
-    ClockError,
-    ClockSpec,
-    ManualClock,
-    Move,
-    banks_at,
-    deadline_of,
-)
+from pyramids.server.clocks import ClockError, ClockSpec, ManualClock
 from pyramids.server.live import LiveTable, SeatSpec, TableSettings, placements
 from pyramids.server.tables import TableManager
 from tests.http_play import use_invite
@@ -404,6 +398,31 @@ def test_a_forfeit_on_time_ends_a_two_seat_game_with_the_other_seat_first(
     game = make_game(game_record.game, game_record.players, game_record.options)
     verdict = verify_record(game, game_record)
     assert verdict.is_verified and verdict.ended_by_forfeit, verdict.failure
+    # issue 29, item 6: the record proves the forfeit. Bob's decision began when Ann's
+    # last action was stored; 300 s later his time ran out, and the game ended at 12:05:21
+    assert record.json()["forfeited_at"] == [summary["seq"]]
+    assert record.json()["clock"]["on_expiry"] == "forfeit"
+    assert len(record.json()["times"]) == summary["seq"]
+    assert [(p.seat, p.seq) for p in verdict.forfeits] == [(1, summary["seq"])]
+    proof = verdict.forfeits[0]
+    assert proof.deadline == game_record.times[-1] + dt.timedelta(seconds=300)
+    assert proof.at == at(321) == game_record.finished
+    # the replay page's check (the same, on the stored record) lists the forfeit's proof
+    checked = client.get(f"/api/tables/{table.id}/verify").json()
+    assert checked["verified"] and checked["steps"][-1] == {"step": "forfeits", "status": "passed"}
+    assert checked["forfeits"] == [
+        {
+            "seat": 1,
+            "seq": summary["seq"],
+            "deadline": format_time(proof.deadline),
+            "at": "2026-03-01T12:05:21.000000Z",
+        }
+    ]
+    # the same record said to end before Bob's time ran out does not verify
+    early = GameRecord.from_json({**record.json(), "finished": format_time(at(300))})
+    failure = verify_record(game, early).failure
+    assert failure is not None and failure.kind is FailureKind.WRONG_FORFEIT
+    assert failure.details["why"] == "in_time"
     # a record claiming a forfeit end that left two seats standing does not verify
     game_record.forfeits = []
     refused = verify_record(game, game_record)
@@ -439,6 +458,15 @@ def test_a_forfeit_in_a_three_seat_game_lets_the_stand_in_play_it_to_the_end_ran
     stood_in = played_by(settings, table.id)
     assert stood_in and set(stood_in.values()) == {"forfeit"}
     assert all(table.actions[seq - 1][0] == 0 for seq in stood_in)
+    # the record proves Ann's forfeit: she was to move at the start, 120 s of bank, and
+    # the stand-in's first action for her was stored after that
+    record = client.get(f"/api/tables/{table.id}/record").json()
+    assert record["forfeited_at"] == [min(stood_in) - 1]
+    game_record = GameRecord.from_json(record)
+    game = make_game(game_record.game, game_record.players, game_record.options)
+    verdict = verify_record(game, game_record)
+    assert verdict.is_verified, verdict.failure
+    assert [(p.seat, p.deadline) for p in verdict.forfeits] == [(0, at(120))]
 
 
 def test_a_restart_keeps_the_banks_and_the_expiry(

@@ -24,6 +24,7 @@ from pyramids.server import create_app
 from pyramids.server.config import LimitSettings
 from tests.http_play import use_invite, wait_finished
 from tests.server.conftest import HUMAN, bot, create, make_settings, receive_until
+from tests.tamper import change_a_die_roll, finished_die_table
 from tests.waiting import wait_until
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -173,3 +174,50 @@ def test_a_seeded_record_says_so_and_verifies(client: TestClient) -> None:
     assert (record["seed"], record["seeded"]) == (42, True)
     rec = GameRecord.from_json(record)
     assert fairness.verify_record(make_game("flags", 2, rec.options), rec).is_verified
+
+
+def test_the_verify_endpoint_runs_pyramids_verify_on_the_stored_record(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """Issue 29, item 6: "the replay page says "Verified" for a record whose die roll was
+    changed in the database (it checks only the commitment)". GET /api/tables/{id}/verify
+    runs the check of `pyramids verify` on the record as stored, and says what each step
+    found: every step passed; then, with a die roll changed in the database, the replay
+    fails at that roll's seq and the steps after it are not checked."""
+    tid = finished_die_table(client)
+    before = client.get(f"/api/tables/{tid}/verify").json()
+    assert before["verified"] is True and before["failure"] is None
+    assert before["steps"] == [
+        {"step": s, "status": "passed"} for s in ("commitment", "deal", "replay", "end")
+    ]
+    record = client.get(f"/api/tables/{tid}/record").json()
+    assert before["seed"] == str(record["seed"]) and before["salt"] == record["salt"]
+    assert before["chance_draws"] >= 1 and before["actions"] == len(record["actions"])
+
+    db_url = str(client.app.state.manager.settings.db_url)  # type: ignore[attr-defined]
+    seq, stored, changed = change_a_die_roll(db_url, tid, record)
+    after = client.get(f"/api/tables/{tid}/verify").json()
+    assert after["verified"] is False
+    assert after["steps"] == [
+        {"step": "commitment", "status": "passed"},
+        {"step": "deal", "status": "passed"},
+        {"step": "replay", "status": "failed"},
+        {"step": "end", "status": "not_checked"},
+    ]
+    failure = after["failure"]
+    assert (failure["kind"], failure["step"], failure["seq"]) == ("wrong_chance", "replay", seq)
+    assert failure["details"]["found"] == changed and failure["details"]["expected"] == stored
+    # the record served is the stored one: `pyramids verify` on it says the same
+    served = GameRecord.from_json(client.get(f"/api/tables/{tid}/record").json())
+    assert served.actions[seq - 1] == changed
+    verdict = fairness.verify_record(make_game("flaming", 3, served.options), served)
+    assert verdict.failure is not None and verdict.failure.message == failure["message"]
+
+
+def test_the_verify_endpoint_refuses_an_unfinished_or_unknown_table(client: TestClient) -> None:
+    """Before the end the record would reveal the seed: 409 not_finished; 404 unknown."""
+    tid = create(client, [HUMAN, bot()])["table"]["id"]
+    r = client.get(f"/api/tables/{tid}/verify")
+    assert (r.status_code, error_code(r)) == (409, "not_finished")
+    r = client.get("/api/tables/nosuchtab1/verify")
+    assert (r.status_code, error_code(r)) == (404, "unknown_table")

@@ -102,7 +102,7 @@ def test_rematch_rotates_the_first_player(client: TestClient) -> None:
     assert state(client, new, a["token"])["legal"] == []
     stale = client.get(f"/api/tables/{new}/state", params={"token": ann})
     assert stale.status_code == 403 and stale.json()["error"]["code"] == "bad_token"
-    old_summary = client.get(f"/api/tables/{old}").json()
+    old_summary = client.get(f"/api/tables/{old}", params={"token": bob}).json()
     assert old_summary["rematch_id"] == new and old_summary["match_id"] == old
     # and round again: Ann starts the third game
     finish(client, new, [a["token"], b["token"]])
@@ -156,7 +156,7 @@ def test_a_game_without_a_first_player_option_rotates_the_seats(client: TestClie
         assert summary["settings"]["match_players"] == [1, 0]
         assert state(client, new, answer["token"])["seats"][1]["name"] == "Ann"
         finish(client, new, [answer["token"]])
-        match = client.get(f"/api/matches/{old}").json()
+        match = client.get(f"/api/matches/{old}", params={"token": ann}).json()
         assert [t["first_player"] for t in match["tables"]] == [0, 1]
         assert [t["seats"] for t in match["tables"]] == [[0, 1], [1, 0]]
 
@@ -169,7 +169,7 @@ def test_two_concurrent_calls_make_one_table(client: TestClient) -> None:
     assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
     assert len({r.json()["table"]["id"] for r in answers}) == 1
     assert sorted(r.json()["seat"] for r in answers) == [0, 1]
-    match = client.get(f"/api/matches/{old}").json()
+    match = client.get(f"/api/matches/{old}", params={"token": tokens[0]}).json()
     assert len(match["tables"]) == 2
 
 
@@ -198,11 +198,11 @@ def test_match_score_after_two_games(client: TestClient) -> None:
     a = rematch(client, old, token=ann).json()
     b = rematch(client, old, token=bob).json()
     new = a["table"]["id"]
-    running = client.get(f"/api/matches/{old}").json()
+    running = client.get(f"/api/matches/{old}", params={"token": ann}).json()
     assert [t["status"] for t in running["tables"]] == ["finished", "running"]
     assert running["tables"][1]["places"] == [None, None]
     finish(client, new, [a["token"], b["token"]])
-    match = client.get(f"/api/matches/{old}").json()
+    match = client.get(f"/api/matches/{old}", params={"token": b["token"]}).json()
     assert match["match_id"] == old and [t["id"] for t in match["tables"]] == [old, new]
     assert [t["first_player"] for t in match["tables"]] == [0, 1]
     wins = [0.0, 0.0]
@@ -320,3 +320,66 @@ def test_a_logged_in_player_asks_without_a_token(
         client.cookies.clear()
         r = rematch(client, old)  # the same account, logged out: a spectator now
         assert (r.status_code, r.json()["error"]["code"]) == (403, "not_seated")
+
+
+def test_a_private_rematch_is_not_found_by_outsiders(client: TestClient) -> None:
+    """Issue 29, item 7: "private rematch tables can be found through a finished table's
+    rematch_id and /api/matches/{id}, and watched". The rematch of an invite-only table is
+    named only to who holds a seat of it: a spectator of the old table, or anyone with its
+    id, gets no rematch_id, no `rematch` message, and no series (404 as for none); its
+    players get all of them."""
+    old, (ann, bob) = finished_table(client, people("Ann", "Bob"))
+    with (
+        client.websocket_connect(f"/ws/tables/{old}") as spectator,
+        client.websocket_connect(f"/ws/tables/{old}?token={bob}") as bobs,
+    ):
+        receive_until(spectator, lambda m: m["type"] == "state")
+        receive_until(bobs, lambda m: m["type"] == "state")
+        new = rematch(client, old, token=ann).json()["table"]["id"]
+        told = receive_until(bobs, lambda m: m["type"] == "rematch")
+        assert told["table_id"] == new
+        seen: list[Any] = []
+        spectator.send_json({"type": "ping", "id": 1})  # answered after all sent before it
+        receive_until(spectator, lambda m: m["type"] == "pong", seen)
+        assert [m for m in seen if m["type"] == "rematch"] == []
+        tables = [m["table"] for m in seen if m["type"] == "table"]
+        assert tables and all(t["rematch_id"] is None for t in tables)
+    with client.websocket_connect(f"/ws/tables/{old}") as later:
+        assert receive_until(later, lambda m: m["type"] == "hello")["table"]["rematch_id"] is None
+    assert client.get(f"/api/tables/{old}").json()["rematch_id"] is None
+    assert client.get(f"/api/tables/{old}", params={"token": "nope"}).json()["rematch_id"] is None
+    for outsider in ({}, {"token": "nope"}):
+        r = client.get(f"/api/matches/{old}", params=outsider)
+        assert (r.status_code, r.json()["error"]["code"]) == (404, "unknown_match")
+    # the players: the old table's token names it, and shows the series
+    assert client.get(f"/api/tables/{old}", params={"token": bob}).json()["rematch_id"] == new
+    match = client.get(f"/api/matches/{old}", params={"token": bob})
+    assert [t["id"] for t in match.json()["tables"]] == [old, new]
+
+
+def test_a_public_rematch_stays_listed_for_everyone(client: TestClient) -> None:
+    """A public table's rematch is public: its id and the series are anyone's to see."""
+    old, (ann,) = finished_table(client, [*people("Ann"), bot()], public=True)
+    new = rematch(client, old, token=ann).json()["table"]["id"]
+    assert client.get(f"/api/tables/{old}").json()["rematch_id"] == new
+    assert [t["id"] for t in client.get(f"/api/matches/{old}").json()["tables"]] == [old, new]
+
+
+def test_the_account_bound_to_a_seat_sees_the_private_rematch(
+    settings: Settings, logged_in: tuple[str, str]
+) -> None:
+    """A logged-in player proves their seat with the session alone (no token needed)."""
+    cookie, _csrf = logged_in
+    with TestClient(create_app(settings)) as client:
+        body = create(client, [{"kind": "human"}, bot()], options=ONE_TURN)
+        old, token = body["table"]["id"], body["invites"][0]["token"]
+        with client.websocket_connect(
+            f"/ws/tables/{old}?token={token}", headers={"cookie": f"{COOKIE}={cookie}"}
+        ) as ws:
+            receive_until(ws, lambda m: m["type"] == "state")
+        finish(client, old, [token])
+        new = rematch(client, old, token=token).json()["table"]["id"]
+        assert client.get(f"/api/tables/{old}").json()["rematch_id"] is None
+        client.cookies.set(COOKIE, cookie)
+        assert client.get(f"/api/tables/{old}").json()["rematch_id"] == new
+        assert len(client.get(f"/api/matches/{old}").json()["tables"]) == 2

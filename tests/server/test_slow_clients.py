@@ -171,6 +171,36 @@ def test_head_over_the_limit_is_431(server: LiveServer) -> None:
     assert b"too_large" in answer
 
 
+@pytest.mark.parametrize("size", [20_000, 120_000])
+def test_head_over_the_limit_in_one_write_is_431(server: LiveServer, size: int) -> None:
+    """Issue 29, item 8: a whole head over 16 KiB arriving in one read (parsed in that read)
+    is refused 431 too_large like one that trickles in; the application never answers it."""
+    head = b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n"
+    answer = read_all(raw(server, head))
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:80]
+    assert b"too_large" in answer
+    assert answer.count(b"HTTP/1.1 ") == 1, answer[:200]
+
+
+def test_websocket_handshake_over_the_head_limit_is_431(server: LiveServer) -> None:
+    """Issue 29, item 8: a WebSocket handshake whose head is over 16 KiB is not upgraded."""
+    head = (
+        b"GET /ws/tables/x HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        b"Sec-WebSocket-Version: 13\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n"
+    )
+    answer = read_all(raw(server, head))
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:80]
+
+
+def test_head_just_under_the_limit_is_served(server: LiveServer) -> None:
+    """A head of 16,000 bytes in one write is under the cap: answered 200."""
+    start = b"GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: "
+    pad = 16_000 - len(start) - 4
+    answer = read_all(raw(server, start + b"a" * pad + b"\r\n\r\n"))
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:80]
+
+
 def test_chunked_body_over_64_kib_is_413(server: LiveServer) -> None:
     """A chunked POST (no Content-Length) of 70 KiB: 413 too_large, not 400."""
     chunk = b"a" * 1024

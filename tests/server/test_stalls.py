@@ -25,6 +25,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.testclient import WebSocketTestSession
 
+from pyramids.core import GameRecord
+from pyramids.core.fairness import verify_record
+from pyramids.games import make_game
 from pyramids.server import Settings, create_app
 from pyramids.server.clocks import ManualClock
 from pyramids.server.config import resolve_settings
@@ -175,6 +178,20 @@ def test_a_rated_seat_that_lets_three_turn_times_in_a_row_run_out_forfeits(
     assert list(stood_in.values()) == [TIMEOUT] * (FORFEIT_AFTER_TIMEOUTS - 1)
     record = client.get(f"/api/tables/{tid}/record").json()
     assert (record["forfeits"], record["ended"]) == ([0], "forfeit")
+    # issue 29, item 6: the record proves it (turn time, the rule, who chose each action,
+    # the times); `pyramids verify` and the replay page's check recompute it
+    assert (record["turn_time"], record["forfeit_after"]) == (RATED_DEFAULT, 3)
+    rec = GameRecord.from_json(record)
+    game = make_game(rec.game, rec.players, rec.options)
+    verdict = verify_record(game, rec)
+    assert verdict.is_verified, verdict.failure
+    assert [(p.seat, p.seq) for p in verdict.forfeits] == [(0, len(rec.actions))]
+    checked = client.get(f"/api/tables/{tid}/verify").json()
+    assert checked["verified"] and checked["steps"][-1]["step"] == "forfeits"
+    # one of the turn times said to be Alice's own move: the forfeit no longer holds
+    forged = GameRecord.from_json({**record, "played_by": [None] * len(rec.actions)})
+    failure = verify_record(game, forged).failure
+    assert failure is not None and failure.details["why"] == "too_few_timeouts", failure
 
 
 def test_an_unrated_table_with_the_defaults_stands_in_every_time_and_never_forfeits(

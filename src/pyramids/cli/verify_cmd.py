@@ -4,7 +4,9 @@ The record of a finished server table (``GET /api/tables/{id}/record``) reveals 
 and salt behind the commitment the table published at its start. This command checks,
 with :func:`pyramids.core.fairness.verify_record`, that SHA-256 of ``"{seed}:{salt}"`` is
 that commitment, re-deals ``new_initial_state(seed)`` and replays every action, checking
-that each chance outcome is the server's draw from the seed and each action is legal.
+that each chance outcome is the server's draw from the seed and each action is legal. A
+record that says seats forfeited on time must prove it: from the table's clock and every
+action's time it carries, each forfeited seat was to move and its time had run out.
 Any game of the registry; exit 0 when verified, 2 with the reason otherwise.
 """
 
@@ -17,6 +19,7 @@ import typer
 
 from pyramids.cli.io import InputError, fail, load_record
 from pyramids.core import PyramidsError
+from pyramids.core.clock import format_time
 from pyramids.core.fairness import verify_record
 from pyramids.games import make_game
 
@@ -54,4 +57,20 @@ def verify(
             else ""
         ),
     ]
+    if verdict.forfeits and record.started is not None:
+        c = record.clock
+        rule = (
+            f"bank {c.bank:g} s, increment {c.increment:g} s, per move {c.per_move:g} s, "
+            f"on expiry {c.on_expiry}"
+            if c is not None
+            else f"{record.turn_time or 0:g} s a decision, {record.forfeit_after} turn times "
+            "in a row forfeit"
+        )
+        lines.append(f"  clock       {rule}; started {format_time(record.started)}")
+        for proof in verdict.forfeits:
+            end = "the game ended" if proof.seq == len(record.actions) else "the stand-in moved"
+            lines.append(
+                f"  forfeit     seat {proof.seat} at seq {proof.seq}: its time ran out at "
+                f"{format_time(proof.deadline)}, {end} at {format_time(proof.at)}"
+            )
     typer.echo("\n".join(lines))

@@ -7,17 +7,25 @@ one by one against the commitment). Every chance outcome at seq ``n`` (the numbe
 actions applied before it) is ``state.sample_chance(chance_rng(seed, n))``. Once the
 game is over the record reveals seed and salt, and :func:`verify_record` proves that
 the seed is the committed one, the deal is ``new_initial_state(seed)``, every chance
-outcome follows from the seed and every action was legal.
+outcome follows from the seed and every action was legal. A forfeit on time is a claim
+too: the record carries the table's clock, its start and every action's time, and the
+check recomputes (with the server's own ``pyramids.core.clock``) that each forfeited
+seat was to move and its time had run out; a record that claims a forfeit without them
+does not verify.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 import random
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
+from pyramids.core.clock import Move, banks_at, deadline_of, format_time, timed_out_run
 from pyramids.core.errors import PyramidsError
 from pyramids.core.game import CHANCE, Game
 from pyramids.core.record import ENDED_BY_FORFEIT, GameRecord
@@ -46,6 +54,21 @@ def chance_rng(seed: int, seq: int) -> random.Random:
     return random.Random(f"{seed}/chance/{seq}")
 
 
+class Step(Enum):
+    """The checks of :func:`verify_record`, in the order it makes them."""
+
+    COMMITMENT = "commitment"
+    """SHA-256 of seed and salt is the commitment published at the start."""
+    DEAL = "deal"
+    """The game starts as ``new_initial_state(seed)``."""
+    REPLAY = "replay"
+    """Every chance outcome is the server's draw from the seed; every action is legal."""
+    END = "end"
+    """The game is over: by its rules, or forfeits on time left one seat standing."""
+    FORFEITS = "forfeits"
+    """Each forfeited seat was to move and its time had run out (a record with forfeits)."""
+
+
 class FailureKind(Enum):
     """Why a record does not verify."""
 
@@ -54,6 +77,27 @@ class FailureKind(Enum):
     WRONG_CHANCE = "wrong_chance"
     ILLEGAL_ACTION = "illegal_action"
     UNFINISHED = "unfinished"
+    UNPROVEN_FORFEIT = "unproven_forfeit"
+    """The record says a seat forfeited on time but has no clock and times to prove it."""
+    WRONG_FORFEIT = "wrong_forfeit"
+    """The record's clock and times show that a forfeited seat's time had not run out (or
+    that it was not its decision, or that its clock does not forfeit)."""
+
+    @property
+    def step(self) -> Step:
+        """The check that finds this failure."""
+        return FAILURE_STEP[self]
+
+
+FAILURE_STEP = {
+    FailureKind.NO_COMMITMENT: Step.COMMITMENT,
+    FailureKind.WRONG_COMMITMENT: Step.COMMITMENT,
+    FailureKind.WRONG_CHANCE: Step.REPLAY,
+    FailureKind.ILLEGAL_ACTION: Step.REPLAY,
+    FailureKind.UNFINISHED: Step.END,
+    FailureKind.UNPROVEN_FORFEIT: Step.FORFEITS,
+    FailureKind.WRONG_FORFEIT: Step.FORFEITS,
+}
 
 
 @dataclass(frozen=True)
@@ -64,6 +108,21 @@ class Failure:
     message: str
     seq: int | None = None
     """The record's seq of the failing action (its 1-based position), if one."""
+    details: Mapping[str, Any] = field(default_factory=dict)
+    """The failure's facts, for a page to say it in its own words (e.g. ``found`` and
+    ``expected`` of a wrong chance outcome)."""
+
+
+@dataclass(frozen=True)
+class ForfeitProof:
+    """Why a forfeit on time holds: seat ``seat``'s decision at ``seq`` (the actions played
+    before it) ran out at ``deadline``, and at ``at`` it was still undecided (the stand-in's
+    action was stored then, or, for the forfeit that ended the game, the game ended)."""
+
+    seat: int
+    seq: int
+    deadline: dt.datetime
+    at: dt.datetime
 
 
 @dataclass(frozen=True)
@@ -75,23 +134,43 @@ class Verdict:
     chance_draws: int
     ended_by_forfeit: bool = False
     """The record ends before the rules end the game: forfeits on time left one seat."""
+    forfeits: tuple[ForfeitProof, ...] = ()
+    """The proof of each forfeit on time, in the record's order."""
 
     @property
     def is_verified(self) -> bool:
         """Whether the record verified."""
         return self.failure is None
 
+    def steps(self, record: GameRecord) -> list[tuple[Step, bool | None]]:
+        """Each check made for ``record`` in order, with True (passed), False (the first
+        failure) or None (not reached after it). ``FORFEITS`` only for a record with
+        forfeits."""
+        order = [s for s in Step if s is not Step.FORFEITS or record.forfeits]
+        failed = self.failure.kind.step if self.failure is not None else None
+        out: list[tuple[Step, bool | None]] = []
+        for step in order:
+            if failed is None:
+                out.append((step, True))
+            elif step is failed:
+                out.append((step, False))
+            else:
+                before = order.index(step) < order.index(failed)
+                out.append((step, True if before else None))
+        return out
+
 
 def verify_record(game: Game, record: GameRecord) -> Verdict:
-    """Check a server record: commitment, deal, every chance draw, every action legal.
+    """Check a server record: commitment, deal, every chance draw, every action legal, the
+    end, and every forfeit on time (from the record's clock and times).
 
     ``game`` is ``record``'s game with its options and players (from the registry).
     Stops at the first failure.
     """
     draws = 0
 
-    def failed(kind: FailureKind, message: str, seq: int | None = None) -> Verdict:
-        return Verdict(Failure(kind, message, seq), seq or 0, draws)
+    def failed(kind: FailureKind, message: str, seq: int | None = None, **details: Any) -> Verdict:
+        return Verdict(Failure(kind, message, seq, details), seq or 0, draws)
 
     if record.commitment is None or record.salt is None:
         return failed(
@@ -100,13 +179,15 @@ def verify_record(game: Game, record: GameRecord) -> Verdict:
             "stored before commitments existed)",
         )
     if not is_commitment_of(record.commitment, record.seed, record.salt):
+        computed = commitment(record.seed, record.salt)
         return failed(
             FailureKind.WRONG_COMMITMENT,
             f"the commitment {record.commitment} is not SHA-256 of seed and salt "
-            f"({commitment(record.seed, record.salt)}): the seed or salt is not the "
-            "one committed at the start",
+            f"({computed}): the seed or salt is not the one committed at the start",
+            computed=computed,
         )
     state = game.new_initial_state(record.seed)
+    movers: list[int] = []  # who decided each action (CHANCE: a draw): the clocks need it
     for index, text in enumerate(record.actions):
         seq = index + 1
         if state.is_terminal():
@@ -114,42 +195,190 @@ def verify_record(game: Game, record: GameRecord) -> Verdict:
                 FailureKind.ILLEGAL_ACTION,
                 f"action {seq} ({text!r}) comes after the end of the game",
                 seq,
+                action=text,
+                reason="after_the_end",
             )
         try:
             action = state.parse_action(text)
         except PyramidsError as exc:
             return failed(
-                FailureKind.ILLEGAL_ACTION, f"action {seq} ({text!r}) is not legal: {exc}", seq
+                FailureKind.ILLEGAL_ACTION,
+                f"action {seq} ({text!r}) is not legal: {exc}",
+                seq,
+                action=text,
+                reason=str(exc),
             )
+        movers.append(state.current_player())
         if state.current_player() == CHANCE:
             expected = state.sample_chance(chance_rng(record.seed, index))
             if action != expected:
+                wanted = state.action_to_string(expected)
                 return failed(
                     FailureKind.WRONG_CHANCE,
                     f"the chance outcome at seq {seq} is {text!r} but the seed gives "
-                    f"{state.action_to_string(expected)!r} "
-                    f"(Random('{record.seed}/chance/{index}'))",
+                    f"{wanted!r} (Random('{record.seed}/chance/{index}'))",
                     seq,
+                    found=text,
+                    expected=wanted,
+                    generator=f"Random('{record.seed}/chance/{index}')",
                 )
             draws += 1
         try:
             state.apply(action)
         except PyramidsError as exc:
             return failed(
-                FailureKind.ILLEGAL_ACTION, f"action {seq} ({text!r}) is not legal: {exc}", seq
+                FailureKind.ILLEGAL_ACTION,
+                f"action {seq} ({text!r}) is not legal: {exc}",
+                seq,
+                action=text,
+                reason=str(exc),
             )
+    ended_by_forfeit = False
     if not state.is_terminal():
         standing = set(range(record.players)) - set(record.forfeits)
         if record.ended == ENDED_BY_FORFEIT and len(standing) == 1:
-            return Verdict(None, len(record.actions), draws, ended_by_forfeit=True)
-        if record.ended == ENDED_BY_FORFEIT:
+            ended_by_forfeit = True
+        elif record.ended == ENDED_BY_FORFEIT:
             return failed(
                 FailureKind.UNFINISHED,
                 f"the record says the game ended by forfeit, but {len(standing)} seats did "
                 "not forfeit: it ends so only when one seat is left",
+                standing=len(standing),
             )
-        return failed(
-            FailureKind.UNFINISHED,
-            f"the game is not over after the record's {len(record.actions)} actions",
+        else:
+            return failed(
+                FailureKind.UNFINISHED,
+                f"the game is not over after the record's {len(record.actions)} actions",
+                actions=len(record.actions),
+            )
+    proofs = check_forfeits(game, record, movers)
+    if isinstance(proofs, Failure):
+        return Verdict(proofs, len(record.actions), draws, ended_by_forfeit)
+    return Verdict(None, len(record.actions), draws, ended_by_forfeit, proofs)
+
+
+def check_forfeits(
+    game: Game, record: GameRecord, movers: Sequence[int]
+) -> tuple[ForfeitProof, ...] | Failure:
+    """Prove each of the record's forfeits on time from its clock or turn time and its
+    times (``movers``: who decided each action), or the first that does not hold.
+
+    Forfeit ``i`` (seat ``forfeits[i]`` at seq ``q = forfeited_at[i]``) holds when the seat
+    was to move after ``q`` actions and its decision was still open at its deadline: the
+    action at seq ``q + 1`` (the stand-in's) was stored at or after it, or ``q`` is the end
+    of a game that this forfeit ended, at or after it. With a clock, the clock forfeits on
+    time and the deadline is the clock's (``pyramids.core.clock``, the server's own
+    arithmetic). Without one, the table forfeits after ``forfeit_after`` turn times in a
+    row (a rated table): the deadline is ``turn_time`` after the decision began, and the
+    seat's ``forfeit_after - 1`` decisions before it in a row were a bot's on turn time
+    (``played_by`` ``timeout``, the absence takeover's skipped: ``timed_out_run``), each
+    stored at least ``turn_time`` after it began.
+    """
+    if not record.forfeits:
+        return ()
+    seats = ", ".join(str(s) for s in record.forfeits)
+    by_turn = record.clock is None and bool(record.turn_time) and record.forfeit_after is not None
+    missing = [
+        name
+        for name, absent in (
+            ("clock", record.clock is None and not by_turn),
+            ("started", record.started is None),
+            ("times", len(record.times) != len(record.actions)),
+            ("played_by", by_turn and len(record.played_by) != len(record.actions)),
+            ("forfeited_at", len(record.forfeited_at) != len(record.forfeits)),
+            ("finished", record.ended == ENDED_BY_FORFEIT and record.finished is None),
         )
-    return Verdict(None, len(record.actions), draws)
+        if absent
+    ]
+    if missing or record.started is None:
+        return Failure(
+            FailureKind.UNPROVEN_FORFEIT,
+            f"the record says seat(s) {seats} forfeited on time but has no "
+            f"{', '.join(missing)} to prove it: a forfeit cannot be checked without the "
+            "table's clock (or turn time) and every action's time",
+            None,
+            {"seats": list(record.forfeits), "missing": missing},
+        )
+    clock, started = record.clock, record.started
+    if clock is not None and not clock.forfeits_on_time:
+        return Failure(
+            FailureKind.WRONG_FORFEIT,
+            f"the record says seat(s) {seats} forfeited on time, but its clock's on_expiry "
+            f"is {clock.on_expiry!r}: a bot plays for a seat whose time runs out, nobody "
+            "forfeits",
+            None,
+            {"seat": record.forfeits[0], "why": "no_forfeit_clock"},
+        )
+
+    def began(index: int) -> dt.datetime:
+        """When the decision of action ``index`` began: the action before was stored."""
+        return record.times[index - 1] if index > 0 else started
+
+    state = game.new_initial_state(record.seed)
+    played = 0
+    proofs: list[ForfeitProof] = []
+    last = len(record.forfeits) - 1
+    for i, (seat, seq) in enumerate(zip(record.forfeits, record.forfeited_at, strict=True)):
+
+        def wrong(why: str, message: str, seat: int = seat, seq: int = seq, **more: Any) -> Failure:
+            return Failure(
+                FailureKind.WRONG_FORFEIT,
+                f"seat {seat} did not forfeit on time at seq {seq}: {message}",
+                seq,
+                {"seat": seat, "why": why, **more},
+            )
+
+        if seq < played:
+            return wrong("order", "the forfeits are not in the order of the game")
+        for text in record.actions[played:seq]:
+            state.apply(state.parse_action(text))
+        played = seq
+        if state.is_terminal() or state.current_player() != seat:
+            return wrong("not_to_move", f"after {seq} actions it was not seat {seat}'s decision")
+        if clock is not None:
+            moves = [Move(m, t) for m, t in zip(movers[:seq], record.times[:seq], strict=True)]
+            clocked = [s == seat for s in range(record.players)]
+            deadline = deadline_of(clock, banks_at(clock, clocked, started, moves), seat)
+            assert deadline is not None  # the seat is clocked
+        else:
+            turn = dt.timedelta(seconds=record.turn_time or 0.0)
+            needed = (record.forfeit_after or 1) - 1
+            decided = list(zip(movers[:seq], record.played_by[:seq], strict=True))
+            run = timed_out_run(decided, seat)[-needed:] if needed else []
+            if len(run) < needed:
+                return wrong(
+                    "too_few_timeouts",
+                    f"a seat forfeits when it lets {needed + 1} turn times in a row run out, "
+                    f"and only {len(run)} before this one did",
+                    timeouts=len(run),
+                )
+            for k in run:
+                if record.times[k] < began(k) + turn:
+                    return wrong(
+                        "in_time",
+                        f"its decision at seq {k} was stored {format_time(record.times[k])}, "
+                        f"before its turn time ran out at {format_time(began(k) + turn)}",
+                        decision=k,
+                        deadline=format_time(began(k) + turn),
+                        at=format_time(record.times[k]),
+                    )
+            deadline = began(seq) + turn
+        if seq < len(record.actions):
+            at = record.times[seq]
+        elif i == last and record.ended == ENDED_BY_FORFEIT and record.finished is not None:
+            at = record.finished
+        else:
+            return wrong(
+                "not_at_end",
+                f"no action follows seq {seq} and the game did not end by this forfeit",
+            )
+        if at < deadline:
+            return wrong(
+                "in_time",
+                f"its time ran out at {format_time(deadline)} but its decision ended at "
+                f"{format_time(at)}, before",
+                deadline=format_time(deadline),
+                at=format_time(at),
+            )
+        proofs.append(ForfeitProof(seat, seq, deadline, at))
+    return tuple(proofs)

@@ -7,11 +7,13 @@ game's notation so records stay readable and survive changes of action numbering
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pyramids.core.clock import RecordClock, format_time, parse_time
 from pyramids.core.errors import PositionError, PyramidsError
 from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose
 
@@ -45,6 +47,27 @@ class GameRecord:
     ended: str | None = None
     """``forfeit``: the table ended the game when forfeits left one seat standing, before
     its rules did (the last state is then not terminal); None: the rules ended it."""
+    forfeited_at: list[int] = field(default_factory=list)
+    """For each seat of ``forfeits``, the seq at which its time ran out (the number of
+    actions played before that decision of the seat): what ``pyramids verify`` checks."""
+    clock: RecordClock | None = None
+    """A server table's clock (None: it had none, so nobody could forfeit on time)."""
+    started: dt.datetime | None = None
+    """When a server table began running: its first decision's start."""
+    times: list[dt.datetime] = field(default_factory=list)
+    """When the server stored each action (one per action, in order): every clock follows
+    from ``started`` and these (``pyramids.core.clock.banks_at``)."""
+    finished: dt.datetime | None = None
+    """When the game ended: for a forfeit that ended it, when the time ran out."""
+    turn_time: float | None = None
+    """A server table without a clock: the seconds each decision had before a bot played
+    it (None: a clock's table, or not a server record)."""
+    forfeit_after: int | None = None
+    """A rated table without a clock: the turn times in a row a seat may let run out, the
+    last of them forfeiting (None: nobody forfeits on turn time)."""
+    played_by: list[str | None] = field(default_factory=list)
+    """Why a bot chose each action for a human seat (``timeout``, ``absent``, ``clock``,
+    ``forfeit``; None: its player, a bot seat or a chance draw), one per action."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (``salt``, ``commitment`` and ``seeded`` only for a committed seed)."""
@@ -66,6 +89,22 @@ class GameRecord:
             data["forfeits"] = list(self.forfeits)
         if self.ended is not None:
             data["ended"] = self.ended
+        if self.forfeited_at:
+            data["forfeited_at"] = list(self.forfeited_at)
+        if self.clock is not None:
+            data["clock"] = self.clock.to_json()
+        if self.started is not None:
+            data["started"] = format_time(self.started)
+        if self.times:
+            data["times"] = [format_time(t) for t in self.times]
+        if self.finished is not None:
+            data["finished"] = format_time(self.finished)
+        if self.turn_time is not None:
+            data["turn_time"] = self.turn_time
+        if self.forfeit_after is not None:
+            data["forfeit_after"] = self.forfeit_after
+        if self.played_by:
+            data["played_by"] = list(self.played_by)
         return data
 
     @classmethod
@@ -108,6 +147,36 @@ class GameRecord:
             raise PositionError(
                 f"record field 'ended' must be {ENDED_BY_FORFEIT!r} when present, not {ended!r}"
             )
+        forfeited_at = data.get("forfeited_at") or []
+        if not isinstance(forfeited_at, list) or not all(
+            isinstance(q, int) and not isinstance(q, bool) and 0 <= q <= len(actions)
+            for q in forfeited_at
+        ):
+            raise PositionError(
+                "record field 'forfeited_at' must be a list of seqs (0 to the number of actions)"
+            )
+        if forfeited_at and len(forfeited_at) != len(forfeits):
+            raise PositionError("record field 'forfeited_at' must have one seq per forfeit")
+        times = data.get("times") or []
+        if not isinstance(times, list) or (times and len(times) != len(actions)):
+            raise PositionError("record field 'times' must be a list of one time per action")
+        clock, started, finished = data.get("clock"), data.get("started"), data.get("finished")
+        played_by = data.get("played_by") or []
+        if not isinstance(played_by, list) or (played_by and len(played_by) != len(actions)):
+            raise PositionError("record field 'played_by' must be a list of one entry per action")
+        if not all(p is None or isinstance(p, str) for p in played_by):
+            raise PositionError("record field 'played_by' holds a reason (text) or null")
+        turn_time, forfeit_after = data.get("turn_time"), data.get("forfeit_after")
+        if turn_time is not None and (
+            not isinstance(turn_time, int | float) or isinstance(turn_time, bool) or turn_time < 0
+        ):
+            raise PositionError("record field 'turn_time' must be a number of seconds")
+        if forfeit_after is not None and (
+            not isinstance(forfeit_after, int)
+            or isinstance(forfeit_after, bool)
+            or forfeit_after < 1
+        ):
+            raise PositionError("record field 'forfeit_after' must be a whole number above 0")
         return cls(
             game=game,
             options=dict(options),
@@ -121,6 +190,14 @@ class GameRecord:
             seeded=seeded,
             forfeits=list(forfeits),
             ended=ended,
+            forfeited_at=list(forfeited_at),
+            clock=RecordClock.from_json(clock) if clock is not None else None,
+            started=parse_time(started, "started") if started is not None else None,
+            times=[parse_time(t, f"times[{i}]") for i, t in enumerate(times)],
+            finished=parse_time(finished, "finished") if finished is not None else None,
+            turn_time=float(turn_time) if turn_time is not None else None,
+            forfeit_after=forfeit_after,
+            played_by=list(played_by),
         )
 
 

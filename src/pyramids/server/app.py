@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -25,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from pyramids import texts
 from pyramids.games import descriptors
-from pyramids.server import accounts, chat, mytables, players, ratings, rematch
+from pyramids.server import accounts, chat, mytables, players, ratings, rematch, verify
 from pyramids.server.auth import account_for_write, account_of, require_account
 from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
@@ -37,13 +36,13 @@ from pyramids.server.hardening import (
     SecurityHeaders,
     is_origin_allowed,
 )
+from pyramids.server.inbound import MessageRefusedError, parse_inbound
 from pyramids.server.learn import pages as learn_pages
 from pyramids.server.learn import router as learn_router
 from pyramids.server.limits import (
     WS_CLOSE_POLICY,
     RateLimitedError,
     client_key,
-    is_too_deep,
     ws_error,
 )
 from pyramids.server.live import Client, LiveTable, ProtocolError, SeatSpec, TableSettings, dumps
@@ -348,9 +347,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tags=["lobby"],
         responses=errors(*COMMON, 404),
     )
-    async def get_table(table_id: TableId) -> dict[str, Any]:
-        """One table's summary."""
-        return (await manager.get(table_id)).summary()
+    async def get_table(
+        request: Request,
+        table_id: TableId,
+        token: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> dict[str, Any]:
+        """One table's summary (an invite-only table's rematch is named only to who holds
+        a seat: its ``token``, or the logged-in account bound to it)."""
+        return await rematch.table_summary(request, await manager.get(table_id), token)
 
     @app.post(
         "/api/tables/{table_id}/seats/{seat}/claim",
@@ -429,10 +433,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     async def get_record(table_id: TableId) -> dict[str, Any]:
         """The game record, once the game is over (the seed would reveal every hidden tile)."""
-        table = await manager.get(table_id)
-        if table.status != "finished":
-            raise ProtocolError("not_finished", "the record is shown once the game is over", 409)
-        return table.record().to_json()
+        # as stored, with the clock and times that prove a forfeit (server/verify.py)
+        return (await verify.finished_record(manager, table_id)).to_json()
 
     @app.get(
         "/api/tables/{table_id}/replay",
@@ -485,7 +487,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(learn_router)  # the tutorial's endpoints (server/learn.py)
     app.include_router(learn_pages)
-    for module in (accounts, players, chat, rematch, mytables):
+    for module in (accounts, players, chat, rematch, mytables, verify):
         app.include_router(module.router)  # docs/PLAYERS.md
 
     if STATIC_DIR.is_dir():
@@ -562,7 +564,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                await _handle(raw, client, table, key)
+                try:
+                    await _handle(raw, client, table, key)
+                except Exception as exc:  # one log line, the socket stays open (issue 29, 9)
+                    log.warning(
+                        "table %s: a message could not be handled: %s: %.200s",
+                        table.id,
+                        type(exc).__name__,
+                        exc,
+                    )
+                    client.send(_error(None, "malformed", texts.message("socket.unhandled", "en")))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -572,37 +583,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await sender
 
     async def _handle(raw: str | bytes, client: Client, table: LiveTable, key: str) -> None:
-        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-        if size > settings.max_message_bytes:
-            client.send(
-                _error(
-                    None, "too_large", f"messages are at most {settings.max_message_bytes} bytes"
-                )
-            )
-            return
-        depth = settings.limits.max_json_depth
-        if depth and is_too_deep(raw, depth):
-            client.send(_error(None, "malformed", f"messages nest at most {depth} deep"))
-            return
         try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            client.send(_error(None, "malformed", f"the message is not JSON: {exc}"))
+            inbound = parse_inbound(
+                raw, max_bytes=settings.max_message_bytes, max_depth=settings.limits.max_json_depth
+            )
+        except MessageRefusedError as exc:  # server/inbound.py: what is wrong with it
+            client.send(dumps(ws_error(exc.msg_id, exc)))
             return
-        except RecursionError:
-            client.send(_error(None, "malformed", "the message nests too deep"))
-            return
-        if not isinstance(data, dict):
-            client.send(_error(None, "malformed", "a message is a JSON object with a 'type'"))
-            return
-        msg_id = data.get("id")
-        if not (
-            msg_id is None
-            or (isinstance(msg_id, str) and len(msg_id) <= 64)
-            or (isinstance(msg_id, int) and not isinstance(msg_id, bool))
-        ):
-            msg_id = None
-        kind = data.get("type")
+        data, msg_id = inbound.data, inbound.msg_id
+        kind = inbound.kind
         if kind == "ping":
             client.send(dumps({"type": "pong", "id": msg_id}))
         elif kind == "sync":

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pyramids.core import CHANCE, State
+from pyramids.core.clock import deadline_of
 from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
-from pyramids.server.clocks import Clock, deadline_of
+from pyramids.server.clocks import Clock
 from pyramids.server.live import (
     EXPIRED,
     FINISHED,

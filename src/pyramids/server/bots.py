@@ -186,7 +186,8 @@ class ServerMoves:
             if spec in INLINE_BOTS:
                 action = think(spec, view, legal, rng)  # well under a millisecond
             else:
-                human = any(s.is_human for s in table.seats)
+                # people really there, not bound seats; asked again when its turn comes
+                human = partial(self.m.presence.has_person, table)
                 try:
                     action = await self.m.searches.run(
                         table.id, human, think, spec, view, legal, rng

@@ -5,9 +5,11 @@ bank of ``bank`` seconds. At each of the seat's decisions the first ``per_move``
 are free, then the bank runs; once the seat has moved, ``increment`` seconds are added.
 A decision starts when the table started running (the first) or when the action before
 it was stored, so the banks follow from ``tables.started`` and the actions' ``created``
-times alone (:func:`banks_at`): nothing about the clocks is stored, and a restart finds
-them exactly as they were. Time while the server is down counts, as it does for a player
-who closed the tab: the clock is the players', not the server's.
+times alone (``banks_at``): nothing about the clocks is stored, and a restart finds
+them exactly as they were. The arithmetic is ``pyramids.core.clock``'s (``banks_at``,
+``deadline_of``), which ``pyramids verify`` uses to check a forfeit on time from a record.
+Time while the server is down counts, as it does for a player who closed the tab: the
+clock is the players', not the server's.
 
 When a decision's ``per_move`` and the bank are both used up, the table's ``on_expiry``
 says what happens: ``stand_in`` (the takeover bot plays that decision, logged as
@@ -26,11 +28,12 @@ import asyncio
 import datetime as dt
 import heapq
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from pyramids.core import Event
+from pyramids.core.clock import Banks, deadline_of
 from pyramids.texts import add_messages
 
 REALTIME, TURN_BASED = "realtime", "turn_based"
@@ -111,57 +114,6 @@ def check_clock(spec: ClockSpec) -> None:
             raise ClockError(f"clock.{name} is 0 to {top:g} seconds, not {value!r}")
     if spec.bank <= 0 and spec.per_move <= 0:
         raise ClockError("a clock needs time: clock.bank or clock.per_move above 0 seconds")
-
-
-@dataclass(frozen=True)
-class Move:
-    """One stored action as the clocks see it: who decided, and when it was stored."""
-
-    seat: int
-    created: dt.datetime
-
-
-@dataclass(frozen=True)
-class Banks:
-    """Every seat's bank (seconds) at the start of the current decision, and when that
-    decision started; None for a seat without a clock (a bot, a forfeited seat)."""
-
-    banks: tuple[float | None, ...]
-    since: dt.datetime
-
-
-def banks_at(
-    spec: ClockSpec,
-    clocked: Sequence[bool],
-    started: dt.datetime,
-    moves: Sequence[Move],
-    forfeits: Sequence[int] = (),
-) -> Banks:
-    """The banks after ``moves`` (in order) at a table that started at ``started``.
-
-    ``clocked[s]``: seat ``s`` is a human's. Each move of a clocked seat spends the time
-    since the move before (or the start) beyond ``per_move``, at most the whole bank,
-    then earns ``increment``. Moves of other seats (bots, chance: seat -1) spend nothing.
-    """
-    n = len(clocked)
-    banks = [spec.bank] * n
-    since = started
-    for move in moves:
-        if 0 <= move.seat < n and clocked[move.seat]:
-            elapsed = max(0.0, (move.created - since).total_seconds())
-            spent = max(0.0, elapsed - spec.per_move)
-            banks[move.seat] = max(0.0, banks[move.seat] - spent) + spec.increment
-        since = max(since, move.created)
-    out = set(forfeits)
-    return Banks(tuple(banks[s] if clocked[s] and s not in out else None for s in range(n)), since)
-
-
-def deadline_of(spec: ClockSpec, banks: Banks, seat: int) -> dt.datetime | None:
-    """When seat ``seat``'s current decision runs out of time (None: it has no clock)."""
-    bank = banks.banks[seat] if 0 <= seat < len(banks.banks) else None
-    if bank is None:
-        return None
-    return banks.since + dt.timedelta(seconds=spec.per_move + bank)
 
 
 def iso_ms(value: dt.datetime) -> str:

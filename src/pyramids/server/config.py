@@ -168,6 +168,12 @@ class Settings:
     search_reserved: int = 1
     """Of those, how many only tables with a human seat use (all-bot tables never)."""
     finished_cache: int = 256
+    """Finished tables kept in memory after their last use, at most (``finished.py``; 0: no
+    bound by number)."""
+    finished_cache_bytes: int = 64 * 1024 * 1024
+    """Estimated bytes of the finished tables kept in memory, at most: the least recently
+    used are dropped first (a long game of Pyramids and Flags weighs about 2.5 MB, one of
+    Flaming Pyramids 0.3–0.6 MB; 0: no bound by bytes). Tables someone watches stay."""
     send_queue_limit: int = 2000
     spectator_linger: float = 0.2
     """Seconds a spectator's message waits for the next ones to go out in the same write

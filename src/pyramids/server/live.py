@@ -30,18 +30,16 @@ import orjson
 
 from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
+from pyramids.core.clock import Banks, Move, banks_at
 from pyramids.core.errors import PyramidsError
 from pyramids.games import descriptor, descriptor_of, make_game
 from pyramids.server.clocks import (
     CLOCK,
     FORFEITED,
-    Banks,
     ClockError,
     ClockNotice,
     ClockSpec,
-    Move,
     Timer,
-    banks_at,
     clocks_json,
 )
 from pyramids.server.config import Settings
@@ -172,11 +170,16 @@ def encode(data: Any) -> bytes:
     as an integer over 64 bits): what every message leaving the server is made of. Parts
     already encoded (a log, :func:`raw`) go in as they are."""
     try:
-        return orjson.dumps(data)
+        # a copy of exactly its length: orjson's own bytes keep the whole buffer it wrote
+        # into (4 KiB at least, 8 times a long string), and logs keep entries a whole game
+        return memoryview(orjson.dumps(data)).tobytes()
     except orjson.JSONEncodeError:
         # (a message with a raw part holds no such integer: logs hold seats, tiles, cards)
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=_raw_text)
-        return text.encode()
+        try:
+            return text.encode()
+        except UnicodeEncodeError:  # a lone surrogate: JSON spells it \udXXX, UTF-8 cannot
+            return json.dumps(data, separators=(",", ":"), default=_raw_text).encode()
 
 
 def raw(data: bytes) -> Any:
@@ -863,11 +866,19 @@ class LiveTable:
             self._messages[i] = out
         return out
 
+    def outsider_summary(self) -> dict[str, Any]:
+        """The summary as someone who holds no seat here sees it: an invite-only table's
+        rematch (also invite-only) is not named to them (``rematch.py``)."""
+        summary = self.summary()
+        if self.public or self.rematch_id is None:
+            return summary
+        return {**summary, "rematch_id": None}
+
     def hello(self, viewer: int | None) -> dict[str, Any]:
         """The ``hello`` message: the summary, the seat, and the log as ``viewer`` sees it."""
         return {
             "type": "hello",
-            "table": self.summary(),
+            "table": self.summary() if viewer is not None else self.outsider_summary(),
             "seat": viewer,
             "log": log_array(self.logs[self.index(self.shown_viewer(viewer))]),
         }
@@ -887,6 +898,9 @@ class LiveTable:
         for client in list(self.clients):
             if client.seat is not None:
                 client.send(out)
+        outsiders = self.outsider_summary()
+        if outsiders is not self.summary():
+            out = Outgoing(encode({"type": "table", "table": outsiders}))
         self._to_spectators(out)
 
     def attach(self, client: Client) -> None:

@@ -6,12 +6,21 @@ sockets may be held by any instance: each stores its own count (``cluster_store.
 and tells the others (a ``p`` notification), and the table's owner counts them all before
 it starts an absence clock or takes a seat over. The owner stores the takeover
 (``seats.taken_over``) so that every instance shows it and a new owner keeps it.
+
+Whether a table has a person at it (:meth:`Presence.has_person`) decides whether its search
+bots go before the all-bot tables' (``search.py``): a human seat counts while it has a
+socket, or while less than its absence time has passed since its last sign of life (its
+last socket closing, its last own action, the table's start), and never once a bot has
+taken it over. So a seat bound and abandoned does not keep a table ahead of everyone else's
+(issue 29, item 10). The time is the manager's clock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
+import weakref
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
@@ -28,6 +37,9 @@ log = logging.getLogger("pyramids.server")
 
 PRESENCE_NOTICE = "p"
 """Notification kind: an instance's count of a table's sockets changed."""
+PERSON_ABSENCE = 30.0
+"""Seconds a human seat with no socket still counts as a person when neither its table nor
+the server has an absence time (``absent_after`` 0: takeovers off)."""
 
 
 class Presence:
@@ -35,6 +47,47 @@ class Presence:
 
     def __init__(self, manager: TableManager) -> None:
         self.m = manager
+        self._left: weakref.WeakKeyDictionary[LiveTable, dict[int, dt.datetime]] = (
+            weakref.WeakKeyDictionary()
+        )
+        """When each seat's last socket (anywhere) closed, by the manager's clock."""
+
+    # --- people ----------------------------------------------------------------------------
+
+    def absence_time(self, table: LiveTable) -> float:
+        """Seconds without a sign of life after which a human seat is no longer a person."""
+        return table.settings.absent_after or self.m.settings.absent_after or PERSON_ABSENCE
+
+    def last_seen(self, table: LiveTable, seat: int) -> dt.datetime:
+        """The seat's last sign of life: its last socket closing, its last own action (not
+        a stand-in's), or else the table's start."""
+        seen = self._left.get(table, {}).get(seat)
+        times = table.action_times
+        for seq in range(len(table.actions), 0, -1):
+            if table.actions[seq - 1][0] == seat and seq not in table.stand_ins:
+                if seq - 1 < len(times) and (seen is None or times[seq - 1] > seen):
+                    seen = times[seq - 1]
+                break
+        start = table.started or table.created
+        return max(seen, start) if seen is not None else start
+
+    def is_person(self, table: LiveTable, seat: int) -> bool:
+        """Whether a person plays ``seat`` now: a human seat not taken over, with a socket
+        or a sign of life less than its absence time ago."""
+        s = table.seats[seat]
+        if not s.is_human or s.taken_over:
+            return False
+        if s.present:
+            return True
+        away = (self.m.clock.now() - self.last_seen(table, seat)).total_seconds()
+        return away < self.absence_time(table)
+
+    def has_person(self, table: LiveTable) -> bool:
+        """Whether any seat of ``table`` is played by a person now (:meth:`is_person`)."""
+        return any(self.is_person(table, s.seat) for s in table.seats)
+
+    def _note_left(self, table: LiveTable, seat: int) -> None:
+        self._left.setdefault(table, {})[seat] = self.m.clock.now()
 
     # --- sockets ---------------------------------------------------------------------------
 
@@ -52,6 +105,7 @@ class Presence:
         s = table.seats[seat]
         s.connections = max(0, s.connections - 1)
         if not s.present:
+            self._note_left(table, seat)
             self.start_absence(table, seat)
         table.changed()
         table.broadcast_table()
@@ -87,6 +141,7 @@ class Presence:
             if s.present:
                 self.present(table, s.seat)
             else:
+                self._note_left(table, s.seat)
                 self.start_absence(table, s.seat)
         if changed:
             table.changed()

@@ -18,6 +18,12 @@ says, for each seat, which player of the first game sits there, so that the matc
 
 Every ask is told to the old table's connections (a ``rematch`` message: "Ann wants a
 rematch", with the new table's id), and the old table's summary shows its ``rematch_id``.
+
+A rematch of an invite-only table is invite-only too, and stays so: only who holds a seat
+(its token, or the logged-in account bound to it) of the old table hears of the rematch
+and sees its ``rematch_id``; its spectators and anyone with its id do not (issue 29,
+item 7), and ``GET /api/matches/{id}`` lists an invite-only series' tables only to who
+holds a seat of one of them (to anyone else: 404 ``unknown_match``, as for no series).
 In a cluster (docs/CLUSTER.md) those connections may be on any instance: each ask also
 sends a notification of kind ``r`` (:data:`REMATCH_NOTICE`; data: the asker's old seat).
 The first ask's rides in the transaction that stores the rematch (``claim_rematch``); a
@@ -34,14 +40,14 @@ import weakref
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, Table, delete, func, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from pyramids.games import descriptor
 from pyramids.server import cluster_store
-from pyramids.server.auth import Account, account_for_write
+from pyramids.server.auth import Account, account_for_write, account_of
 from pyramids.server.db import Base, ChatRow, TableRow
 from pyramids.server.limits import client_key
 from pyramids.server.live import (
@@ -365,17 +371,19 @@ async def ask_rematch(
         "seat": new_seat,
         "token": token,
         "url": f"/t/{new.id}?token={token}",
-        "match": await match_score(manager, new.match_id or old.id),
+        "match": await match_score(manager, new.match_id or old.id, insider=True),
     }
 
 
 def _tell_ask(old: LiveTable, rematch_id: str, seat: int) -> None:
-    """Tell this instance's connections of ``old`` that its ``seat`` asked for the rematch."""
+    """Tell this instance's connections of ``old`` that its ``seat`` asked for the rematch
+    (of an invite-only table, its players' connections only: not its spectators)."""
     notice = dumps(
         {"type": "rematch", "table_id": rematch_id, "seat": seat, "name": old.seats[seat].name}
     )
     for client in list(old.clients):
-        client.send(notice)
+        if old.public or client.seat is not None:
+            client.send(notice)
 
 
 async def on_remote_ask(manager: TableManager, old: LiveTable, data: str) -> None:
@@ -400,20 +408,60 @@ def install(manager: TableManager) -> None:
     manager.remote_handlers[REMATCH_NOTICE] = partial(on_remote_ask, manager)
 
 
+# --- who sees a private rematch ------------------------------------------------------------
+
+
+def holds_a_seat(table: LiveTable, token: str | None, account: Account | None) -> bool:
+    """Whether whoever asks holds a seat of ``table``: its seat token, or the logged-in
+    account bound to one of its human seats."""
+    if token:
+        try:
+            table.seat_for_token(token)
+        except ProtocolError:
+            pass
+        else:
+            return True
+    return account is not None and any(
+        s.is_human and s.account_id == account.id for s in table.seats
+    )
+
+
+async def table_summary(request: Request, table: LiveTable, token: str | None) -> dict[str, Any]:
+    """The summary ``GET /api/tables/{id}`` answers: the rematch of an invite-only table is
+    named only to who holds a seat there (``token``, or the session's account)."""
+    if table.public or table.rematch_id is None:
+        return table.summary()
+    if holds_a_seat(table, token, await account_of(request)):
+        return table.summary()
+    return table.outsider_summary()
+
+
 # --- the match score -----------------------------------------------------------------------
 
 
-async def match_score(manager: TableManager, match_id: str) -> dict[str, Any]:
+async def match_score(
+    manager: TableManager,
+    match_id: str,
+    token: str | None = None,
+    account: Account | None = None,
+    *,
+    insider: bool = False,
+) -> dict[str, Any]:
     """A series' tables (first first) and each player's wins and points.
 
     A finished game gives each of its winners (place 1) ``1 / k`` of a win when ``k`` share
-    first place, and each player one point per player placed behind them."""
+    first place, and each player one point per player placed behind them. The invite-only
+    tables count only for an ``insider``, or who holds a seat (``token``, ``account``) of
+    one of the series' tables; with none left to show: 404 ``unknown_match``."""
     if not is_table_id(match_id):
         raise ProtocolError("unknown_match", f"there is no match {match_id!r}", 404)
     ids = await manager.read(partial(match_table_ids, match_id=match_id))
-    if not ids:
-        raise ProtocolError("unknown_match", f"there is no match {match_id!r}", 404)
     tables = [await manager.get(i) for i in ids]
+    shown_all = insider or all(t.public for t in tables)
+    if not shown_all and not any(holds_a_seat(t, token, account) for t in tables):
+        tables = [t for t in tables if t.public]
+    if not tables:
+        raise ProtocolError("unknown_match", f"there is no match {match_id!r}", 404)
     n = tables[0].players
     wins = [0.0] * n
     points = [0] * n
@@ -465,9 +513,15 @@ async def match_score(manager: TableManager, match_id: str) -> dict[str, Any]:
 async def get_match(
     request: Request,
     match_id: Annotated[str, Path(description="The first table's id of a series.")],
+    token: Annotated[
+        str | None,
+        Query(max_length=64, description="A seat token of one of the series' tables."),
+    ] = None,
 ) -> dict[str, Any]:
     """A series of rematches: its tables (first first: id, status, ranking, the series
     player who moved first, who sat where, each player's place) and the score per player
-    (wins, shared on ties; points: players placed behind)."""
+    (wins, shared on ties; points: players placed behind). An invite-only series is shown
+    only to who holds a seat of one of its tables (``token``, or the logged-in account
+    bound to it): 404 ``unknown_match`` to anyone else."""
     manager: TableManager = request.app.state.manager
-    return await match_score(manager, match_id)
+    return await match_score(manager, match_id, token, await account_of(request))

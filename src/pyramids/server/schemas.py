@@ -501,6 +501,22 @@ class RecordOut(Response):
     """Seats that forfeited on time, in order (absent: none)."""
     ended: Literal["forfeit"] | None = None
     """``forfeit``: forfeits left one seat standing and the table ended the game there."""
+    forfeited_at: list[int] | None = None
+    """For each forfeit, the seq at which the seat's time ran out (absent: no forfeit)."""
+    clock: dict[str, Any] | None = None
+    """The table's clock (``settings.clock``; absent: none)."""
+    started: str | None = None
+    """When the table began running (ISO UTC, microseconds): the first decision's start."""
+    times: list[str] | None = None
+    """When each action was stored (ISO UTC, microseconds), one per action."""
+    finished: str | None = None
+    """When the game ended (ISO UTC, microseconds)."""
+    turn_time: float | None = None
+    """Without a clock: the seconds each decision had before a bot played it."""
+    forfeit_after: int | None = None
+    """A rated table without a clock: the turn times in a row that forfeit a seat."""
+    played_by: list[str | None] | None = None
+    """Why a bot chose each action for a human seat (null: its player), one per action."""
 
 
 class ReplayStepOut(Response):

@@ -11,6 +11,12 @@ hands a worker to:
    fewer than ``workers - reserved`` all-bot searches run (at least one), and never two at
    once for one table.
 
+A table has a person while one of its human seats is really there (``presence.py``: a
+socket, or a sign of life within its absence time), not merely bound: ``run`` takes that
+as a question (``still_human``) asked again when the search's turn comes, so a search
+queued while its table had a person and left waiting after the person went away joins
+the all-bot tables' round instead of going first.
+
 So at least ``reserved`` workers are kept for tables with people: a human table's bot
 waits for no all-bot search, however many all-bot tables are busy, and the all-bot
 tables together take at most ``workers - reserved`` cores (with two workers and one
@@ -43,7 +49,8 @@ HISTORY = 2048
 
 
 class Dispatch(NamedTuple):
-    """One event of the pool: a search ``queued``, ``started`` or ``done``."""
+    """One event of the pool: a search ``queued``, ``started``, ``demoted`` (its table no
+    longer had a person when its turn came) or ``done``."""
 
     event: str
     job: int
@@ -61,6 +68,7 @@ class _Job:
     args: tuple[Any, ...]
     future: asyncio.Future[Any]
     started: bool = False
+    still_human: Callable[[], bool] | None = None
 
 
 @dataclass
@@ -92,14 +100,23 @@ class SearchPool:
         q = self._queues
         return len(q.human) + sum(len(d) for d in q.bots.values())
 
-    async def run(self, table_id: str, human: bool, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(
+        self,
+        table_id: str,
+        human: bool | Callable[[], bool],
+        fn: Callable[..., Any],
+        *args: Any,
+    ) -> Any:
         """``fn(*args)`` in a worker once it is this search's turn (BrokenProcessPool if the
-        worker died: the pool is replaced for the next searches)."""
+        worker died: the pool is replaced for the next searches). ``human``: whether the
+        table has a person, or a function that says so now (asked again at dispatch)."""
         if self._closed:
             raise BrokenProcessPool("the search pool is shut down")
         loop = asyncio.get_running_loop()
         self._jobs += 1
-        job = _Job(self._jobs, table_id, human, fn, args, loop.create_future())
+        check = human if callable(human) else None
+        is_human = check() if check is not None else bool(human)
+        job = _Job(self._jobs, table_id, is_human, fn, args, loop.create_future(), False, check)
         if human:
             self._queues.human.append(job)
         else:
@@ -162,8 +179,14 @@ class SearchPool:
         q = self._queues
         while q.human:
             job = q.human.popleft()
-            if not job.future.done():
-                return job
+            if job.future.done():
+                continue
+            if job.still_human is not None and not job.still_human():
+                job.human = False  # the person left while it waited: the all-bot round
+                q.bots.setdefault(job.table_id, deque()).append(job)
+                self._note("demoted", job)
+                continue
+            return job
         if self._running_bots >= self.bot_share:
             return None
         for table_id in list(q.bots):

@@ -6,7 +6,9 @@ seconds, holds its connection for ever. :func:`guarded_protocol` makes an httpto
 protocol that answers 408 and closes a connection whose request head is not complete
 ``header_timeout`` seconds after it connected or began the request, or whose body is not
 complete ``body_timeout`` seconds after its head; answers 431 to a head over
-``max_header_bytes``; and 429 to an address past ``max_http_connections_per_address``
+``max_header_bytes`` however it arrives (counted as it is read, and measured again, request
+line and headers, once the parser has it whole: a head that came in one read is parsed in
+that read); and 429 to an address past ``max_http_connections_per_address``
 open connections (a WebSocket stops counting here once upgraded: the table socket has
 its own cap). The settings are :class:`~pyramids.server.config.LimitSettings`.
 """
@@ -40,6 +42,17 @@ def raw_error(status: int, code: str, message: str) -> bytes:
     return head + body
 
 
+REQUEST_LINE_EXTRA = len(b"  HTTP/1.1\r\n")
+"""Bytes of a request line besides its method and target."""
+
+
+def head_size(method: bytes, target: bytes, headers: list[tuple[bytes, bytes]]) -> int:
+    """The bytes of a request head as sent: its request line, each header line and the
+    blank line that ends it (whitespace around values is not counted)."""
+    lines = sum(len(name) + len(value) + 4 for name, value in headers)  # "N: V\r\n"
+    return len(method) + len(target) + REQUEST_LINE_EXTRA + lines + 2
+
+
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with read timeouts, a head size cap and a per-address cap."""
 
@@ -53,6 +66,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._key: str | None = None
         self._head_bytes = 0
         self._in_body = False
+        self._refused = False
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -83,6 +97,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         """The WebSocket protocol takes the connection over: stop guarding it here."""
+        if self._refused:
+            return  # a handshake whose head was over the cap: answered 431
         self._disarm()
         self._uncount()
         super().handle_websocket_upgrade()
@@ -91,6 +107,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         """Feed the parser, counting the bytes of the request head."""
+        if self._refused:
+            return  # the answer is out and the connection closing: read no more
         if not self._in_body:
             self._head_bytes += len(data)
         super().data_received(data)
@@ -104,14 +122,29 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._arm(self.limits.header_timeout, "head")
 
     def on_headers_complete(self) -> None:
-        """The head is here: now the body must be complete within ``body_timeout``."""
+        """The head is here: 431 if it is over the cap (the application never sees it);
+        else now the body must be complete within ``body_timeout``."""
+        cap = self.limits.max_header_bytes
+        if self._refused:
+            return
+        if cap and head_size(self.parser.get_method(), self.url, self.headers) > cap:
+            self._refused = True
+            self._refuse(431, "too_large", f"the request head is over {cap} bytes")
+            return
         self._head_bytes = 0
         self._in_body = True
         self._arm(self.limits.body_timeout, "body")
         super().on_headers_complete()
 
+    def on_body(self, body: bytes) -> None:
+        """A part of the body (none of a refused request's reaches the application)."""
+        if not self._refused:
+            super().on_body(body)
+
     def on_message_complete(self) -> None:
         """The request is complete: no timer until the next one begins (keep-alive's)."""
+        if self._refused:
+            return
         self._in_body = False
         self._disarm()
         super().on_message_complete()

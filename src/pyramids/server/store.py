@@ -128,7 +128,7 @@ class TableRecord:
     snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)
     action_times: dict[int, dt.datetime] = field(default_factory=dict)
     """When each action (by seq) was stored: the players' clocks follow from these
-    (``clocks.banks_at``)."""
+    (``pyramids.core.clock.banks_at``)."""
 
 
 @dataclass(frozen=True)

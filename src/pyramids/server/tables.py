@@ -28,7 +28,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -55,6 +55,7 @@ from pyramids.server.bots import ServerMoves
 from pyramids.server.clocks import FORFEITED, Clock, SystemClock
 from pyramids.server.config import Settings
 from pyramids.server.db import make_engine, migrate
+from pyramids.server.finished import FinishedCache
 from pyramids.server.limits import ClientLimits
 from pyramids.server.live import (
     EXPIRED,
@@ -180,7 +181,9 @@ class TableManager:
     def _reset(self) -> None:
         """Forget every table and open nothing (the state before ``start``)."""
         self.tables: dict[str, LiveTable] = {}
-        self._finished: OrderedDict[str, None] = OrderedDict()
+        self._finished = FinishedCache(
+            self.settings.finished_cache, self.settings.finished_cache_bytes
+        )
         self._loading: dict[str, asyncio.Lock] = {}
         self._inflight: set[asyncio.Task[Any]] = set()
         self._engine: Engine | None = None
@@ -451,11 +454,14 @@ class TableManager:
         if not is_table_id(table_id):
             raise ProtocolError("unknown_table", f"there is no table {table_id!r}", 404)
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is None:
-                table = await self._load(table_id)
-        self._loading.pop(table_id, None)
+        try:
+            async with lock:
+                table = self.tables.get(table_id)
+                if table is None:
+                    table = await self._load(table_id)
+        finally:  # an unknown id too: its lock must not stay (one per id asked for)
+            if not lock.locked():
+                self._loading.pop(table_id, None)
         return table
 
     async def _load(self, table_id: str) -> LiveTable:
@@ -488,17 +494,8 @@ class TableManager:
         return table
 
     def remember_finished(self, table_id: str) -> None:
-        self._finished[table_id] = None
-        self._finished.move_to_end(table_id)
-        while len(self._finished) > self.settings.finished_cache:
-            for old in self._finished:
-                table = self.tables.get(old)
-                if table is None or not table.clients:
-                    del self._finished[old]
-                    self.tables.pop(old, None)
-                    break
-            else:
-                return
+        """A finished table was just used: keep it, within the cache's bounds (``finished.py``)."""
+        self._finished.remember(table_id, self.tables)
 
     async def list_tables(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         """The lobby's list: public tables' summaries, newest first (live ones as they are

@@ -26,14 +26,13 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from pyramids.core.clock import deadline_of, timed_out_run
 from pyramids.server import store
-from pyramids.server.clocks import FORFEIT, FORFEITED, deadline_of
+from pyramids.server.clocks import FORFEIT, FORFEITED
 from pyramids.server.config import MAX_TURN_TIME
 from pyramids.server.live import (
-    ABSENT,
     FINISHED,
     RUNNING,
-    TIMEOUT,
     LiveTable,
     ProtocolError,
     forfeit_end_entry,
@@ -106,16 +105,8 @@ def timeouts_in_a_row(table: LiveTable, seat: int) -> int:
     """How many of ``seat``'s latest decisions in a row the stand-in made because its
     ``turn_time`` ran out (the absence takeover's moves are skipped; its own move ends the
     run)."""
-    run = 0
-    for seq in range(len(table.actions), 0, -1):
-        if table.actions[seq - 1][0] != seat:
-            continue
-        reason = table.stand_ins.get(seq)
-        if reason == TIMEOUT:
-            run += 1
-        elif reason != ABSENT:
-            break
-    return run
+    decided = [(who, table.stand_ins.get(seq)) for seq, (who, _) in enumerate(table.actions, 1)]
+    return len(timed_out_run(decided, seat))
 
 
 class Timers:

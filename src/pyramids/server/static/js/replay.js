@@ -9,9 +9,13 @@
 // `browser_module` GET /api/games names for the game: this page names no game. A drawer
 // may also name the steps worth a jump (`marks(steps)`: [{index, kind, text}], e.g. where
 // call-out mayhem was overlooked and where it was found), listed beside the slider.
-// The fairness panel reads GET /api/tables/{id}/record: the seed and salt it reveals must
-// hash (SHA-256 of the UTF-8 text "{seed}:{salt}", crypto.subtle) to the commitment the
-// table published at its start; `pyramids verify RECORD` also checks every chance draw.
+// The fairness panel shows GET /api/tables/{id}/verify: the server runs the check of
+// `pyramids verify RECORD` on the record it stored (the commitment, the deal, every chance
+// draw and action, the end, every forfeit on time from the clock and the actions' times)
+// and answers each step: passed, the first that failed (with its facts), or not checked.
+// The page says exactly that, step by step. This browser also hashes the seed and salt of
+// GET /api/tables/{id}/record itself (SHA-256 of the UTF-8 text "{seed}:{salt}",
+// crypto.subtle): they must give the commitment the table published at its start.
 // The chat panel shows the table's chat (GET /api/tables/{id}/chat: both channels once the
 // game is over) up to the step shown: each message was said at a seq.
 
@@ -42,6 +46,7 @@ let index = 0;
 let names = [];
 let drawer = null; // the game module's replay drawer: {render(state, names)}
 let fairness = null; // {commitment, seed (exact digits), salt, seeded, computed, verdict}
+let checked = null; // GET /api/tables/{id}/verify, or {error} when it could not be asked
 let timer = null; // the autoplay interval while playing
 let chat = []; // the table's chat messages, oldest first
 
@@ -127,21 +132,121 @@ async function checkFairness() {
   return found;
 }
 
+/** The server's full check of the stored record (GET /api/tables/{id}/verify). */
+async function askVerify() {
+  try {
+    return await api(`/api/tables/${encodeURIComponent(tableId)}/verify`);
+  } catch (err) {
+    return { error: errorText(err.code, err.message) };
+  }
+}
+
+/** A record's time (ISO UTC) as "2026-03-01 12:05:21 UTC". */
+function shownTime(iso) {
+  const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(iso || "");
+  return match ? `${match[1]} ${match[2]} UTC` : String(iso ?? "");
+}
+
+/** The seat's name (its number when the summary has none). */
+function seatName(seat) {
+  return names[seat] ?? String(seat);
+}
+
+/** The first failure of the check in this page's words. */
+function failureText(failure) {
+  const d = failure.details || {};
+  const params = { ...d, seq: failure.seq ?? d.seq ?? "" };
+  if (failure.kind === "illegal_action" && d.reason === "after_the_end") return t("fair_fail_illegal_after_end", params);
+  if (failure.kind === "wrong_forfeit") {
+    const known = ["in_time", "not_to_move", "no_forfeit_clock"].includes(d.why);
+    return t(known ? `fair_fail_wrong_forfeit_${d.why}` : "fair_fail_wrong_forfeit", {
+      name: seatName(d.seat),
+      seq: failure.seq ?? "",
+      deadline: shownTime(d.deadline),
+      at: shownTime(d.at),
+    });
+  }
+  return t(`fair_fail_${failure.kind}`, params);
+}
+
+/** What a passed step checked, in words. */
+function passedText(step) {
+  if (step === "replay") {
+    const draws = checked.chance_draws;
+    const key = draws === 0 ? "fair_passed_replay_none" : draws === 1 ? "fair_passed_replay_one" : "fair_passed_replay";
+    return t(key, { draws, actions: checked.actions });
+  }
+  if (step === "end") return t(checked.ended_by_forfeit ? "fair_passed_end_forfeit" : "fair_passed_end");
+  if (step === "forfeits") {
+    const clock = checked.clock;
+    return checked.forfeits
+      .map((f) =>
+        t(clock ? "fair_passed_forfeit" : "fair_passed_forfeit_turns", {
+          name: seatName(f.seat),
+          deadline: shownTime(f.deadline),
+          at: shownTime(f.at),
+          bank: clock ? clock.bank : 0,
+          increment: clock ? clock.increment : 0,
+          per_move: clock ? clock.per_move : 0,
+          n: checked.forfeit_after ?? "",
+          turn_time: checked.turn_time ?? "",
+        }),
+      )
+      .join(" ");
+  }
+  return t(`fair_passed_${step}`);
+}
+
+/** The verdict: the server's check first, then this browser's own hash of seed and salt. */
+function verdictOf() {
+  if (checked && checked.error) return "error";
+  if (checked && checked.failure) return checked.failure.kind === "no_commitment" ? "none" : "failed";
+  if (fairness && fairness.verdict === "mismatch") return "mismatch";
+  return checked ? "verified" : "none";
+}
+
 function renderFairness() {
   const panel = document.getElementById("fairness");
-  if (!fairness) {
+  if (!fairness && !checked) {
     panel.hidden = true;
     return;
   }
   panel.hidden = false;
-  document.getElementById("fair-seeded").hidden = !fairness.seeded;
-  document.getElementById("fair-commitment").textContent = fairness.commitment || "—";
-  document.getElementById("fair-seed").textContent = fairness.seed;
-  document.getElementById("fair-salt").textContent = fairness.salt ?? "—";
+  const local = fairness || {};
+  document.getElementById("fair-seeded").hidden = !(local.seeded || (checked && checked.seeded));
+  document.getElementById("fair-commitment").textContent = local.commitment || (checked && checked.commitment) || "—";
+  document.getElementById("fair-seed").textContent = local.seed ?? (checked && checked.seed) ?? "—";
+  document.getElementById("fair-salt").textContent = local.salt ?? (checked && checked.salt) ?? "—";
+  const shown = verdictOf();
   const verdict = document.getElementById("fair-verdict");
-  verdict.className = `fair-verdict ${fairness.verdict === "verified" ? "ok" : fairness.verdict === "mismatch" ? "bad" : ""}`;
-  verdict.dataset.verdict = fairness.verdict;
-  verdict.textContent = t(`fair_${fairness.verdict}`, { hash: fairness.computed || "" });
+  verdict.className = `fair-verdict ${shown === "verified" ? "ok" : ["failed", "mismatch", "error"].includes(shown) ? "bad" : ""}`;
+  verdict.dataset.verdict = shown;
+  const failure = checked && checked.failure;
+  verdict.textContent = t(`fair_${shown}`, {
+    hash: local.computed || "",
+    step: failure ? t(`fair_step_${failure.step}`) : "",
+    message: (checked && checked.error) || "",
+  });
+  const steps = document.getElementById("fair-steps");
+  const list = checked && Array.isArray(checked.steps) ? checked.steps : [];
+  steps.hidden = list.length === 0;
+  fill(
+    steps,
+    list.map(({ step, status }) =>
+      h(
+        "li",
+        { class: `fair-step ${status}`, "data-testid": "fair-step", "data-step": step, "data-status": status },
+        h("strong", {}, t(`fair_step_${step}`)),
+        " ",
+        status === "passed" ? passedText(step) : status === "failed" ? failureText(failure) : t("fair_not_checked"),
+      ),
+    ),
+  );
+  const own = document.getElementById("fair-local");
+  const ownVerdict = local.verdict === "verified" ? "local_verified" : local.verdict;
+  own.hidden = !["local_verified", "mismatch", "unchecked"].includes(ownVerdict);
+  own.dataset.verdict = local.verdict || "none";
+  own.textContent = own.hidden ? "" : t(`fair_${ownVerdict}`, { hash: local.computed || "" });
 }
 
 function render() {
@@ -336,10 +441,13 @@ async function init() {
       (answer) => answer.messages || [],
       () => [],
     );
-    fairness = await checkFairness().catch((err) => {
-      console.warn("the record could not be checked", err);
-      return null;
-    });
+    [fairness, checked] = await Promise.all([
+      checkFairness().catch((err) => {
+        console.warn("the record could not be hashed", err);
+        return null;
+      }),
+      askVerify(),
+    ]);
   } catch (err) {
     dom.step.textContent = "";
     toast(errorText(err.code, err.message), "error");

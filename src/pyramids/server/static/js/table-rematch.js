@@ -4,8 +4,9 @@
 // the logged-in account) and lands on their seat at the new table: same seats and rules,
 // the first player one seat to the left. The other players' pages hear `rematch` (or see
 // the summary's rematch_id) and offer "Join the rematch". In a series (summary.match_id)
-// the score per player (GET /api/matches/{id}) shows on the end screen and, during a
-// rematch game, in a side panel.
+// the score per player (GET /api/matches/{id}, with the seat's token: an invite-only
+// series is shown only to its players) shows on the end screen and, during a rematch
+// game, in a side panel. Spectators of an invite-only table are not told of its rematch.
 
 import * as bus from "./table-bus.js";
 import { onLangChange, t } from "./i18n.js";
@@ -110,7 +111,10 @@ async function refreshMatch(ctx) {
   if (state.matchFor === key) return;
   state.matchFor = key;
   try {
-    state.match = await api(`/api/matches/${encodeURIComponent(summary.match_id)}`);
+    // an invite-only series is shown only to who holds a seat: this tab's token says so
+    // (a logged-in player's session too)
+    const proof = ctx && ctx.token ? `?token=${encodeURIComponent(ctx.token)}` : "";
+    state.match = await api(`/api/matches/${encodeURIComponent(summary.match_id)}${proof}`);
   } catch {
     state.match = null;
   }
