@@ -372,11 +372,17 @@ def test_the_account_bound_to_a_seat_sees_the_private_rematch(
     cookie, _csrf = logged_in
     with TestClient(create_app(settings)) as client:
         body = create(client, [{"kind": "human"}, bot()], options=ONE_TURN)
-        old, token = body["table"]["id"], body["invites"][0]["token"]
+        old, invite = body["table"]["id"], body["invites"][0]["token"]
         with client.websocket_connect(
-            f"/ws/tables/{old}?token={token}", headers={"cookie": f"{COOKIE}={cookie}"}
+            f"/ws/tables/{old}?token={invite}", headers={"cookie": f"{COOKIE}={cookie}"}
         ) as ws:
-            receive_until(ws, lambda m: m["type"] == "state")
+            token = receive_until(ws, lambda m: m["type"] == "hello")["seat_token"]
+        linked = client.post(  # the player's own click binds the seat to the account
+            f"/api/tables/{old}/link",
+            json={"token": token},
+            headers={"cookie": f"{COOKIE}={cookie}", CSRF_HEADER: _csrf},
+        )
+        assert linked.status_code == 200, linked.text
         finish(client, old, [token])
         new = rematch(client, old, token=token).json()["table"]["id"]
         assert client.get(f"/api/tables/{old}").json()["rematch_id"] is None

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 import orjson
 
+from pyramids import texts
 from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
 from pyramids.core.clock import Banks, Move, banks_at
@@ -89,12 +90,7 @@ def new_token() -> str:
 
 def invite_used() -> ProtocolError:
     """The refusal of an invite whose first use bound its seat (issue 29: used once)."""
-    return ProtocolError(
-        "invite_used",
-        "this invite was already used; open the table from the browser or account that "
-        "took the seat",
-        403,
-    )
+    return ProtocolError("invite_used", texts.message("seats.invite_used", "en"), 403)
 
 
 def new_table_id() -> str:

@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from pyramids import texts
 from pyramids.core.errors import PyramidsError
 from pyramids.core.fairness import commitment
 from pyramids.games import descriptor, make_game
@@ -124,6 +125,13 @@ class SeatUse:
 
     seat: int
     token: str | None = None
+
+
+def seat_has_account(seat: int) -> ProtocolError:
+    """The refusal of a link to an account for a seat another account holds."""
+    return ProtocolError(
+        "seat_has_account", texts.message("seats.has_account", "en", seat=seat), 409
+    )
 
 
 class SqlActionStore:
@@ -857,13 +865,9 @@ class TableManager:
         if s.account_id == account.id:
             return use
         if s.account_id is not None:
-            raise ProtocolError(
-                "seat_has_account", f"seat {use.seat} is already bound to another account", 409
-            )
+            raise seat_has_account(use.seat)
         if table.status not in (OPEN, RUNNING):
-            raise ProtocolError(
-                "finished", "a seat is bound to an account only before the game is over", 409
-            )
+            raise ProtocolError("finished", texts.message("seats.link_over", "en"), 409)
         held = s.token_hash
         assert held is not None  # the seat's token was found above
         async with table.lock:
@@ -893,11 +897,7 @@ class TableManager:
         if not ok:
             await self._reload_seat(table, use.seat)
             if s.account_id != account.id:
-                raise ProtocolError(
-                    "seat_has_account",
-                    f"seat {use.seat} is already bound to another account",
-                    409,
-                )
+                raise seat_has_account(use.seat)
         table.changed()
         table.broadcast_table()
         return use
