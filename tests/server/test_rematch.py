@@ -369,7 +369,7 @@ def test_the_account_bound_to_a_seat_sees_the_private_rematch(
     settings: Settings, logged_in: tuple[str, str]
 ) -> None:
     """A logged-in player proves their seat with the session alone (no token needed)."""
-    cookie, _csrf = logged_in
+    cookie, csrf = logged_in
     with TestClient(create_app(settings)) as client:
         body = create(client, [{"kind": "human"}, bot()], options=ONE_TURN)
         old, invite = body["table"]["id"], body["invites"][0]["token"]
@@ -380,7 +380,7 @@ def test_the_account_bound_to_a_seat_sees_the_private_rematch(
         linked = client.post(  # the player's own click binds the seat to the account
             f"/api/tables/{old}/link",
             json={"token": token},
-            headers={"cookie": f"{COOKIE}={cookie}", CSRF_HEADER: _csrf},
+            headers={"cookie": f"{COOKIE}={cookie}", CSRF_HEADER: csrf},
         )
         assert linked.status_code == 200, linked.text
         finish(client, old, [token])
