@@ -750,6 +750,131 @@ async def attack_failed_write(_server: Server, _: argparse.Namespace) -> str:
     )
 
 
+# ---------------------------------------------------------------- issue 29: seats
+
+
+async def _refusal(ws: ClientConnection) -> str:
+    """The error code a refused socket got, and its close code."""
+    msg: dict[str, Any] = {}
+    try:
+        msg = await next_message(ws)
+        if msg.get("type") != "error":
+            return f"ACCEPTED ({msg.get('type')})"
+        await next_message(ws)
+    except ConnectionClosed as exc:
+        return f"{msg.get('code')}, close {exc.rcvd.code if exc.rcvd else '?'}"
+    finally:
+        await ws.close()
+    return f"{msg.get('code')}, not closed"
+
+
+async def attack_kept_invite(server: Server, args: argparse.Namespace) -> str:
+    """29.1. The creator keeps the friend's invite and uses it after the friend took the seat:
+    reads their hand, plays for them, chats as them, takes their seat at the rematch."""
+    creator, friend = "127.0.30.1", "127.0.30.2"
+    async with http(server, creator) as c:
+        r = await create(c, [human("Creator"), human("Friend")], options={"preset": "basic"})
+        body = r.json()
+        tid = body["table"]["id"]
+        own, kept = body["invites"][0]["token"], body["invites"][1]["token"]
+        ws = await ws_connect(server, f"/ws/tables/{tid}?token={kept}", friend)
+        try:
+            hello = await until(ws, lambda m: m["type"] == "hello")
+            credential = hello.get("seat_token")
+            await c.get(f"/api/tables/{tid}/state", params={"token": own})
+            state = await c.get(f"/api/tables/{tid}/state", params={"token": kept})
+            act = await c.post(
+                f"/api/tables/{tid}/actions", json={"token": kept, "seq": 0, "action": "left"}
+            )
+            said = await c.get(f"/api/tables/{tid}/chat", params={"token": kept})
+            socket = await _refusal(await ws_connect(server, f"/ws/tables/{tid}?token={kept}"))
+        finally:
+            await ws.close()
+        one_turn = {"preset": "basic", "max_turns": 1}
+        done = (await create(c, [human(), human()], options=one_turn)).json()
+        did, invites = done["table"]["id"], [i["token"] for i in done["invites"]]
+    await _play(server, did, invites, 10_000, friend)  # uses both invites, to the end
+    async with http(server, creator) as c:
+        rematch = await c.post(f"/api/tables/{did}/rematch", json={"token": invites[1]})
+    answers = {
+        "state": state,
+        "action": act,
+        "chat": said,
+        "rematch": rematch,
+    }
+    refused = all(a.status_code == 403 for a in answers.values()) and "ACCEPTED" not in socket
+    told = ", ".join(f"{k} {a.status_code} {code_of(a)}" for k, a in answers.items())
+    return (
+        f"creator's kept invite after the friend took the seat: "
+        f"{'refused' if refused else 'ACCEPTED'} ({told}, socket {socket}); "
+        f"the friend got a credential of their own: {'yes' if credential else 'NO'}: "
+        f"{verdict(refused and bool(credential))}"
+    )
+
+
+async def attack_deal_shopping(server: Server, args: argparse.Namespace) -> str:
+    """29.2. The creator looks at deals before sending an invite: its own seat's hand, and the
+    friend's through the friend's invite, while the table is open."""
+    async with http(server, "127.0.31.1") as c:
+        body = (await create(c, [human(), human(), human()])).json()
+        tid = body["table"]["id"]
+        own = await c.get(f"/api/tables/{tid}/state", params={"token": body["invites"][0]["token"]})
+        peek = await c.get(
+            f"/api/tables/{tid}/state", params={"token": body["invites"][1]["token"]}
+        )
+    async with http(server, "127.0.31.2") as friend:
+        late = await friend.get(
+            f"/api/tables/{tid}/state", params={"token": body["invites"][1]["token"]}
+        )
+    hands = [r.json().get("view", {}).get("hand") for r in (own, peek)]
+    shown = [h is not None for h in hands]
+    return (
+        f"deal shopping on an open table: own hand {'SHOWN' if shown[0] else 'hidden'}, "
+        f"friend's hand through its invite {'SHOWN' if shown[1] else 'hidden'}; "
+        f"the friend's link after the peek: {late.status_code} {code_of(late)}: "
+        f"{verdict(not any(shown))}"
+    )
+
+
+async def attack_cross_site_binding(server: Server, args: argparse.Namespace) -> str:
+    """29.3. A page of another site sends a logged-in visitor to an invite of the attacker's
+    table (top-level navigation: the SameSite=Lax cookie goes along), binding the seat to
+    the visitor's account."""
+    source = "127.0.32.1"
+    async with http(server, "127.0.32.2") as attacker:
+        body = (await create(attacker, [human(), human(), human()], rated=True)).json()
+    tid = body["table"]["id"]
+    tokens = [i["token"] for i in body["invites"]]
+    name = f"victim{random.randrange(10**6)}"
+    async with http(server, source) as victim:
+        r = await victim.post("/api/accounts", json={"name": name, "password": "a long secret"})
+        if r.status_code != 201:
+            return f"cross-site seat binding: could not sign up ({r.status_code} {code_of(r)})"
+        cookie = "; ".join(f"{k}={v}" for k, v in victim.cookies.items())
+        navigation = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+        await victim.get(
+            f"/api/tables/{tid}/state", params={"token": tokens[1]}, headers=navigation
+        )
+        await victim.get(f"/t/{tid}", params={"token": tokens[2]}, headers=navigation)
+    # the table page then opens its socket with the invite, from the server's own origin
+    ws = await ws_connect(
+        server,
+        f"/ws/tables/{tid}?token={tokens[2]}",
+        source,
+        additional_headers={"Cookie": cookie, "Origin": server.url},
+    )
+    await ws.close()
+    async with http(server, source) as c:
+        seats = (await c.get(f"/api/tables/{tid}")).json()["seats"]
+    bound = [s["account"] for s in seats[1:]]
+    bound_to = "BOUND to the visitor's account" if any(bound) else "not bound to any account"
+    return (
+        f"cross-site navigation to an invite while logged in (state, table page): "
+        f"{bound_to} (seats claimed: {[s['claimed'] for s in seats[1:]]}): "
+        f"{verdict(not any(bound))}"
+    )
+
+
 # ---------------------------------------------------------------- issue 29, items 8-10, 12
 
 
@@ -960,6 +1085,7 @@ async def attack_invisible_text(server: Server, _: argparse.Namespace) -> str:
     ws = await ws_connect(server, f"/ws/tables/{tid}?token={token}", "127.0.30.1")
     answers: list[str] = []
     try:
+        token = (await until(ws, lambda m: m["type"] == "hello"))["seat_token"]  # issue 29
         await until(ws, lambda m: m["type"] == "state")
         for label, text in [
             *INVISIBLE_CHAT.items(),
@@ -1135,6 +1261,9 @@ ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "timeout": attack_timeout_notice,
     "stall": attack_stall,
     "shutdown": attack_shutdown,
+    "invite-kept": attack_kept_invite,
+    "deal-shopping": attack_deal_shopping,
+    "cross-site-binding": attack_cross_site_binding,
     "head-one-write": attack_head_one_write,
     "ws-malformed": attack_ws_malformed,
     "abandoned-seats": attack_search_starve,

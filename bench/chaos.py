@@ -231,7 +231,13 @@ async def create_tables(http: Any, cfg: ChaosConfig) -> list[TableRun]:
         r = await http.post("/api/tables", json=body)
         r.raise_for_status()
         data = r.json()
-        tokens = {inv["seat"]: inv["token"] for inv in data["invites"]}
+        tokens: dict[int, str] = {}
+        for inv in data["invites"]:  # an invite is used once: play with the seat's credential
+            used = await http.get(
+                f"/api/tables/{data['table']['id']}/state", params={"token": inv["token"]}
+            )
+            used.raise_for_status()
+            tokens[inv["seat"]] = used.json()["seat_token"]
         runs.append(TableRun(data["table"]["id"], [s["kind"] for s in body["seats"]], tokens))
     return runs
 

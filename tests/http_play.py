@@ -32,12 +32,20 @@ def play_out(
     """Play every seat's first legal action until the game is over; the final state
     (``to_move`` None) as the first seat that saw it. Each answer must be one of ``accept`` (409: a
     bot moved first and the action was stale). Every wait for the server (a bot thinking,
-    the chance draw) has its own hang guard, so a long game on a busy machine is no fault."""
+    the chance draw) has its own hang guard, so a long game on a busy machine is no fault.
+    A seat's token may be its unused invite: its first use answers the seat's credential
+    (``seat_token``), which the seat plays with from then on (the invite is dead)."""
+    held = {id(seat): seat.token for seat in seats}
 
     def state(seat: HttpSeat) -> dict[str, Any]:
         got: dict[str, Any] = seat.http.get(
-            f"/api/tables/{table}/state", params={"token": seat.token}, headers=dict(seat.headers)
+            f"/api/tables/{table}/state",
+            params={"token": held[id(seat)]},
+            headers=dict(seat.headers),
         ).json()
+        assert "error" not in got, got
+        if got.get("seat_token"):
+            held[id(seat)] = got["seat_token"]
         return got
 
     seq = [0]  # the latest seq seen: the wait's progress (a game of bots moving is no hang)
@@ -59,10 +67,22 @@ def play_out(
         seat, st = next((seat, st) for seat, st in states if st["legal"])
         r = seat.http.post(
             f"/api/tables/{table}/actions",
-            json={"token": seat.token, "seq": st["seq"], "action": st["legal"][0]},
+            json={"token": held[id(seat)], "seq": st["seq"], "action": st["legal"][0]},
             headers=dict(seat.headers),
         )
         assert r.status_code in accept, r.text
+
+
+def use_invite(http: Any, table: str, invite: str, headers: Mapping[str, str] | None = None) -> str:
+    """The seat's credential: the invite's first use (reading the seat's state) binds the
+    seat and answers it (issue 29: an invite is used once)."""
+    r = http.get(
+        f"/api/tables/{table}/state", params={"token": invite}, headers=dict(headers or {})
+    )
+    assert r.status_code == 200, r.text
+    credential = r.json()["seat_token"]
+    assert credential, r.text
+    return str(credential)
 
 
 def wait_finished(http: Any, table: str) -> dict[str, Any]:

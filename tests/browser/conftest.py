@@ -133,3 +133,15 @@ def submit_create(pg: Any) -> str:
     href: str | None = watch.get_attribute("href")
     assert href is not None
     return href.removeprefix("/t/")
+
+
+def seat_token(page: Any, table: str, invite: str) -> str:
+    """The seat's credential the table page holds once it opened ``invite``: the server
+    hands it over in the hello and the page keeps it instead of the invite, which is dead
+    from then on (issue 29: an invite is used once)."""
+    key = f"pyramids.token.{table}"
+    page.wait_for_function(
+        "([key, invite]) => { const v = sessionStorage.getItem(key); return v && v !== invite; }",
+        arg=[key, invite],
+    )
+    return str(page.evaluate("(key) => sessionStorage.getItem(key)", key))

@@ -152,3 +152,34 @@ def test_a_cookie_write_without_the_csrf_token_is_refused_in_the_browser(
         }"""
     )
     assert logged_out == [204, None]
+
+
+def test_an_invite_opened_while_logged_in_joins_the_account_only_by_the_link_button(
+    browser_page: tuple[Any, PageErrors], server: LiveServer
+) -> None:
+    """Issue 29, item 3: opening an invite link while logged in (a page of another site can
+    send the browser there) seats the player but binds no account; the table page offers
+    "Link this seat to my account", whose click (a CSRF-checked write) binds it."""
+    pg, errors = browser_page
+    pg.goto(server.url + "/account")
+    pg.locator("[data-testid=logged-out]").wait_for()
+    pg.fill("[data-testid=sign-up-name]", "Gaspard")
+    pg.fill("[data-testid=sign-up-password]", PASSWORD)
+    pg.fill("[data-testid=sign-up-again]", PASSWORD)
+    pg.click("[data-testid=sign-up-submit]")
+    pg.locator("[data-testid=logged-in]").wait_for()
+    seats = [{"kind": "human", "name": "Seat A"}, {"kind": "bot", "bot": "greedy"}]
+    body = httpx.post(f"{server.url}/api/tables", json={"game": "flaming", "seats": seats}).json()
+    tid = body["table"]["id"]
+    pg.goto(server.url + body["invites"][0]["url"])
+    pg.locator(".badge.you").wait_for()
+    summary = httpx.get(f"{server.url}/api/tables/{tid}").json()
+    assert (summary["seats"][0]["claimed"], summary["seats"][0]["account"]) == (True, False)
+    button = pg.locator("[data-testid=link-seat]")
+    button.wait_for()
+    assert button.inner_text() == "Link this seat to my account"
+    button.click()
+    button.wait_for(state="hidden")
+    seat = httpx.get(f"{server.url}/api/tables/{tid}").json()["seats"][0]
+    assert (seat["name"], seat["account"]) == ("Gaspard", True)
+    assert errors.messages == []

@@ -27,7 +27,13 @@ from pyramids.flaming.state import FlamingState
 from pyramids.flaming.tiles import spot_name
 from pyramids.flaming.view import placement_hints
 from pyramids.games import make_game
-from tests.browser.conftest import PageErrors, shown_seq, submit_create, wait_after_action
+from tests.browser.conftest import (
+    PageErrors,
+    seat_token,
+    shown_seq,
+    submit_create,
+    wait_after_action,
+)
 from tests.live import LiveServer
 
 SEED = 26
@@ -192,6 +198,7 @@ def test_a_call_out_game_with_a_right_call_and_a_false_alarm_by_clicking(
     pg.add_init_script(RECORDER)
     pg.goto(f"{server.url}{created['invites'][0]['url']}")
     pg.locator("[data-testid=pyramid]").wait_for()
+    token = seat_token(pg, table["id"], token)  # the page used the invite (issue 29)
     panel = pg.locator("[data-testid=callout-panel]").inner_text().lower()
     assert panel.startswith("call-out: family") and "out of the game" in panel
     assert "no fit hints at this table" in panel

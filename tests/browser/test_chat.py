@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from tests.browser.conftest import DESKTOP, PageErrors, watch_errors
+from tests.browser.conftest import DESKTOP, PageErrors, seat_token, watch_errors
 from tests.live import LiveServer
 
 PAYLOADS = [
@@ -136,6 +136,7 @@ def test_the_replay_shows_the_chat_up_to_the_step(
     tid, token = created["table"]["id"], created["invites"][0]["token"]
     pg.goto(server.url + created["invites"][0]["url"])
     pg.locator("[data-testid=chat-input]").wait_for()
+    token = seat_token(pg, tid, token)  # the page used the invite: the seat's credential
     _say(pg, "<b>hello</b> at the start")
     pg.wait_for_function("() => document.querySelectorAll('[data-testid=chat-text]').length === 1")
     for _ in range(40):  # Ann plays her first legal action over HTTP until the turn limit

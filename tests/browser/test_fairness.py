@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from pyramids.core import fairness
-from tests.browser.conftest import PageErrors
+from tests.browser.conftest import PageErrors, seat_token
 from tests.http_play import HttpSeat, play_out
 from tests.live import LiveServer
 from tests.tamper import change_a_die_roll, finished_die_table
@@ -42,7 +42,7 @@ def test_replay_page_checks_the_revealed_seed_and_salt_against_the_commitment(
     }
     created = httpx.post(f"{server.url}/api/tables", json=body).json()
     tid, commitment = created["table"]["id"], created["table"]["commitment"]
-    play_to_end(server.url, tid, created["invites"][0]["token"])
+    play_to_end(server.url, tid, created["invites"][0]["token"])  # its first use: one seat
     raw = httpx.get(f"{server.url}/api/tables/{tid}/record").text
     record = json.loads(raw)
     assert fairness.commitment(record["seed"], record["salt"]) == commitment
@@ -94,7 +94,7 @@ def test_a_seeded_table_is_marked_in_the_lobby_the_table_and_the_replay(
     commitment.wait_for()
     assert created["table"]["commitment"][:12] in commitment.inner_text()
 
-    play_to_end(server.url, tid, token)
+    play_to_end(server.url, tid, seat_token(pg, tid, token))
     pg.goto(f"{server.url}/t/{tid}/replay")
     pg.wait_for_selector("[data-testid=fair-verdict][data-verdict=verified]")
     assert pg.locator("#fair-seeded").is_visible()

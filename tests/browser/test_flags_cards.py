@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from pyramids.flags.cards import BY_CODE, CARDS
-from tests.browser.conftest import PageErrors, shown_seq, wait_after_action
+from tests.browser.conftest import PageErrors, seat_token, shown_seq, wait_after_action
 from tests.live import LiveServer
 from tests.waiting import wait_until
 
@@ -202,8 +202,8 @@ def test_flags_capture_buttons_and_log_lines_read_as_words(
     """PF-CAPTURE-1 in words: "Take the medium orange pyramid from the bank", "Take Bob's …"."""
     pg, errors = browser_page
     table, url = _create(server)
-    token = _token(url)
     _open(pg, url)
+    token = seat_token(pg, table, _token(url))  # the page used the invite (issue 29)
     for _ in range(MAX_DECISIONS):
         st = _ann_decides(server, table, token)
         assert st["status"] != "finished"

@@ -69,10 +69,12 @@ def test_every_page_works_under_the_csp(
 
 
 def test_the_token_leaves_the_address_bar_and_a_reload_keeps_the_seat(
-    browser_page: tuple[Any, PageErrors], server: LiveServer
+    browser: Any, browser_page: tuple[Any, PageErrors], server: LiveServer
 ) -> None:
-    """The invite's ?token= is moved to session storage and dropped from the address and the
-    history entry; reloading the page is still seated; the lobby's "your seats" still works."""
+    """The invite's ?token= is dropped from the address and the history entry; the seat's
+    credential the server handed over replaces it (issue 29: an invite is used once) in
+    session storage and the lobby's "your seats"; reloading, the lobby's link and the invite
+    link again in this browser are still seated; another browser gets ``invite_used``."""
     pg, errors = browser_page
     body = _create(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}])
     tid, token = body["table"]["id"], body["invites"][0]["token"]
@@ -80,18 +82,33 @@ def test_the_token_leaves_the_address_bar_and_a_reload_keeps_the_seat(
     pg.locator(".badge.you").wait_for()
     assert pg.url == f"{server.url}/t/{tid}"
     assert "token" not in pg.evaluate("() => location.href")
-    assert pg.evaluate(f"() => sessionStorage.getItem('pyramids.token.{tid}')") == token
+    credential = pg.evaluate(f"() => sessionStorage.getItem('pyramids.token.{tid}')")
+    assert credential and credential != token
+    state = httpx.get(f"{server.url}/api/tables/{tid}/state", params={"token": credential})
+    assert state.json()["view"]["viewer"] == 0
     pg.reload()
     pg.locator(".badge.you").wait_for()
     assert pg.url == f"{server.url}/t/{tid}"
-    # the lobby's list of this browser's seats links back to the seat
+    # the lobby's list of this browser's seats links back to the seat, with the credential
     pg.goto(server.url + "/")
-    link = pg.locator(f"a[href*='/t/{tid}?token=']").first
+    link = pg.locator(f"a[href*='/t/{tid}?token={credential}']").first
     link.wait_for()
     link.click()
     pg.locator(".badge.you").wait_for()
     assert pg.url == f"{server.url}/t/{tid}"
+    pg.goto(server.url + body["invites"][0]["url"])  # the friend's chat link, clicked again
+    pg.locator(".badge.you").wait_for()
     assert errors.messages == []
+    other = browser.new_context(locale="en-GB")
+    try:
+        page = other.new_page()
+        page.goto(server.url + body["invites"][0]["url"])
+        banner = page.locator("#banner")
+        banner.wait_for()
+        assert "This invite was already used" in banner.inner_text()
+        assert page.locator("#banner a", has_text="Watch").count() == 1
+    finally:
+        other.close()
 
 
 def test_the_log_and_the_replay_say_a_bot_played_for_alice(

@@ -20,7 +20,7 @@ import httpx
 
 from pyramids.flags.cards import CARDS
 from pyramids.flags.pieces import NAMES as PIECE_NAMES
-from tests.browser.conftest import DESKTOP, PageErrors, shown_seq, wait_after_action
+from tests.browser.conftest import DESKTOP, PageErrors, seat_token, shown_seq, wait_after_action
 from tests.http_play import wait_finished
 from tests.live import LiveServer
 
@@ -95,6 +95,7 @@ def _check_fit_hints(page: Any, server: LiveServer, invite: str) -> None:
     """Issue 9: the spots of the picked tile show the engine's fit hints (``hints`` of the
     state message) - a ✓ where it fits, a ⚠ and the reason where it would collapse."""
     table_id, token = invite.split("/t/")[1].split("?token=")
+    token = seat_token(page, table_id, token)  # the page used the invite (issue 29)
     msg = httpx.get(f"{server.url}/api/tables/{table_id}/state", params={"token": token}).json()
     tile = page.locator("[data-testid=hand-tile].selected").get_attribute("data-tile")
     hints = msg["hints"]["spots"][tile]

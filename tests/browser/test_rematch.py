@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from tests.browser.conftest import DESKTOP, PageErrors, watch_errors
+from tests.browser.conftest import DESKTOP, PageErrors, seat_token, watch_errors
 from tests.live import LiveServer
 
 
@@ -69,6 +69,8 @@ def test_two_players_click_rematch_and_land_on_the_new_table(
         ann.goto(server.url + created["invites"][0]["url"])
         for page in (ann, bob):
             page.locator("[data-testid=chat-input]").wait_for()  # connected
+        # the pages used the invites: the seats' credentials (issue 29)
+        tokens = [seat_token(page, old, t) for page, t in zip((ann, bob), tokens, strict=True)]
         _finish(server, old, tokens)
         for page in (ann, bob):
             page.locator("[data-testid=rematch]").wait_for()

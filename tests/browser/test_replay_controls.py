@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.conftest import DESKTOP, PageErrors, submit_create, watch_errors
+from tests.browser.conftest import DESKTOP, PageErrors, seat_token, submit_create, watch_errors
 from tests.http_play import wait_finished
 from tests.live import LiveServer
 from tests.waiting import wait_until
@@ -228,8 +228,9 @@ def test_play_now_takes_the_creator_to_their_own_seat(
     play.click()
     pg.wait_for_url(f"**/t/{tid}**")
     pg.locator("[data-testid=pyramid]").wait_for()
-    # the table page keeps the token (and takes it out of the address): it is Ann's
-    token = ann.split("token=")[1]
+    # the table page keeps the seat's credential it got for the invite (and takes the invite
+    # out of the address): it is Ann's
+    token = seat_token(pg, tid, ann.split("token=")[1])
     pg.wait_for_function(
         "(token) => (localStorage.getItem('pyramids.seats') || '').includes(token)", arg=token
     )

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from tests.browser.conftest import PageErrors, submit_create
+from tests.http_play import use_invite
 from tests.live import LiveServer
 
 
@@ -91,12 +92,11 @@ def test_your_games_lists_this_browsers_tables_with_your_turn_first(
 
     mine = create([{"kind": "human", "name": "Me"}, {"kind": "bot", "bot": "greedy"}])
     waiting = create([{"kind": "human", "name": "Friend"}, {"kind": "human", "name": "Me"}])
-    mine_token = mine["invites"][0]["token"]
-    waiting_token = waiting["invites"][1]["token"]
-    # the first use of each invite binds the seat (the first table starts)
-    for table, token in ((mine, mine_token), (waiting, waiting_token)):
-        r = httpx.get(f"{base}/api/tables/{table['table']['id']}/state", params={"token": token})
-        assert r.status_code == 200
+    # the first use of each invite binds the seat (the first table starts) and answers the
+    # seat's credential, which this browser keeps (issue 29)
+    with httpx.Client(base_url=base, timeout=30) as http:
+        mine_token = use_invite(http, mine["table"]["id"], mine["invites"][0]["token"])
+        waiting_token = use_invite(http, waiting["table"]["id"], waiting["invites"][1]["token"])
     held = [
         {"table": waiting["table"]["id"], "seat": 1, "token": waiting_token, "game": "flaming"},
         {"table": mine["table"]["id"], "seat": 0, "token": mine_token, "game": "flaming"},

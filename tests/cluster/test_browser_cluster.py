@@ -23,7 +23,13 @@ from urllib.parse import urlparse
 from sqlalchemy import create_engine, text
 
 # the browser tests' fixtures, for this module (a non-root conftest cannot name a plugin)
-from tests.browser.conftest import artifacts, browser, shown_seq, wait_after_action  # noqa: F401
+from tests.browser.conftest import (  # noqa: F401
+    artifacts,
+    browser,
+    seat_token,
+    shown_seq,
+    wait_after_action,
+)
 from tests.browser.test_friends import (
     ANIMATIONS_DONE,
     _create_friends_table,
@@ -113,6 +119,8 @@ def test_two_friends_on_two_instances_play_a_whole_game(
             )
         assert _summary(lobby, table)["status"] == "running"
         assert page_b.locator("[data-testid=seat-info][data-seat='1'] .badge.you").is_visible()
+        # the pages used the invites: the seats' credentials (issue 29)
+        tokens = {0: seat_token(page_a, table, tokens[0]), 1: seat_token(page_b, table, tokens[1])}
 
         decisions, falls, _ = play_to_the_end(lobby, table, page_a, page_b, tokens)
         assert _log(page_a) == _log(page_b), "the two instances tell the game differently"

@@ -20,7 +20,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from tests.cluster.cluster import Cluster
-from tests.http_play import HttpSeat, play_out
+from tests.http_play import HttpSeat, play_out, use_invite
 
 INSTANCE_HEADER = "X-Pyramids-Instance"
 RECEIVE_TIMEOUT = 20.0
@@ -33,7 +33,8 @@ Message = dict[str, Any]
 
 
 def create(cluster: Cluster, names: tuple[str, str], **options: Any) -> tuple[str, list[str]]:
-    """A Flaming Pyramids table of two people created on ``OWNER``: its id and the tokens."""
+    """A Flaming Pyramids table of two people created on ``OWNER``: its id and the seats'
+    credentials (each invite used once, on the owner)."""
     body = {
         "game": "flaming",
         "seats": [{"kind": "human", "name": n} for n in names],
@@ -43,7 +44,9 @@ def create(cluster: Cluster, names: tuple[str, str], **options: Any) -> tuple[st
     assert r.status_code == 201, r.text
     assert r.headers[INSTANCE_HEADER] == OWNER
     data = r.json()
-    return data["table"]["id"], [inv["token"] for inv in data["invites"]]
+    table = data["table"]["id"]
+    with httpx.Client(base_url=cluster.instance_url(OWNER), timeout=30) as http:
+        return table, [use_invite(http, table, inv["token"]) for inv in data["invites"]]
 
 
 async def receive_until(

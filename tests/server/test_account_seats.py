@@ -13,13 +13,22 @@ from tests.server.test_accounts import PASSWORD, sign_up
 
 
 def bound_table(client: TestClient) -> tuple[str, str]:
-    """A table of two people whose seat 1 Ann took with her invite while logged in."""
+    """A running table of two people: seat 1 Ann took with her invite while logged in and
+    then bound to her account by her own request (issue 29: opening a link never binds an
+    account; "Link this seat to my account" on the table page does); seat 0's player has
+    no account. The table's id and seat 0's credential."""
     body = create(client, [HUMAN, HUMAN])
     tid = body["table"]["id"]
-    sign_up(client, "Ann")
+    csrf = sign_up(client, "Ann")
     with client.websocket_connect(f"/ws/tables/{tid}?token={body['invites'][1]['token']}") as ws:
-        receive_until(ws, lambda m: m["type"] == "state")
-    return tid, body["invites"][0]["token"]
+        credential = receive_until(ws, lambda m: m["type"] == "hello")["seat_token"]
+    r = client.post(
+        f"/api/tables/{tid}/link", json={"token": credential}, headers={"X-CSRF-Token": csrf}
+    )
+    assert r.status_code == 200, r.text
+    first = client.get(f"/api/tables/{tid}/state", params={"token": body["invites"][0]["token"]})
+    assert first.status_code == 200, first.text
+    return tid, first.json()["seat_token"]
 
 
 def refusal(client: TestClient, url: str) -> tuple[str, int]:

@@ -404,16 +404,22 @@ def test_a_seat_claimed_while_logged_in_is_bound_to_the_account(
     assert client.get(f"/api/tables/{tid}").json()["seats"][1]["account"] is False
 
 
-def test_an_invite_first_used_over_the_websocket_while_logged_in_binds_the_seat(
+def test_an_invite_opened_over_the_websocket_while_logged_in_joins_the_account_on_a_click(
     client: TestClient, settings: Settings
 ) -> None:
-    """The handshake carries the cookie: the invite's seat is bound to the account."""
+    """The handshake carries the cookie, yet opening the invite binds the seat to its new
+    credential only (a page of another site may have sent the browser there, issue 29);
+    the player's own "Link this seat to my account" (a CSRF-checked write) binds it."""
     body = create(client, [HUMAN, HUMAN])
     tid = body["table"]["id"]
-    sign_up(client, "Ann")
+    token = sign_up(client, "Ann")
     invite = body["invites"][1]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}?token={invite}") as ws:
-        receive_until(ws, lambda m: m["type"] == "state")
+        credential = receive_until(ws, lambda m: m["type"] == "hello")["seat_token"]
+    seats = client.get(f"/api/tables/{tid}").json()["seats"]
+    assert (seats[1]["name"], seats[1]["claimed"], seats[1]["account"]) == ("Seat 2", True, False)
+    r = client.post(f"/api/tables/{tid}/link", json={"token": credential}, headers=csrf(token))
+    assert r.status_code == 200, r.text
     seats = client.get(f"/api/tables/{tid}").json()["seats"]
     assert (seats[1]["name"], seats[1]["account"]) == ("Ann", True)
     assert seats[0]["account"] is False
@@ -527,8 +533,10 @@ def test_deleting_the_account_keeps_its_games_under_deleted_player(
     fid = finished["table"]["id"]
     invite = finished["invites"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{fid}?token={invite}") as ws:  # binds the seat
-        receive_until(ws, lambda m: m["type"] == "state")
-    play_http_to_end(client, fid, finished["invites"][0]["token"], csrf(token))
+        seat_token = receive_until(ws, lambda m: m["type"] == "hello")["seat_token"]
+    linked = client.post(f"/api/tables/{fid}/link", json={"token": seat_token})  # to Ann
+    assert linked.status_code == 200, linked.text
+    play_http_to_end(client, fid, seat_token, csrf(token))
     running = create(client, [HUMAN, HUMAN], public=True)
     rid = running["table"]["id"]
     claim = client.post(f"/api/tables/{rid}/seats/0/claim", json={}, headers=csrf(token))

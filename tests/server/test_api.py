@@ -184,14 +184,16 @@ def test_state_gives_legal_actions_only_to_the_seat_to_move(client: TestClient) 
     assert mover["type"] == "state"
     assert mover["status"] == "open"
     assert mover["legal"] == []  # nobody moves while the table is open (seat 1 is free)
-    assert mover["view"]["hand"] is not None
+    assert mover["view"]["hand"] is None  # no hand before the deal is fixed (issue 29)
     assert public["view"]["hand"] is None
-    # Reading bound seat 0 to its invite; an HTTP action binds seat 1: the table starts,
-    # and only seat 0 has a legal list.
+    # Reading bound seat 0 to a new credential (the invite is used); an HTTP action binds
+    # seat 1: the table starts, and only seat 0 has a legal list.
+    tokens[0] = mover["seat_token"]
     r = client.post(
         f"/api/tables/{tid}/actions", json={"token": tokens[1], "seq": 0, "action": "left"}
     )
     assert error_code(r) == "out_of_turn"
+    tokens[1] = r.json()["error"]["seat_token"]
     assert client.get(f"/api/tables/{tid}").json()["status"] == "running"
     r = client.post(
         f"/api/tables/{tid}/actions", json={"token": tokens[0], "seq": 0, "action": "nonsense"}
@@ -218,6 +220,7 @@ def test_http_action_is_committed_and_answers_the_new_seq(
     )
     assert legal.status_code == 409  # not a decision of this state, but the invite is used
     assert legal.json()["error"]["code"] == "illegal"
+    token = legal.json()["error"]["seat_token"]  # the seat's credential from now on
     state = client.get(f"/api/tables/{tid}/state", params={"token": token}).json()
     assert state["status"] == "running"
     r = client.post(
@@ -225,7 +228,7 @@ def test_http_action_is_committed_and_answers_the_new_seq(
         json={"token": token, "seq": 0, "action": state["legal"][0]},
     )
     assert r.status_code == 200, r.text
-    assert r.json() == {"seq": 1}
+    assert r.json() == {"seq": 1, "seat_token": None}
     assert db_counts(settings, tid)[1] >= 1
     after = client.get(f"/api/tables/{tid}/state", params={"token": token}).json()
     assert after["seq"] >= 1

@@ -32,6 +32,8 @@ def two_humans(
         client.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as ws0,
         client.websocket_connect(f"/ws/tables/{tid}?token={tokens[1]}") as ws1,
     ):
+        # the invites are used: the seats' credentials are the hellos' (issue 29)
+        tokens = [receive(ws)["seat_token"] for ws in (ws0, ws1)]
         state = receive_until(ws0, lambda m: m["type"] == "state" and m["status"] == "running")
         receive_until(ws1, lambda m: m["type"] == "state" and m["status"] == "running")
         yield tid, tokens, ws0, ws1, state

@@ -23,7 +23,7 @@ from pyramids.flaming.tiles import spot_name
 from pyramids.games import make_game
 from pyramids.server import Settings, create_app
 from pyramids.server.live import TableSettings, default_hints
-from tests.http_play import wait_finished
+from tests.http_play import use_invite, wait_finished
 from tests.server.conftest import HUMAN, bot, create, make_settings, receive, receive_until
 from tests.waiting import wait_until
 
@@ -65,9 +65,8 @@ class TableClient:
     def __init__(self, client: TestClient, body: dict[str, Any]) -> None:
         self.client = client
         self.table = str(body["table"]["id"])
-        self.tokens = [str(i["token"]) for i in body["invites"]]
-        for token in self.tokens:  # bind every invite: the table starts
-            state(client, self.table, token)
+        # bind every invite (the table starts); each seat plays with its credential
+        self.tokens = [use_invite(client, self.table, str(i["token"])) for i in body["invites"]]
 
     def seat_state(self, seat: int) -> dict[str, Any]:
         return state(self.client, self.table, self.tokens[seat])

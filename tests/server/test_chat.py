@@ -16,6 +16,7 @@ from starlette.testclient import WebSocketTestSession
 
 from pyramids.server import Settings, create_app
 from pyramids.server.config import LimitSettings
+from tests.http_play import use_invite
 from tests.server.conftest import HUMAN, bot, create, make_settings, play_to_end, receive_until
 
 TWO_PEOPLE: dict[str, Any] = {"options": {"preset": "basic"}}
@@ -54,9 +55,12 @@ def say(ws: WebSocketTestSession, text: Any, msg_id: str = "m", **extra: Any) ->
 
 
 def table_of_two(client: TestClient) -> tuple[str, str, str]:
-    """A table of two people: its id and both tokens."""
+    """A table of two people, both seated: its id and both seats' credentials (each invite
+    used once, issue 29)."""
     body = create(client, [HUMAN, HUMAN], **TWO_PEOPLE)
-    return body["table"]["id"], body["invites"][0]["token"], body["invites"][1]["token"]
+    tid = body["table"]["id"]
+    t0, t1 = (use_invite(client, tid, i["token"]) for i in body["invites"])
+    return tid, t0, t1
 
 
 def test_the_seats_channel_reaches_the_players_and_not_the_spectators(

@@ -26,6 +26,7 @@ from pyramids.server import Settings, create_app
 from pyramids.server.clocks import ClockError, ClockSpec, ManualClock
 from pyramids.server.live import LiveTable, SeatSpec, TableSettings, placements
 from pyramids.server.tables import TableManager
+from tests.http_play import use_invite
 from tests.server.conftest import HUMAN, make_settings
 from tests.waiting import wait_until
 
@@ -194,8 +195,8 @@ def create_clocked(
     absent_after: float = 0.0,
     **extra: Any,
 ) -> tuple[LiveTable, list[str]]:
-    """A table with ``clock`` made by the manager (tokens of its human seats), every
-    human seat bound by its token's first use, so that it runs."""
+    """A table with ``clock`` made by the manager (the credentials of its human seats),
+    every human seat bound by its invite's first use, so that it runs."""
     manager = manager_of(client)
     settings = TableSettings(
         bot_delay=0.0,
@@ -209,11 +210,7 @@ def create_clocked(
     table, invites = portal.call(
         lambda: manager.create_table("flaming", seats, {}, None, settings, **extra)
     )
-    tokens = [i.token for i in invites]
-    for token in tokens:
-        r = client.get(f"/api/tables/{table.id}/state", params={"token": token})
-        assert r.status_code == 200, r.text
-    return table, tokens
+    return table, [use_invite(client, table.id, i.token) for i in invites]
 
 
 def wait_for(client: TestClient, table_id: str, test: Callable[[dict[str, Any]], bool]) -> dict:

@@ -23,6 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from pyramids.core import GameRecord, fairness
 from pyramids.games import make_game
 from pyramids.server.config import Settings
+from tests.http_play import use_invite
 from tests.live import LiveServer
 from tests.server.test_durability import table_body
 from tests.waiting import HANG, until, wait_until
@@ -103,8 +104,11 @@ def test_moves_made_on_one_instance_reach_the_sockets_and_state_of_the_other(
         body = {**table_body(humans, 1), "public": False}
         created = create(a, body)
         table = created["table"]["id"]
-        tokens = [i["token"] for i in created["invites"]]
         servers = [a, b]
+        tokens = []  # each invite used on its own instance; the credentials work on both
+        for server, invite in zip(servers, created["invites"], strict=True):
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                tokens.append(use_invite(http, table, invite["token"]))
 
         async def play() -> int:
             async with (

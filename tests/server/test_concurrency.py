@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, text
 from pyramids.server import Settings
 from pyramids.server.live import ProtocolError, SeatSpec, TableSettings
 from pyramids.server.tables import TableManager
-from tests.http_play import wait_finished
+from tests.http_play import use_invite, wait_finished
 from tests.server.conftest import HUMAN, bot, create, db_counts, make_settings, receive_until
 
 
@@ -28,7 +28,7 @@ def test_two_connections_of_one_seat_race_exactly_one_applies(
     """Two sockets with the same token send the same decision at once: one ack, one stale."""
     body = create(client, [HUMAN, HUMAN])
     tid = body["table"]["id"]
-    t0, t1 = (i["token"] for i in body["invites"])
+    t0, t1 = (use_invite(client, tid, i["token"]) for i in body["invites"])
     with (
         client.websocket_connect(f"/ws/tables/{tid}?token={t0}") as a,
         client.websocket_connect(f"/ws/tables/{tid}?token={t0}") as b,
@@ -51,7 +51,7 @@ def test_http_and_websocket_race_exactly_one_applies(
     """An HTTP action and a WebSocket action for the same seq: exactly one is stored."""
     body = create(client, [HUMAN, HUMAN])
     tid = body["table"]["id"]
-    t0, t1 = (i["token"] for i in body["invites"])
+    t0, t1 = (use_invite(client, tid, i["token"]) for i in body["invites"])
     with (
         client.websocket_connect(f"/ws/tables/{tid}?token={t0}") as ws,
         client.websocket_connect(f"/ws/tables/{tid}?token={t1}"),

@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from pyramids.core import GameRecord
 from pyramids.core.record import replay
 from pyramids.games import make_game
+from tests.http_play import use_invite
 from tests.live import LiveServer, live_server
 from tests.waiting import until
 
@@ -103,10 +104,12 @@ def create_tables(
             assert r.status_code == 201, r.text
             data = r.json()
             via = "http" if i >= humans - http_tables else "ws"
-            tokens = [inv["token"] for inv in sorted(data["invites"], key=lambda v: v["seat"])]
             if via == "http":
                 # Seats taken from the lobby instead: the claim's token replaces the invite.
                 tokens = [claim(client, data["table"]["id"], seat) for seat in range(3)]
+            else:  # each invite used once: the seats' credentials (issue 29)
+                invites = sorted(data["invites"], key=lambda v: v["seat"])
+                tokens = [use_invite(client, data["table"]["id"], v["token"]) for v in invites]
             runs.append(TableRun(i, data["table"]["id"], via, tokens))
         bots = [{"kind": "bot", "bot": "greedy"} for _ in range(3)]
         r = client.post("/api/tables", json=table_body(bots, seed=999, bot_delay=bot_delay))

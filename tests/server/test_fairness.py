@@ -22,7 +22,7 @@ from pyramids.core import CHANCE, GameRecord, fairness
 from pyramids.games import make_game
 from pyramids.server import create_app
 from pyramids.server.config import LimitSettings
-from tests.http_play import wait_finished
+from tests.http_play import use_invite, wait_finished
 from tests.server.conftest import HUMAN, bot, create, make_settings, receive_until
 from tests.tamper import change_a_die_roll, finished_die_table
 from tests.waiting import wait_until
@@ -124,7 +124,7 @@ def test_commitment_is_in_every_message_and_seed_and_salt_only_in_the_final_reco
     reveals them once the game is over; they hash to the commitment published at the start."""
     body = create(client, [HUMAN, bot(), bot("random")], seed=None, options={"fire_die": True})
     tid = body["table"]["id"]
-    token = body["invites"][0]["token"]
+    token = use_invite(client, tid, body["invites"][0]["token"])
     commitment = body["table"]["commitment"]
     assert body["table"]["seeded"] is False
     seen: list[Any] = [body]

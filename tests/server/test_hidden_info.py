@@ -112,7 +112,9 @@ def check_messages(
             kind = msg["type"]
             if kind == "state":
                 current = msg["seq"]
-                expected = normalised(states[current].view(viewer).to_json())
+                # while the table is open no seat sees its hand (issue 29: no deal shopping)
+                shown = None if msg.get("status") in ("open", "expired") else viewer
+                expected = normalised(states[current].view(shown).to_json())
                 assert msg["view"] == expected, (viewer, current)
                 if viewer is None or msg["to_move"] != viewer:
                     assert msg["legal"] == []
@@ -326,7 +328,7 @@ def test_flags_no_message_reveals_a_hidden_card(client: TestClient) -> None:
     assert checked > 1000
     for viewer, received in messages.items():
         for msg in received:
-            if msg["type"] == "state":
+            if msg["type"] == "state" and msg["status"] != "open":  # open: nobody's hand
                 view = msg["view"]
                 for seat, hand in enumerate(view["hands"]):
                     if seat == viewer:

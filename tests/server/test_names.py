@@ -165,6 +165,7 @@ def seat_socket(client: TestClient) -> Any:
     body = create(client, [HUMAN, HUMAN], options={"preset": "basic"})
     tid, token = body["table"]["id"], body["invites"][0]["token"]
     with client.websocket_connect(chat_path(tid, token)) as ws:
+        token = receive_until(ws, lambda m: m["type"] == "hello")["seat_token"]  # issue 29
         receive_until(ws, lambda m: m["type"] == "state")
         yield tid, token, ws
 

@@ -28,7 +28,7 @@ from tests.server.test_durability import (
     run_durability_scenario,
     table_body,
 )
-from tests.server.test_seat_binding import RACE_ENV, RACE_TRIALS, race_seat
+from tests.server.test_seat_binding import RACE_ENV, RACE_TRIALS, race_invite, race_seat
 
 
 def _create(server: LiveServer, seats: list[dict[str, Any]], seed: int) -> dict[str, Any]:
@@ -185,3 +185,18 @@ def test_postgres_two_servers_invite_against_claim_exactly_one_holds_the_seat(
         wins = asyncio.run(asyncio.wait_for(race_seat([one, two]), 300))
     assert sum(wins.values()) == RACE_TRIALS
     print(f"seat races on PostgreSQL, two servers: {dict(wins)}")
+
+
+def test_postgres_two_servers_one_invite_used_twice_at_once_binds_once(
+    postgres_url: str,
+) -> None:
+    """Issue 29, item 1: one invite used at once on two server processes sharing one
+    PostgreSQL database: one use binds the seat and gets its new credential, the other
+    gets ``invite_used``, and the invite is dead on both servers. 40 trials."""
+    with (
+        live_server(postgres_url, env=RACE_ENV) as one,
+        live_server(postgres_url, env=RACE_ENV) as two,
+    ):
+        wins = asyncio.run(asyncio.wait_for(race_invite([one, two]), 300))
+    assert sum(wins.values()) == RACE_TRIALS
+    print(f"invite races on PostgreSQL, two servers: {dict(wins)}")

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from pyramids.core import Outcome
 from pyramids.games import descriptor, descriptors, names, register, unregister
 from pyramids.server.live import final_order
+from tests.http_play import use_invite
 from tests.server.conftest import HUMAN, bot, create
 
 PLACEMENT = re.compile(r"^([A-Z]\d+)@(-?\d+,-?\d+)$")
@@ -92,9 +93,7 @@ def test_the_state_carries_the_engines_fit_hints_for_the_seat_to_place(
     desc = descriptor("flaming")
     body = create(client, [HUMAN, HUMAN], game="flaming")
     tid = body["table"]["id"]
-    tokens = [i["token"] for i in body["invites"]]
-    client.post(f"/api/tables/{tid}/actions", json={"token": tokens[1], "seq": 0, "action": "?"})
-    client.post(f"/api/tables/{tid}/actions", json={"token": tokens[0], "seq": 0, "action": "?"})
+    tokens = [use_invite(client, tid, i["token"]) for i in body["invites"]]  # the table runs
     mover = state(client, tid, tokens[0])
     assert mover["to_move"] == 0 and mover["legal"]
     spots = mover["hints"]["spots"]

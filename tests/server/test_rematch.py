@@ -23,7 +23,7 @@ from pyramids.server import Settings, create_app
 from pyramids.server.auth import ACCOUNTS, COOKIE, CSRF_HEADER, SESSIONS, session_id
 from pyramids.server.rematch import claim_rematch
 from pyramids.server.store import utcnow
-from tests.http_play import HttpSeat, play_out
+from tests.http_play import HttpSeat, play_out, use_invite
 from tests.server.conftest import bot, create, receive_until
 from tests.thirdgame import registered
 
@@ -52,10 +52,11 @@ def finish(client: TestClient, table_id: str, tokens: list[str]) -> dict[str, An
 def finished_table(
     client: TestClient, seats: list[dict[str, Any]], **extra: Any
 ) -> tuple[str, list[str]]:
-    """A finished one-turn table of these seats: its id and its human seats' tokens."""
+    """A finished one-turn table of these seats: its id and its human seats' credentials
+    (each invite used once: issue 29)."""
     body = create(client, seats, options=ONE_TURN, **extra)
     tid = body["table"]["id"]
-    tokens = [inv["token"] for inv in body["invites"]]
+    tokens = [use_invite(client, tid, inv["token"]) for inv in body["invites"]]
     finish(client, tid, tokens)
     return tid, tokens
 
@@ -139,7 +140,8 @@ def test_a_game_without_a_first_player_option_rotates_the_seats(client: TestClie
         body = create(
             client, [{"kind": "human", "name": "Ann"}, {**bot(), "name": "Greta"}], game=pebbles
         )
-        old, ann = body["table"]["id"], body["invites"][0]["token"]
+        old = body["table"]["id"]
+        ann = use_invite(client, old, body["invites"][0]["token"])
         finish(client, old, [ann])
         r = rematch(client, old, token=ann)
         assert r.status_code == 200, r.text
@@ -223,12 +225,15 @@ def test_refusals(client: TestClient) -> None:
     """Not finished (409), a bad token (403), a spectator (403), twice for one seat (409),
     an unknown table or match (404), a body that breaks the schema (422)."""
     body = create(client, people("Ann", "Bob"), options=ONE_TURN)
-    running, tokens = body["table"]["id"], [i["token"] for i in body["invites"]]
+    running = body["table"]["id"]
+    tokens = [use_invite(client, running, i["token"]) for i in body["invites"]]
     r = rematch(client, running, token=tokens[0])
     assert (r.status_code, r.json()["error"]["code"]) == (409, "not_finished")
     finish(client, running, tokens)
     r = rematch(client, running, token="nope")
     assert (r.status_code, r.json()["error"]["code"]) == (403, "bad_token")
+    r = rematch(client, running, token=body["invites"][0]["token"])
+    assert (r.status_code, r.json()["error"]["code"]) == (403, "invite_used")
     r = rematch(client, running)
     assert (r.status_code, r.json()["error"]["code"]) == (403, "not_seated")
     assert rematch(client, running, token=tokens[0]).status_code == 200
@@ -290,11 +295,19 @@ def test_a_logged_in_player_asks_without_a_token(
     cookie, csrf = logged_in
     with TestClient(create_app(settings)) as client:
         body = create(client, [{"kind": "human"}, bot()], options=ONE_TURN)
-        old, token = body["table"]["id"], body["invites"][0]["token"]
+        old, invite = body["table"]["id"], body["invites"][0]["token"]
         with client.websocket_connect(
-            f"/ws/tables/{old}?token={token}", headers={"cookie": f"{COOKIE}={cookie}"}
+            f"/ws/tables/{old}?token={invite}", headers={"cookie": f"{COOKIE}={cookie}"}
         ) as ws:
-            receive_until(ws, lambda m: m["type"] == "state")
+            token = receive_until(ws, lambda m: m["type"] == "hello")["seat_token"]
+        # opening the invite binds no account (issue 29): the player's own click does
+        assert client.get(f"/api/tables/{old}").json()["seats"][0]["account"] is False
+        linked = client.post(
+            f"/api/tables/{old}/link",
+            json={"token": token},
+            headers={"cookie": f"{COOKIE}={cookie}", CSRF_HEADER: csrf},
+        )
+        assert linked.status_code == 200, linked.text
         assert client.get(f"/api/tables/{old}").json()["seats"][0]["account"] is True
         finish(client, old, [token])
         client.cookies.set(COOKIE, cookie)
@@ -356,14 +369,20 @@ def test_the_account_bound_to_a_seat_sees_the_private_rematch(
     settings: Settings, logged_in: tuple[str, str]
 ) -> None:
     """A logged-in player proves their seat with the session alone (no token needed)."""
-    cookie, _csrf = logged_in
+    cookie, csrf = logged_in
     with TestClient(create_app(settings)) as client:
         body = create(client, [{"kind": "human"}, bot()], options=ONE_TURN)
-        old, token = body["table"]["id"], body["invites"][0]["token"]
+        old, invite = body["table"]["id"], body["invites"][0]["token"]
         with client.websocket_connect(
-            f"/ws/tables/{old}?token={token}", headers={"cookie": f"{COOKIE}={cookie}"}
+            f"/ws/tables/{old}?token={invite}", headers={"cookie": f"{COOKIE}={cookie}"}
         ) as ws:
-            receive_until(ws, lambda m: m["type"] == "state")
+            token = receive_until(ws, lambda m: m["type"] == "hello")["seat_token"]
+        linked = client.post(  # the player's own click binds the seat to the account
+            f"/api/tables/{old}/link",
+            json={"token": token},
+            headers={"cookie": f"{COOKIE}={cookie}", CSRF_HEADER: csrf},
+        )
+        assert linked.status_code == 200, linked.text
         finish(client, old, [token])
         new = rematch(client, old, token=token).json()["table"]["id"]
         assert client.get(f"/api/tables/{old}").json()["rematch_id"] is None

@@ -50,7 +50,8 @@ def test_bots_at_tables_with_people_go_before_busy_all_bot_tables(tmp_path: Path
             table, invites = await manager.create_table(
                 "flaming", [SeatSpec("human"), SeatSpec("bot", bot="ismcts")], {}, None, FAST
             )
-            token = invites[0].token
+            token = (await manager.seat_of(table, invites[0].token)).token  # its credential
+            assert token is not None
             replies = 0
             while replies < BOT_REPLIES and table.status != FINISHED:
                 if table.to_move == 0:

@@ -45,7 +45,10 @@ def test_a_seat_without_a_socket_stops_counting_as_a_person_after_its_absence_ti
         try:
             table, invites = await manager.create_table("flaming", SEATS, {}, None, CLOCKED)
             client = Client(None)
-            await manager.connect(table, invites[0].token, client)
+            # the invite's first use binds the seat to a credential (issue 29)
+            token = (await manager.seat_of(table, invites[0].token)).token
+            assert token is not None
+            await manager.connect(table, token, client)
             seen = [manager.presence.has_person(table)]
             manager.disconnect(table, client)
             clock.advance(29)
@@ -53,7 +56,7 @@ def test_a_seat_without_a_socket_stops_counting_as_a_person_after_its_absence_ti
             clock.advance(2)
             seen.append(manager.presence.has_person(table))
             again = Client(None)
-            await manager.connect(table, invites[0].token, again)
+            await manager.connect(table, token, again)
             seen.append(manager.presence.has_person(table))
             return seen
         finally:
@@ -73,8 +76,9 @@ def test_an_abandoned_seat_s_table_searches_as_an_all_bot_table(tmp_path: Path) 
         await manager.start()
         try:
             table, invites = await manager.create_table("flaming", SEATS, {}, None, CLOCKED)
-            token = invites[0].token
-            await manager.seat_of(table, token)  # the invite's first use binds the seat
+            # the invite's first use binds the seat, to a credential (issue 29)
+            token = (await manager.seat_of(table, invites[0].token)).token
+            assert token is not None
             await until(lambda: table.to_move == 0, "Ann's first decision")
             await manager.act_with_token(table, token, table.seq, table.legal_texts()[0])
             await until(lambda: table.to_move == 0, "the bot's reply")

@@ -28,7 +28,7 @@ from tests.waiting import until
 RACE_TRIALS = 40
 RACE_ENV = {"PYRAMIDS_EXEMPT": "127.0.0.1,::1"}
 """The race makes 40 tables and 120 claims a minute from loopback: no per-address limits."""
-CLOSE_CODES = {"seat_taken": 4409, "bad_token": 4403}
+CLOSE_CODES = {"seat_taken": 4409, "bad_token": 4403, "invite_used": 4403}
 
 
 def _new_table(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -109,14 +109,15 @@ def test_public_is_a_strict_boolean(client: TestClient) -> None:
 
 
 async def _invite_connect(server: LiveServer, table: str, token: str) -> tuple[bool, Any]:
-    """Connect with the invite: (True, the open socket) if it got the seat, else (False,
-    the refusal's code). ``seat_taken`` (close 4409): the claim won while the invite was
-    being bound; ``bad_token`` (4403): the claim had already replaced the invite."""
+    """Connect with the invite: (True, (the open socket, the seat's new credential from the
+    hello)) if it got the seat, else (False, the refusal's code). ``seat_taken`` (close
+    4409): the claim won while the invite was being bound; ``bad_token`` (4403): the claim
+    had already replaced the invite."""
     ws = await connect(f"{server.ws_url}/ws/tables/{table}?token={token}")
     first = json.loads(await ws.recv())
     if first["type"] == "hello":
         assert first["seat"] == 0, first
-        return True, ws
+        return True, (ws, first["seat_token"])
     assert first["type"] == "error" and first["code"] in CLOSE_CODES, first
     try:
         await ws.recv()
@@ -192,7 +193,7 @@ async def race_seat(
                 await asyncio.sleep(max(0.0, delay))  # the race's jitter: both orders occur
                 return await job
 
-            (got_seat, ws), claimed = await asyncio.gather(
+            (got_seat, held), claimed = await asyncio.gather(
                 later(lead, _invite_connect(servers[home], table, invite)),
                 later(-lead, _claim(clients[away], table)),
             )
@@ -201,13 +202,14 @@ async def race_seat(
                 assert not got_seat, f"{what}: the invite and the claim both got seat 0"
                 winner, loser = claimed.json()["token"], invite
                 where = away
-                wins[f"claim (invite: {ws})"] += 1
+                wins[f"claim (invite: {held})"] += 1
             else:
                 assert claimed.status_code == 409, f"{what}: {claimed.text}"
                 assert claimed.json()["error"]["code"] == "seat_taken", claimed.text
                 assert got_seat, f"{what}: neither the invite nor the claim got seat 0"
+                ws, winner = held
                 await ws.close()
-                winner, loser = invite, None
+                loser = invite  # used once: the seat's credential is the hello's
                 where = home
                 wins["invite"] += 1
             for c in clients:
@@ -229,3 +231,67 @@ def test_invite_against_claim_race_exactly_one_holds_the_seat_sqlite() -> None:
         wins = asyncio.run(asyncio.wait_for(race_seat([server]), 300))
     assert sum(wins.values()) == RACE_TRIALS
     print(f"seat races on SQLite: {dict(wins)}")
+
+
+# --- one invite, two users at once ----------------------------------------------------------
+
+
+async def race_invite(
+    servers: Sequence[LiveServer], trials: int = RACE_TRIALS, seed: int = 29
+) -> Counter[str]:
+    """Issue 29, item 1, "the binding and the credential switch are atomic": ``trials``
+    tables, each with one human seat whose invite two clients use at once (over HTTP, on
+    two servers when there are two): exactly one gets the seat and its new credential, the
+    other ``invite_used``; then the invite is refused on every server and the credential
+    plays. The creator keeping the invite is the second client."""
+    rng = random.Random(seed)
+    wins: Counter[str] = Counter()
+    clients = [httpx.AsyncClient(base_url=s.url, timeout=30) for s in servers]
+    try:
+        for trial in range(trials):
+            one, two = clients[trial % len(clients)], clients[(trial + 1) % len(clients)]
+            body = {
+                "game": "flaming",
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+                "bot_delay": 0,
+                "absent_after": 0,
+                "turn_time": 0,
+            }
+            created = await one.post("/api/tables", json=body)
+            assert created.status_code == 201, created.text
+            table = created.json()["table"]["id"]
+            invite = created.json()["invites"][0]["token"]
+            lead = rng.uniform(-0.003, 0.003)
+
+            async def use(
+                client: httpx.AsyncClient, delay: float, table: str = table, invite: str = invite
+            ) -> httpx.Response:
+                await asyncio.sleep(max(0.0, delay))  # the race's jitter: both orders occur
+                return await client.get(f"/api/tables/{table}/state", params={"token": invite})
+
+            answers = await asyncio.gather(use(one, lead), use(two, -lead))
+            what = f"trial {trial} (table {table})"
+            won = [r for r in answers if r.status_code == 200]
+            lost = [r for r in answers if r.status_code != 200]
+            assert len(won) == 1, f"{what}: {[r.text for r in answers]}"
+            assert lost[0].status_code == 403, f"{what}: {lost[0].text}"
+            assert lost[0].json()["error"]["code"] == "invite_used", lost[0].text
+            credential = won[0].json()["seat_token"]
+            assert credential and credential != invite, what
+            wins["first" if answers[0] is won[0] else "second"] += 1
+            for c in clients:
+                assert await _refused(c, table, invite), f"{what}: the used invite still plays"
+            assert await _can_act(two, table, credential), f"{what}: the credential cannot act"
+    finally:
+        for c in clients:
+            await c.aclose()
+    return wins
+
+
+def test_two_uses_of_one_invite_at_once_exactly_one_gets_the_seat_sqlite() -> None:
+    """Issue 29, item 1: 40 races of one invite used twice at once on a real server on
+    SQLite: one use binds and gets the credential, the other is refused ``invite_used``."""
+    with live_server(env=RACE_ENV) as server:
+        wins = asyncio.run(asyncio.wait_for(race_invite([server]), 300))
+    assert sum(wins.values()) == RACE_TRIALS
+    print(f"invite races on SQLite: {dict(wins)}")

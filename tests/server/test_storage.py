@@ -23,6 +23,7 @@ from pyramids.server.config import DB_ENV, resolve_settings, sqlite_url
 from pyramids.server.db import make_engine, migrate, normalize_url
 from pyramids.server.live import StartupError
 from pyramids.server.store import Writer
+from tests.http_play import use_invite
 from tests.server.conftest import (
     HUMAN,
     bot,
@@ -52,7 +53,8 @@ def test_restart_mid_game_continues_at_the_same_seq(settings: Settings) -> None:
     """Restart the app on the same database: same seq, same view, same legal; then finish."""
     with TestClient(create_app(settings)) as client:
         body = create(client, [HUMAN, bot("greedy"), bot("random")])
-        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        tid, invite = body["table"]["id"], body["invites"][0]["token"]
+        token = use_invite(client, tid, invite)  # the seat's credential (issue 29)
         before = play_some(client, tid, token, 4)
         hello_before = None
         with client.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
@@ -60,6 +62,8 @@ def test_restart_mid_game_continues_at_the_same_seq(settings: Settings) -> None:
     assert before["to_move"] == 0
     with TestClient(create_app(settings)) as client:
         after = client.get(f"/api/tables/{tid}/state", params={"token": token}).json()
+        used = client.get(f"/api/tables/{tid}/state", params={"token": invite})
+        assert used.json()["error"]["code"] == "invite_used"  # the used invite stays dead
         assert after["seq"] == before["seq"]
         assert after["view"] == before["view"]
         assert after["legal"] == before["legal"]
@@ -138,7 +142,8 @@ def test_a_snapshot_that_disagrees_with_the_replay_stops_the_start(tmp_path: Pat
     settings = make_settings(tmp_path, snapshot_every=5)
     with TestClient(create_app(settings)) as client:
         body = create(client, [HUMAN, bot("greedy")])
-        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        tid = body["table"]["id"]
+        token = use_invite(client, tid, body["invites"][0]["token"])
         state = play_some(client, tid, token, 6)
         assert state["seq"] >= 5
         assert state["to_move"] is not None
@@ -185,7 +190,7 @@ def test_migrations_reach_head_and_are_idempotent(tmp_path: Path) -> None:
         sync = conn.execute(text("PRAGMA synchronous")).scalar_one()
         fks = conn.execute(text("PRAGMA foreign_keys")).scalar_one()
     engine.dispose()
-    assert version == "0005"
+    assert version == "0006"
     assert {"tables", "seats", "actions", "snapshots"} <= names
     assert (journal, sync, fks) == ("wal", 2, 1)
 
@@ -273,8 +278,8 @@ def test_a_table_of_older_rules_that_no_longer_replays_is_kept_but_not_resumed(
     settings = make_settings(tmp_path)
     with TestClient(create_app(settings)) as client:
         body = create(client, [HUMAN, bot("greedy")])
-        tid, token = body["table"]["id"], body["invites"][0]["token"]
-        play_some(client, tid, token, 2)
+        tid = body["table"]["id"]
+        play_some(client, tid, use_invite(client, tid, body["invites"][0]["token"]), 2)
     engine = create_engine(settings.db_url)
     with engine.begin() as conn:
         conn.execute(

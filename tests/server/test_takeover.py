@@ -58,8 +58,9 @@ def test_reconnecting_ends_the_takeover(client: TestClient, settings: Settings) 
     tid = body["table"]["id"]
     t0, t1 = (i["token"] for i in body["invites"])
     with client.websocket_connect(f"/ws/tables/{tid}?token={t1}") as ws1:
+        t1 = receive(ws1)["seat_token"]  # the invites are used: the seats' credentials
         with client.websocket_connect(f"/ws/tables/{tid}?token={t0}") as ws0:
-            receive(ws0)
+            t0 = receive(ws0)["seat_token"]
         table = receive_until(
             ws1, lambda m: m["type"] == "table" and m["table"]["seats"][0]["taken_over"]
         )

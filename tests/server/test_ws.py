@@ -39,6 +39,7 @@ def test_hello_then_state_on_connect(client: TestClient) -> None:
         assert hello["table"]["id"] == tid
         assert hello["table"]["status"] == "running"  # the only invite is now used
         assert hello["log"] == []
+        assert hello["seat_token"] not in (None, token)  # the seat's credential (issue 29)
         state = receive(ws)
         assert state["type"] == "state"
         assert state["seq"] == 0
@@ -176,7 +177,7 @@ def test_reconnect_and_sync_bring_the_client_back_in_sync(client: TestClient) ->
     tid, token = body["table"]["id"], body["invites"][0]["token"]
     log: dict[int, dict[str, Any]] = {}
     with client.websocket_connect(connect_path(tid, token)) as ws:
-        receive(ws)
+        token = receive(ws)["seat_token"]  # the invite is used: reconnect with the credential
         state = receive(ws)
         for _ in range(3):
             ws.send_json({"type": "action", "seq": state["seq"], "action": state["legal"][0]})

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from pyramids import texts
 from pyramids.games import descriptors
 from pyramids.server import accounts, chat, mytables, players, ratings, rematch, verify
-from pyramids.server.auth import account_for_write, account_of
+from pyramids.server.auth import account_for_write, account_of, require_account
 from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
 from pyramids.server.fanout import FRAMES_EXTENSION
@@ -58,6 +58,8 @@ from pyramids.server.schemas import (
     GamesOut,
     HealthOut,
     InviteOut,
+    LinkIn,
+    LinkOut,
     RecordOut,
     ReplayStepOut,
     StateOut,
@@ -247,6 +249,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ProtocolError)
     async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
         response = error_response(exc.status, exc.code, exc.message)
+        if exc.seat_token is not None:  # the refused action used its invite: hand it over
+            body = error_body(exc.code, exc.message)
+            body["error"]["seat_token"] = exc.seat_token
+            response = JSONResponse(body, status_code=exc.status)
         if isinstance(exc, RateLimitedError):
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
@@ -379,10 +385,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token: Annotated[str | None, Query(max_length=64)] = None,
     ) -> dict[str, Any]:
         """The ``state`` message the WebSocket sends that seat (no token: the spectator's).
-        An invite's first use binds its seat, to the logged-in account if any."""
+        An invite's first use binds its seat (never to an account: a GET is no player's
+        own action) and answers the seat's new credential in ``seat_token``, once."""
         table = await manager.get(table_id)
-        seat = await manager.seat_of(table, token, await account_of(request)) if token else None
-        message: dict[str, Any] = orjson.loads(table.state_out(seat).data)
+        use = await manager.seat_of(table, token) if token else None
+        message: dict[str, Any] = orjson.loads(
+            table.state_out(use.seat if use is not None else None).data
+        )
+        if use is not None and use.token is not None:
+            message["seat_token"] = use.token
         return message  # the very message the seat's socket gets
 
     @app.post(
@@ -396,8 +407,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limits.check("action", address_of(request))
         account = await account_for_write(request)
         table = await manager.get(table_id)
-        seq = await manager.act_with_token(table, body.token, body.seq, body.action, account)
-        return ActionOut(seq=seq)
+        seq, fresh = await manager.act_with_token(table, body.token, body.seq, body.action, account)
+        return ActionOut(seq=seq, seat_token=fresh)
+
+    @app.post(
+        "/api/tables/{table_id}/link",
+        response_model=LinkOut,
+        tags=["play"],
+        responses=errors(*COMMON, 403, 404, 409, 410, 503),
+    )
+    async def link_seat(request: Request, table_id: TableId, body: LinkIn) -> LinkOut:
+        """Bind the seat ``token`` holds to the logged-in account (401 not_logged_in; 403
+        csrf without the session's X-CSRF-Token): only this, the player's own request, binds
+        a seat to an account; opening a link never does."""
+        account = await require_account(request, write=True)
+        table = await manager.get(table_id)
+        use = await manager.link_account(table, body.token, account)
+        return LinkOut(seat=use.seat, seat_token=use.token)
 
     @app.get(
         "/api/tables/{table_id}/record",
@@ -508,12 +534,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             if token is None and seat is None:
                 limits.check_spectators(sum(1 for c in table.clients if c.seat is None))
-            account = await account_of(websocket) if token or seat is not None else None
+            account = await account_of(websocket) if not token and seat is not None else None
             await manager.connect(table, token, client, account, seat)
             await chat.on_connect(manager, table, client)
         except ProtocolError as exc:
             codes = {
                 "bad_token": WS_CLOSE_BAD_TOKEN,
+                "invite_used": WS_CLOSE_BAD_TOKEN,
                 "not_your_seat": WS_CLOSE_BAD_TOKEN,
                 "not_logged_in": WS_CLOSE_BAD_TOKEN,
                 "unknown_seat": WS_CLOSE_BAD_TOKEN,

@@ -102,6 +102,9 @@ class SeatRow(Base):
     taken_over: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the takeover bot plays this human seat while its player is away (set by the
     table's owner, read by the other instances of a cluster)."""
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The SHA-256 of the invite whose first use bound the seat (the seat's own credential
+    is then ``token_hash``): that invite is refused as ``invite_used`` from then on."""
 
 
 class ActionRow(Base):

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 import orjson
 
+from pyramids import texts
 from pyramids.bots import make_bot
 from pyramids.core import Event, Game, GameRecord, State, View
 from pyramids.core.clock import Banks, Move, banks_at
@@ -68,6 +69,9 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message
         self.status = status
+        self.seat_token: str | None = None
+        """The seat's new credential when the refused request used its invite (bound it):
+        the refusal still hands it over (``POST …/actions``)."""
 
 
 class StartupError(RuntimeError):
@@ -82,6 +86,11 @@ def hash_token(token: str) -> str:
 def new_token() -> str:
     """A fresh seat token: 32 URL-safe characters."""
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def invite_used() -> ProtocolError:
+    """The refusal of an invite whose first use bound its seat (issue 29: used once)."""
+    return ProtocolError("invite_used", texts.message("seats.invite_used", "en"), 403)
 
 
 def new_table_id() -> str:
@@ -367,6 +376,7 @@ class Seat(SeatRecord):
         process, or instance, bound it."""
         self.claimed = stored.claimed
         self.token_hash = stored.token_hash
+        self.invite_hash = stored.invite_hash
         self.name = stored.name
         self.account_id = stored.account_id
 
@@ -815,16 +825,18 @@ class LiveTable:
         return cached
 
     def state_message(self, viewer: int | None) -> dict[str, Any]:
-        """The ``state`` message for ``viewer``."""
+        """The ``state`` message for ``viewer`` (the spectators' view while the table is
+        open: ``shown_viewer``)."""
         to_move = self.to_move
         mine = self.status == RUNNING and viewer is not None and viewer == to_move
-        log_ = self.logs[self.index(viewer)]
+        shown = self.shown_viewer(viewer)
+        log_ = self.logs[self.index(shown)]
         return {
             "type": "state",
             "seq": self.seq,
             "status": self.status,
-            "view": self.view_json(viewer),
-            "hints": self.hints_json(viewer),
+            "view": self.view_json(shown),
+            "hints": self.hints_json(shown),
             "to_move": to_move,
             "legal": list(self.legal_texts()) if mine else [],
             "last": raw(log_[-1]) if log_ else None,
@@ -864,7 +876,7 @@ class LiveTable:
             "type": "hello",
             "table": self.summary() if viewer is not None else self.outsider_summary(),
             "seat": viewer,
-            "log": log_array(self.logs[self.index(viewer)]),
+            "log": log_array(self.logs[self.index(self.shown_viewer(viewer))]),
         }
 
     def broadcast_state(self) -> None:
@@ -928,12 +940,23 @@ class LiveTable:
                 client.send(out)
 
     def seat_for_token(self, token: str) -> int:
-        """The seat whose token this is; ProtocolError(bad_token) otherwise."""
+        """The seat whose token this is; ProtocolError(bad_token) otherwise, and
+        (invite_used) for an invite whose first use bound its seat to a new credential."""
         digest = hash_token(token)
         for s in self.seats:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                 return s.seat
+        for s in self.seats:
+            if s.invite_hash is not None and hmac.compare_digest(s.invite_hash, digest):
+                raise invite_used()
         raise ProtocolError("bad_token", "this token is not the token of a seat at this table", 403)
+
+    def shown_viewer(self, viewer: int | None) -> int | None:
+        """Whose view ``viewer`` gets: its own once the table has started; the spectators'
+        while it is open (or expired without starting), so that nobody sees a hand of a
+        deal that is not yet fixed: no creator can look at deals and hand out only the
+        invite of one it likes (issue 29, deal shopping)."""
+        return None if self.status in (OPEN, EXPIRED) else viewer
 
     def record(self) -> GameRecord:
         """The game record (rules options, seed, every action in plain notation)."""

@@ -216,7 +216,8 @@ def match_table_ids(conn: Connection, match_id: str) -> list[str]:
 
 def asker_seat(table: LiveTable, token: str | None, account: Account | None) -> int:
     """The old seat of whoever asks: by its token, else by the logged-in account bound to
-    it. 403 bad_token (a token that is no seat's) or not_seated (a spectator)."""
+    it. 403 bad_token (a token that is no seat's), invite_used (an invite whose first use
+    bound the seat: only the seat's credential asks) or not_seated (a spectator)."""
     if token is not None:
         return table.seat_for_token(token)
     if account is not None:

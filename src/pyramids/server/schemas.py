@@ -91,6 +91,9 @@ class ErrorBody(Response):
 
     code: str = Field(examples=["stale"])
     message: str = Field(examples=["the action was for seq 16 but the game is at seq 18"])
+    seat_token: str | None = None
+    """Only when the refused request used an invite (``POST …/actions``): the seat is
+    bound all the same, and this is its new credential (the invite is dead)."""
 
 
 class ErrorOut(Response):
@@ -441,6 +444,9 @@ class StateOut(Response):
     """Seats that forfeited on time, in order."""
     ended: str | None = None
     """``forfeit`` when a forfeit on time ended the game."""
+    seat_token: str | None = None
+    """Over HTTP only: the seat's new credential when this request used its invite (the
+    invite is dead from then on: keep this instead); null otherwise."""
 
 
 class ActionIn(Request):
@@ -455,6 +461,23 @@ class ActionOut(Response):
     """The seq the committed action produced."""
 
     seq: int
+    seat_token: str | None = None
+    """The seat's new credential when this request used its invite (the invite is dead
+    from then on: keep this instead); null otherwise."""
+
+
+class LinkIn(Request):
+    """Binding the seat a token holds to the logged-in account (the player's own click)."""
+
+    token: Token
+
+
+class LinkOut(Response):
+    """The seat now bound to the account, and its new credential when the token was an
+    unused invite (null otherwise)."""
+
+    seat: int
+    seat_token: str | None = None
 
 
 class RecordOut(Response):

@@ -75,6 +75,9 @@ class SeatRecord:
     claimed: bool
     account_id: int | None = None
     """The account that took the seat while logged in (``accounts.py``); None otherwise."""
+    invite_hash: str | None = None
+    """The hash of the invite whose first use bound the seat (then dead: ``invite_used``);
+    ``token_hash`` is then the seat credential handed to that first user only."""
 
 
 @dataclass
@@ -198,6 +201,7 @@ def insert_table(conn: Connection, table: TableRecord) -> None:
                 "token_hash": s.token_hash,
                 "claimed": s.claimed,
                 "account_id": s.account_id,
+                "invite_hash": s.invite_hash,
             }
             for s in table.seats
         ],
@@ -294,9 +298,11 @@ def claim_seat(
 
     One conditional UPDATE, so of two binders of one seat (an invite's first use and a
     lobby claim, in one process or two sharing the database) exactly one is bound and the
-    other gets (False, False). ``token_hash`` (a lobby claim) replaces the invite's token;
-    ``invite_hash`` (an invite's first use) binds only while the seat still carries that
-    invite. The table's row is locked first (PostgreSQL; SQLite writers are serialised
+    other gets (False, False). ``token_hash`` (a lobby claim, or the fresh seat credential
+    of an invite's first use) replaces the invite's token; ``invite_hash`` (an invite's
+    first use) binds only while the seat still carries that invite, and is kept as the seat's
+    used invite (refused from then on: the credential switch is this same update). The
+    table's row is locked first (PostgreSQL; SQLite writers are serialised
     anyway), so the binding of its last free seat, whichever process makes it, starts it
     (``started`` = ``now``, the runtime's clock; the current time when not given).
     """
@@ -313,6 +319,8 @@ def claim_seat(
     )
     if invite_hash is not None:
         query = query.where(SEATS.c.token_hash == invite_hash)
+        if token_hash is not None:
+            values["invite_hash"] = invite_hash
     result = conn.execute(query.values(**values))
     if result.rowcount != 1:
         return False, False
@@ -341,9 +349,46 @@ def load_seat(conn: Connection, table_id: str, seat: int) -> tuple[SeatRecord, s
     if row is None:
         return None
     record = SeatRecord(
-        row.seat, row.kind, row.bot, row.name, row.token_hash, bool(row.claimed), row.account_id
+        row.seat,
+        row.kind,
+        row.bot,
+        row.name,
+        row.token_hash,
+        bool(row.claimed),
+        row.account_id,
+        row.invite_hash,
     )
     return record, row.status
+
+
+def link_seat_account(
+    conn: Connection,
+    table_id: str,
+    seat: int,
+    *,
+    token_hash: str,
+    account_id: int,
+    name: str,
+) -> bool:
+    """Bind a bound seat, held by ``token_hash``, to an account under its name: one
+    conditional UPDATE (only while the seat has no account and the table is not over).
+    False when it does not apply (the token changed, another account came first)."""
+    live = select(TABLES.c.id).where(
+        TABLES.c.id == table_id, TABLES.c.status.in_(("open", "running"))
+    )
+    result = conn.execute(
+        update(SEATS)
+        .where(
+            SEATS.c.table_id == table_id,
+            SEATS.c.seat == seat,
+            SEATS.c.claimed.is_(True),
+            SEATS.c.token_hash == token_hash,
+            SEATS.c.account_id.is_(None),
+            SEATS.c.table_id.in_(live),
+        )
+        .values(account_id=account_id, name=name)
+    )
+    return result.rowcount == 1
 
 
 def record_forfeit(
@@ -414,7 +459,16 @@ def _seats(conn: Connection, ids: list[str]) -> dict[str, list[SeatRecord]]:
     )
     for r in rows:
         out[r.table_id].append(
-            SeatRecord(r.seat, r.kind, r.bot, r.name, r.token_hash, bool(r.claimed), r.account_id)
+            SeatRecord(
+                r.seat,
+                r.kind,
+                r.bot,
+                r.name,
+                r.token_hash,
+                bool(r.claimed),
+                r.account_id,
+                r.invite_hash,
+            )
         )
     return out
 

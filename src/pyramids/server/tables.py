@@ -30,6 +30,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -37,6 +38,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from pyramids import texts
 from pyramids.core.errors import PyramidsError
 from pyramids.core.fairness import commitment
 from pyramids.games import descriptor, make_game
@@ -72,6 +74,7 @@ from pyramids.server.live import (
     default_hints,
     dumps,
     hash_token,
+    invite_used,
     is_older_rules,
     is_table_id,
     new_table_id,
@@ -113,6 +116,22 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
     """Log the exception a table's task ended with (nobody awaits those tasks)."""
     if not task.cancelled() and (exc := task.exception()) is not None:
         log.error("a task of a table failed: %r", exc, exc_info=exc)
+
+
+@dataclass(frozen=True)
+class SeatUse:
+    """The seat a token holds, and the seat's fresh credential when this use of its invite
+    bound it (handed out once, to this user only: the invite is dead from then on)."""
+
+    seat: int
+    token: str | None = None
+
+
+def seat_has_account(seat: int) -> ProtocolError:
+    """The refusal of a link to an account for a seat another account holds."""
+    return ProtocolError(
+        "seat_has_account", texts.message("seats.has_account", "en", seat=seat), 409
+    )
 
 
 class SqlActionStore:
@@ -710,8 +729,9 @@ class TableManager:
     ) -> bool:
         """Bind a seat to one token, atomically; start the table once every seat is bound.
 
-        ``token_hash`` (a lobby claim) replaces the invite; ``invite_hash`` (an invite's
-        first use) keeps it. False when the seat was bound first: here (the table's lock
+        ``token_hash`` (a lobby claim, or the fresh credential of an invite's first use)
+        replaces the invite; ``invite_hash`` (an invite's first use) binds only while the
+        seat carries that invite, and is kept as the seat's used invite. False when the seat was bound first: here (the table's lock
         orders the two) or by another process (the conditional update in the database),
         whose binding is then read back so that this process refuses the loser too.
         A logged-in ``account`` binds the seat to itself, under its name.
@@ -762,6 +782,8 @@ class TableManager:
             s.claimed = True
             if token_hash is not None:
                 s.token_hash = token_hash
+                if invite_hash is not None:
+                    s.invite_hash = invite_hash  # the invite is dead from now on
             if name is not None:
                 s.name = name
             if account is not None:
@@ -802,27 +824,83 @@ class TableManager:
         table.changed()
         return status
 
-    async def seat_of(self, table: LiveTable, token: str, account: Account | None = None) -> int:
-        """The seat a token holds, binding the seat to it on an invite's first use (and to
-        ``account``, the logged-in player using it, if any).
+    async def seat_of(
+        self, table: LiveTable, token: str, account: Account | None = None
+    ) -> SeatUse:
+        """The seat a token holds. An invite's first use binds the seat to a fresh seat
+        credential, returned here once (``SeatUse.token``) for its user alone, and kills
+        the invite (issue 29: used once); ``account``, given only by a same-origin write
+        with the CSRF token, binds the seat to that account too (a GET never does).
 
-        ProtocolError(bad_token) if the token is no seat's; (seat_taken) if it is an
+        ProtocolError(bad_token) if the token is no seat's; (invite_used) if it is an
+        invite already used, here or by another process first; (seat_taken) if it is an
         invite whose seat was taken from the lobby first: a seat has one token at a time.
         """
         seat = table.seat_for_token(token)
-        if not table.seats[seat].claimed:
-            digest = hash_token(token)
-            await self.critical(
-                self._mark_claimed(table, seat, None, None, invite_hash=digest, account=account)
+        if table.seats[seat].claimed:
+            return SeatUse(seat)
+        digest = hash_token(token)
+        credential = new_token()
+        bound = await self.critical(
+            self._mark_claimed(
+                table, seat, hash_token(credential), None, invite_hash=digest, account=account
             )
-            bound = table.seats[seat].token_hash
-            if bound is None or not hmac.compare_digest(bound, digest):
-                raise ProtocolError(
-                    "seat_taken",
-                    f"seat {seat} was taken from the lobby before this invite was used",
-                    409,
+        )
+        if bound:
+            return SeatUse(seat, credential)
+        used = table.seats[seat].invite_hash
+        if used is not None and hmac.compare_digest(used, digest):
+            raise invite_used()
+        raise ProtocolError(
+            "seat_taken", f"seat {seat} was taken from the lobby before this invite was used", 409
+        )
+
+    async def link_account(self, table: LiveTable, token: str, account: Account) -> SeatUse:
+        """Bind the seat ``token`` holds to ``account`` (the player's own click: a
+        same-origin write with the CSRF token, ``POST /api/tables/{id}/link``). An unused
+        invite is used first (its fresh credential returned). 409 ``seat_has_account``
+        when another account holds the seat; ``finished`` once the game is over."""
+        use = await self.seat_of(table, token, account)
+        s = table.seats[use.seat]
+        if s.account_id == account.id:
+            return use
+        if s.account_id is not None:
+            raise seat_has_account(use.seat)
+        if table.status not in (OPEN, RUNNING):
+            raise ProtocolError("finished", texts.message("seats.link_over", "en"), 409)
+        held = s.token_hash
+        assert held is not None  # the seat's token was found above
+        async with table.lock:
+
+            def job(conn: Connection) -> bool:
+                ok = store.link_seat_account(
+                    conn,
+                    table.id,
+                    use.seat,
+                    token_hash=held,
+                    account_id=account.id,
+                    name=account.name,
                 )
-        return seat
+                if ok:
+                    self.notify_changed(conn, table)
+                return ok
+
+            try:
+                ok = await self.critical(self._write(job))
+            except SQLAlchemyError as exc:
+                log.error("table %s: cannot store a seat's account: %s", table.id, exc)
+                raise ProtocolError(
+                    "unavailable", "the seat could not be stored; try again", 503
+                ) from None
+            if ok:
+                s.account_id, s.name = account.id, account.name
+        if not ok:
+            await self._reload_seat(table, use.seat)
+            if s.account_id != account.id:
+                raise seat_has_account(use.seat)
+        table.changed()
+        table.broadcast_table()
+        return use
 
     # --- connections -----------------------------------------------------------------------
 
@@ -836,16 +914,23 @@ class TableManager:
     ) -> None:
         """Attach a connection, then send it hello and state. Its seat comes from the token,
         or, without one, from ``seat`` when that seat is bound to the logged-in ``account``
-        (a player's own seat on another device); neither: a spectator."""
+        (a player's own seat on another device); neither: a spectator. An invite used here
+        first binds its seat (never to ``account``: a cross-site navigation may have opened
+        the page) and the hello carries the seat's new credential, ``seat_token``."""
+        fresh: str | None = None
         if token:
-            seat = await self.seat_of(table, token, account)
+            use = await self.seat_of(table, token)  # a socket never binds an account
+            seat, fresh = use.seat, use.token
         elif seat is not None:
             self.check_account_seat(table, seat, account)
         client.seat = seat
         if seat is not None:
             self.presence.connected(table, seat)
         table.attach(client)
-        client.send(dumps(table.hello(seat)))
+        hello = table.hello(seat)
+        if fresh is not None:
+            hello["seat_token"] = fresh  # this connection's invite bound the seat
+        client.send(dumps(hello))
         client.send(table.state_text(seat))
 
     def check_account_seat(self, table: LiveTable, seat: int, account: Account | None) -> None:
@@ -882,14 +967,20 @@ class TableManager:
 
     async def act_with_token(
         self, table: LiveTable, token: str, seq: int, text: str, account: Account | None = None
-    ) -> int:
-        """An action sent over HTTP: the token names the seat (and uses its invite)."""
-        seat = await self.seat_of(table, token, account)
+    ) -> tuple[int, str | None]:
+        """An action sent over HTTP: the token names the seat (and uses its invite). The
+        new seq once committed, and the seat's new credential when this used its invite."""
+        use = await self.seat_of(table, token, account)
+        seat = use.seat
         s = table.seats[seat]
         if s.connections == 0 and table.status == RUNNING:
             self.presence.present(table, seat)
             self.presence.start_absence(table, seat)
-        return await self.act(table, seat, seq, text)
+        try:
+            return await self.act(table, seat, seq, text), use.token
+        except ProtocolError as exc:
+            exc.seat_token = use.token  # bound all the same: the refusal hands it over
+            raise
 
     async def act(self, table: LiveTable, seat: int | None, seq: int, text: str) -> int:
         """A human's action (``seat`` None: a spectator); the new seq once committed."""

@@ -13,12 +13,14 @@ import { TableConnection } from "./connection.js";
 import * as bus from "./table-bus.js";
 import { eventText, has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { playAgain } from "./table-end.js";
+import "./words-seats.js";
 import {
   api,
   capitalise,
   errorText,
   fill,
   h,
+  heldSeats,
   prefersReducedMotion,
   rememberSeat,
   seatNames,
@@ -34,7 +36,8 @@ const SPEEDS = { normal: 1, fast: 0.4, off: 0 };
 
 const tableId = tableIdFromPath();
 const TOKEN_KEY = `pyramids.token.${tableId}`;
-const token = takeToken();
+let usedInvite = null; // the invite this tab used, once the server handed its credential
+let token = takeToken();
 
 /**
  * The seat token of this tab: an invite link's `?token=` is kept in session storage (per
@@ -51,15 +54,36 @@ function takeToken() {
       return "";
     }
   }
+  // an invite this browser already used opens its seat with the credential it got for it
+  const known = heldSeats().find((e) => e.table === tableId && e.invite === fromLink && e.token);
+  const kept = known ? known.token : fromLink;
   try {
-    sessionStorage.setItem(TOKEN_KEY, fromLink);
+    sessionStorage.setItem(TOKEN_KEY, kept);
   } catch {
-    // not kept: a reload shows the table as a spectator; the invite link still works
+    // not kept: a reload shows the table as a spectator
   }
   params.delete("token");
   const rest = params.toString();
   history.replaceState(history.state, "", `${location.pathname}${rest ? `?${rest}` : ""}${location.hash}`);
-  return fromLink;
+  return kept;
+}
+
+/**
+ * The seat's own credential, which the server hands over once, in the hello (or the HTTP
+ * answer) of the request that used the invite: the invite is dead from then on (issue 29),
+ * so this tab, its reloads and the lobby's "your seats" list keep the credential instead.
+ */
+function adoptToken(fresh) {
+  if (!fresh || fresh === token) return;
+  usedInvite = token;
+  token = fresh;
+  ctx.token = fresh;
+  if (conn) conn.token = fresh;
+  try {
+    sessionStorage.setItem(TOKEN_KEY, fresh);
+  } catch {
+    // not kept: this tab plays on; the lobby's list below still has it
+  }
 }
 
 /** Forget this tab's token (the server refused it): the page then watches. */
@@ -295,11 +319,13 @@ async function send(action) {
   if (id) return;
   // no socket: the HTTP endpoint does the same
   try {
-    await api(`/api/tables/${encodeURIComponent(tableId)}/actions`, {
+    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/actions`, {
       method: "POST",
       body: { token, seq: msg.seq, action },
     });
+    if (answer && answer.seat_token) adoptToken(answer.seat_token);
   } catch (err) {
+    if (err.seatToken) adoptToken(err.seatToken);
     ctx.busy = false;
     toast(errorText(err.code, err.message), "error");
     renderAll();
@@ -650,8 +676,12 @@ function onMessage(msg) {
       logEntries = Array.isArray(msg.log) ? [...msg.log] : [];
       resync = true;
       queue.length = 0;
+      if (msg.seat_token) adoptToken(msg.seat_token); // this connection used the invite
       if (ctx.seat !== null && token) {
-        rememberSeat({ table: tableId, seat: ctx.seat, token, game: msg.table.game });
+        const before = heldSeats().find((e) => e.table === tableId && e.seat === ctx.seat);
+        const invite = usedInvite || (before && before.token === token ? before.invite : null);
+        const entry = { table: tableId, seat: ctx.seat, token, game: msg.table.game };
+        rememberSeat(invite ? { ...entry, invite } : entry);
       }
       loadGame(msg.table.game).then(
         () => {
@@ -694,7 +724,7 @@ function onRefused(code, reason) {
   // the server sent an error message (already shown) and closed for good
   const errCode = reason || (code === 4404 ? "unknown_table" : "bad_token");
   const message = lastError && lastError.code === errCode ? lastError.message : "";
-  if (errCode === "bad_token") dropToken(); // "watch instead" then watches
+  if (errCode === "bad_token" || errCode === "invite_used") dropToken(); // "watch instead" then watches
   connStatus = ["refused", {}];
   dom.conn.textContent = t("conn_refused");
   dom.conn.dataset.status = "offline";
@@ -703,7 +733,7 @@ function onRefused(code, reason) {
     dom.banner,
     errorText(errCode, message),
     " ",
-    ["bad_token", "not_your_seat", "not_logged_in"].includes(errCode)
+    ["bad_token", "invite_used", "not_your_seat", "not_logged_in"].includes(errCode)
       ? h("a", { href: `/t/${encodeURIComponent(tableId)}` }, t("watch_instead"))
       : null,
     " ",

@@ -107,7 +107,10 @@ export async function api(path, { method = "GET", body } = {}) {
   if (!response.ok) {
     const error = data && data.error ? data.error : {};
     const detail = data && data.detail ? JSON.stringify(data.detail) : response.statusText;
-    throw new ApiError(error.code || "http", error.message || detail, response.status);
+    const failure = new ApiError(error.code || "http", error.message || detail, response.status);
+    // a refused action that used an invite still bound the seat: its credential (issue 29)
+    if (error.seat_token) failure.seatToken = error.seat_token;
+    throw failure;
   }
   return data;
 }
