@@ -258,12 +258,17 @@ async def _players_table(server: Server, source: str) -> tuple[str, list[str]]:
 async def _play(
     server: Server, tid: str, tokens: list[str], actions: int, source: str
 ) -> list[float]:
-    """Both seats played through their WebSockets; each action's ack latency in ms."""
+    """Both seats played through their WebSockets; each action's ack latency in ms.
+
+    An invite's first use hands its seat's credential over in the hello (issue 29): it
+    replaces the invite in ``tokens``, so that a later call opens the same seats."""
     socks = [await ws_connect(server, f"/ws/tables/{tid}?token={t}", source) for t in tokens]
     latencies: list[float] = []
     try:
         pending: dict[int, dict[str, Any]] = {}
         for i, ws in enumerate(socks):
+            hello = await until(ws, lambda m: m["type"] == "hello")
+            tokens[i] = hello.get("seat_token") or tokens[i]
             pending[i] = await until(ws, lambda m: m["type"] == "state")
         deadline = time.monotonic() + 60
         while len(latencies) < actions and time.monotonic() < deadline:
@@ -1225,6 +1230,7 @@ async def attack_private_rematch(server: Server, _: argparse.Namespace) -> str:
         tid, token = body["table"]["id"], body["invites"][0]["token"]
         while True:
             st = (await c.get(f"/api/tables/{tid}/state", params={"token": token})).json()
+            token = st.get("seat_token") or token  # the invite's first use hands the credential
             if st["to_move"] is None:
                 break
             if st["legal"]:
@@ -1237,10 +1243,11 @@ async def attack_private_rematch(server: Server, _: argparse.Namespace) -> str:
         shown = (await c.get(f"/api/tables/{tid}")).json().get("rematch_id")
         match = await c.get(f"/api/matches/{tid}")
         listed = [t["id"] for t in match.json().get("tables", [])] if match.is_success else []
-    found = "FOUND" if shown or new["table"]["id"] in listed else "not found"
+    found = bool(shown) or new["table"]["id"] in listed
     return (
-        f"private rematch by an outsider: {found} (rematch_id {shown!r}; "
-        f"/api/matches: {match.status_code} {code_of(match) or listed})"
+        f"private rematch by an outsider: {'FOUND' if found else 'not found'} (rematch_id "
+        f"{shown!r}; /api/matches: {match.status_code} {code_of(match) or listed}): "
+        f"{verdict(not found)}"
     )
 
 
