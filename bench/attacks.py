@@ -798,7 +798,8 @@ async def attack_kept_invite(server: Server, args: argparse.Namespace) -> str:
         one_turn = {"preset": "basic", "max_turns": 1}
         done = (await create(c, [human(), human()], options=one_turn)).json()
         did, invites = done["table"]["id"], [i["token"] for i in done["invites"]]
-    await _play(server, did, invites, 10_000, friend)  # uses both invites, to the end
+    # uses both invites, to the end (on a copy: _play puts the credentials in its list)
+    await _play(server, did, list(invites), 10_000, friend)
     async with http(server, creator) as c:
         rematch = await c.post(f"/api/tables/{did}/rematch", json={"token": invites[1]})
     answers = {

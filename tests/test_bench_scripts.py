@@ -73,3 +73,29 @@ def test_the_name_and_invisible_text_attacks_are_refused() -> None:
     assert "seat named \\u3164: 422 malformed" in text
     assert "stored ['gg'] (tags removed)" in text
     assert text.count("malformed") == 8 and "attack failed" not in text
+
+
+ISSUE_29_QUICK = (
+    "invite-kept",
+    "deal-shopping",
+    "cross-site-binding",
+    "private-rematch",
+    "changed-die",
+    "head-one-write",
+    "ws-malformed",
+)
+"""Issue 29's attacks that take a few seconds, each ending with its verdict."""
+
+
+def test_the_quick_attacks_of_issue_29_are_held() -> None:
+    """Issue 29, items 1, 2, 3, 6, 7, 8 and 9 against a real server: each attack's line ends
+    "held" (the kept invite, deal shopping, cross-site binding, the private rematch, the
+    head in one write, the malformed socket messages) or "not verified" (the changed die)."""
+    results = run_script("bench/attacks.py", "--only", *ISSUE_29_QUICK)
+    assert set(results) == set(ISSUE_29_QUICK)
+    for name in ISSUE_29_QUICK:
+        line = str(results[name])
+        assert "attack failed" not in line and "BROKEN" not in line, line
+    held = [name for name in ISSUE_29_QUICK if name != "changed-die"]
+    assert all(str(results[name]).endswith("held") for name in held), results
+    assert "says not verified" in str(results["changed-die"])
