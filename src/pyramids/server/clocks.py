@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from pyramids.core import Event
-from pyramids.core.clock import Banks, deadline_of
+from pyramids.core.clock import Banks, RecordClock, deadline_of
 from pyramids.texts import add_messages
 
 REALTIME, TURN_BASED = "realtime", "turn_based"
@@ -75,14 +75,11 @@ class ClockSpec:
         return self.mode == TURN_BASED
 
     def to_json(self) -> dict[str, Any]:
-        """The clock as stored in the table's settings and sent in its summary."""
-        return {
-            "mode": self.mode,
-            "bank": self.bank,
-            "increment": self.increment,
-            "per_move": self.per_move,
-            "on_expiry": self.on_expiry,
-        }
+        """The clock as stored in the table's settings and sent in its summary: the form a
+        record's ``clock`` has (``core.clock.RecordClock``), which ``verify`` reads back."""
+        return RecordClock(
+            self.mode, self.bank, self.increment, self.per_move, self.on_expiry
+        ).to_json()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> ClockSpec | None:
