@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 from pyramids.server import Settings, create_app
 from pyramids.server.config import LimitSettings, sqlite_url
@@ -102,6 +103,17 @@ def receive_until(
             seen.append(msg)
         if stop(msg):
             return msg
+
+
+def socket_refusal(client: TestClient, url: str) -> tuple[str, int]:
+    """The error code and close code of a refused table socket."""
+    with client.websocket_connect(url) as ws:
+        error = receive(ws)
+        try:
+            receive(ws)
+        except WebSocketDisconnect as closed:
+            return str(error["code"]), closed.code
+    raise AssertionError("the socket stayed open")
 
 
 def db_counts(settings: Settings, table_id: str) -> tuple[int, int]:

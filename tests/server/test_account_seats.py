@@ -5,10 +5,9 @@ and no token (the lobby's "Your games" links there); anyone else is refused."""
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from pyramids.server import Settings, create_app
-from tests.server.conftest import HUMAN, create, receive, receive_until
+from tests.server.conftest import HUMAN, create, receive_until, socket_refusal
 from tests.server.test_accounts import PASSWORD, sign_up
 
 
@@ -29,17 +28,6 @@ def bound_table(client: TestClient) -> tuple[str, str]:
     first = client.get(f"/api/tables/{tid}/state", params={"token": body["invites"][0]["token"]})
     assert first.status_code == 200, first.text
     return tid, first.json()["seat_token"]
-
-
-def refusal(client: TestClient, url: str) -> tuple[str, int]:
-    """The error code and close code of a refused table socket."""
-    with client.websocket_connect(url) as ws:
-        error = receive(ws)
-        try:
-            receive(ws)
-        except WebSocketDisconnect as closed:
-            return str(error["code"]), closed.code
-    raise AssertionError("the socket stayed open")
 
 
 def test_a_logged_in_player_takes_their_bound_seat_on_another_device(settings: Settings) -> None:
@@ -70,10 +58,10 @@ def test_a_seat_is_refused_to_another_account_and_to_a_logged_out_browser(
     client.delete(
         "/api/session", headers={"X-CSRF-Token": client.get("/api/session").json()["csrf"]}
     )
-    assert refusal(client, f"/ws/tables/{tid}?seat=1") == ("not_logged_in", 4403)
+    assert socket_refusal(client, f"/ws/tables/{tid}?seat=1") == ("not_logged_in", 4403)
     sign_up(client, "Bob")
-    assert refusal(client, f"/ws/tables/{tid}?seat=1") == ("not_your_seat", 4403)
-    assert refusal(client, f"/ws/tables/{tid}?seat=0") == ("not_your_seat", 4403)
-    assert refusal(client, f"/ws/tables/{tid}?seat=7") == ("unknown_seat", 4403)
+    assert socket_refusal(client, f"/ws/tables/{tid}?seat=1") == ("not_your_seat", 4403)
+    assert socket_refusal(client, f"/ws/tables/{tid}?seat=0") == ("not_your_seat", 4403)
+    assert socket_refusal(client, f"/ws/tables/{tid}?seat=7") == ("unknown_seat", 4403)
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         assert receive_until(ws, lambda m: m["type"] == "hello")["seat"] is None

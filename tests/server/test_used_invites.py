@@ -15,11 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from pyramids.games import make_game
 from tests.http_play import HttpSeat, play_out
-from tests.server.conftest import HUMAN, bot, create, receive, receive_until
+from tests.server.conftest import HUMAN, bot, create, receive_until, socket_refusal
 from tests.server.test_accounts import sign_up
 
 ONE_TURN: dict[str, Any] = {"preset": "basic", "max_turns": 1}
@@ -28,17 +27,6 @@ ONE_TURN: dict[str, Any] = {"preset": "basic", "max_turns": 1}
 def refused(r: Any, code: str, status: int = 403) -> None:
     """``r`` is the refusal ``code`` with ``status``."""
     assert (r.status_code, r.json()["error"]["code"]) == (status, code), r.text
-
-
-def socket_refusal(client: TestClient, url: str) -> tuple[str, int]:
-    """The error code and close code of a refused table socket."""
-    with client.websocket_connect(url) as ws:
-        error = receive(ws)
-        try:
-            receive(ws)
-        except WebSocketDisconnect as closed:
-            return str(error["code"]), closed.code
-    raise AssertionError("the socket stayed open")
 
 
 def open_invite(client: TestClient, table: str, invite: str) -> dict[str, Any]:
