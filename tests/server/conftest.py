@@ -19,6 +19,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from pyramids.server import Settings, create_app
+from pyramids.server.clocks import ManualClock
 from pyramids.server.config import LimitSettings, sqlite_url
 
 RECEIVE_TIMEOUT = 30.0
@@ -103,6 +104,13 @@ def receive_until(
             seen.append(msg)
         if stop(msg):
             return msg
+
+
+def start_app(settings: Settings, clock: ManualClock) -> TestClient:
+    """The app on ``settings`` with ``clock`` as its time (not entered yet: ``with`` starts it)."""
+    app = create_app(settings)
+    app.state.manager.clock = clock
+    return TestClient(app)
 
 
 def socket_refusal(client: TestClient, url: str) -> tuple[str, int]:

@@ -22,12 +22,12 @@ from pyramids.core.clock import Move, banks_at, deadline_of, format_time
 from pyramids.core.fairness import FailureKind, verify_record
 from pyramids.core.record import GameRecord
 from pyramids.games import make_game
-from pyramids.server import Settings, create_app
+from pyramids.server import Settings
 from pyramids.server.clocks import ClockError, ClockSpec, ManualClock
 from pyramids.server.live import LiveTable, SeatSpec, TableSettings, placements
 from pyramids.server.tables import TableManager
 from tests.http_play import use_invite
-from tests.server.conftest import HUMAN, make_settings
+from tests.server.conftest import HUMAN, make_settings, start_app
 from tests.waiting import wait_until
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -159,13 +159,6 @@ def test_moving_later_never_leaves_more_time(
 def clock() -> ManualClock:
     """The time the app runs on."""
     return ManualClock(T0)
-
-
-def start_app(settings: Settings, clock: ManualClock) -> TestClient:
-    """The app on ``settings`` with ``clock`` as its time (entered: lifespan started)."""
-    app = create_app(settings)
-    app.state.manager.clock = clock
-    return TestClient(app)
 
 
 @pytest.fixture

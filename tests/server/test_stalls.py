@@ -28,7 +28,7 @@ from starlette.testclient import WebSocketTestSession
 from pyramids.core import GameRecord
 from pyramids.core.fairness import verify_record
 from pyramids.games import make_game
-from pyramids.server import Settings, create_app
+from pyramids.server import Settings
 from pyramids.server.clocks import ManualClock
 from pyramids.server.config import resolve_settings
 from pyramids.server.live import ABSENT, TIMEOUT
@@ -38,7 +38,7 @@ from pyramids.server.timers import (
     RATED_TURN_TIME_MIN,
     timeouts_in_a_row,
 )
-from tests.server.conftest import bot, make_settings, receive_until
+from tests.server.conftest import bot, make_settings, receive_until, start_app
 from tests.server.fakes import live_table
 from tests.waiting import wait_until
 
@@ -52,13 +52,6 @@ UNRATED_DEFAULT = 600.0
 def clock() -> ManualClock:
     """The time the app runs on."""
     return ManualClock(T0)
-
-
-def start_app(settings: Settings, clock: ManualClock) -> TestClient:
-    """The app on ``settings`` with ``clock`` as its time (not entered yet)."""
-    app = create_app(settings)
-    app.state.manager.clock = clock
-    return TestClient(app)
 
 
 @pytest.fixture
