@@ -30,7 +30,8 @@ def verify(
         typer.Argument(metavar="RECORD", help="A finished server table's record (JSON file)."),
     ],
 ) -> None:
-    """Check a server record: its seed's commitment, the deal, every chance draw, every action."""
+    """Check a server record: its seed's commitment, the deal, every chance draw, every action,
+    and every forfeit (against the record's clock or turn time and its actions' times)."""
     try:
         record = load_record(record_file)
     except InputError as exc:
