@@ -113,9 +113,15 @@ def parse_settings(text: str) -> SearchSettings:
     rollout = ""
     guided = False
     search = ""
+    horizon: int | None = None
+    bias: float | None = None
     for extra in (e.strip() for e in extras):
         if extra == GUIDED:
             guided = True
+        elif extra[:1] == "h" and extra[1:].isdigit():
+            horizon = int(extra[1:])
+        elif extra[:1] == "b" and extra[1:].replace(".", "", 1).isdigit():
+            bias = float(extra[1:])
         elif extra in ROLLOUTS and not rollout:
             rollout = extra
         elif extra in (NATIVE_SEARCH, PYTHON_SEARCH) and not search:
@@ -152,6 +158,10 @@ def parse_settings(text: str) -> SearchSettings:
         settings = replace(settings, rollout=rollout)
     if search:
         settings = replace(settings, search=search)
+    if horizon is not None:
+        settings = replace(settings, rollout_cap=horizon, evaluation=True)
+    if bias is not None:
+        settings = replace(settings, bias=bias)
     return replace(settings, guided=True) if guided else settings
 
 
