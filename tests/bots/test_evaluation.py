@@ -2,7 +2,7 @@
 
 Hand-made positions where one seat is clearly ahead must score higher for that seat;
 a finished game scores its ``returns()``. The evaluations are reached through the
-registry, as the search reaches them (``SearchSettings(evaluation=True)``).
+registry, as the search reaches them (``SearchSettings(evaluation="handmade")``).
 """
 
 from __future__ import annotations
@@ -94,14 +94,14 @@ def test_a_finished_game_scores_its_returns(game: str, players: int) -> None:
 
 @pytest.mark.parametrize("game", ["flaming", "flags"])
 def test_the_search_can_score_cut_rollouts_with_the_evaluation(game: str) -> None:
-    """SearchSettings(evaluation=True): a rollout cut by rollout_cap is scored by the game."""
+    """SearchSettings(evaluation="handmade"): a rollout cut by rollout_cap is scored by the game."""
     g = make_game(game, 2)
     s = g.new_initial_state(2)
     rng = random.Random(2)
     while s.current_player() == CHANCE:
         s.apply(s.sample_chance(rng))
     seat = s.current_player()
-    settings = SearchSettings(iterations=30, rollout_cap=0, evaluation=True)
+    settings = SearchSettings(iterations=30, rollout_cap=0, evaluation="handmade")
     result = ISMCTSBot(settings).search(s.view(seat), s.legal_actions(), random.Random(0))
     assert result.iterations == 30
     assert sum(st.visits for st in result.stats) == 30

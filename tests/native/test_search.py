@@ -59,8 +59,10 @@ def _settings() -> list[SearchSettings]:
             )
     out += [
         SearchSettings(iterations=60),
-        SearchSettings(iterations=40, evaluation=True, rollout_cap=0),
-        SearchSettings(iterations=40, evaluation=True, rollout_cap=3, rollout="mixed"),
+        SearchSettings(iterations=40, rollout_cap=0),
+        SearchSettings(iterations=40, rollout_cap=3, rollout="mixed"),
+        SearchSettings(iterations=40, evaluation="learned", rollout_cap=0),
+        SearchSettings(iterations=40, evaluation="learned", rollout_cap=3, rollout="mixed"),
         SearchSettings(iterations=40, guided=True, widening=0.0, rollout_cap=5),
         SearchSettings(iterations=40, guided=True, bias=0.0, widening=2.0, rollout_cap=5),
         SearchSettings(iterations=40, exploration=1.4, rollout_cap=20),
@@ -126,7 +128,7 @@ def test_native_statistics_and_generator_are_the_python_ones(
     case: tuple[str, int, dict[str, Any], int, int],
 ) -> None:
     """Every setting combination (random, greedy and mixed rollouts, guided with widening
-    and bias, evaluation of capped rollouts, exploration): identical visits, win means,
+    and bias, the hand-made and the learned evaluation of capped rollouts, exploration): identical visits, win means,
     shares, and the generator in the same state afterwards."""
     state = position(*case)
     for k, settings in enumerate(SETTINGS):
@@ -156,7 +158,8 @@ MANY = _many()
 MANY_SETTINGS = (
     SearchSettings(iterations=80),
     SearchSettings(iterations=30, rollout="mixed", guided=True, rollout_cap=6),
-    SearchSettings(iterations=30, rollout="greedy", evaluation=True, rollout_cap=2),
+    SearchSettings(iterations=30, rollout="greedy", rollout_cap=2),
+    SearchSettings(iterations=30, rollout="mixed", evaluation="learned", rollout_cap=4),
 )
 
 

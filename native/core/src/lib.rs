@@ -8,8 +8,10 @@
 
 pub mod pyjson;
 pub mod pyrandom;
+pub mod value;
 
 pub use pyrandom::PyRandom;
+pub use value::ValueWeights;
 
 /// An action or chance outcome, the same integer as in the Python engine.
 pub type Action = u64;

@@ -10,6 +10,7 @@
 
 pub mod consts;
 pub mod deck;
+pub mod features;
 pub mod game;
 pub mod policy;
 pub mod position;

@@ -12,7 +12,7 @@
 //! scoring pieces and face-up cards, hand and deck sizes, its own hand, and the hidden
 //! cards whose place it knows (`known`).
 
-use pyramids_core::{Action, GameState, PyRandom, SearchGame};
+use pyramids_core::{Action, GameState, PyRandom, SearchGame, ValueWeights};
 
 use crate::consts::{
     decode_move, decode_take, DONE, GROW, MOVE_BASE, NEWSTART, PIRATE_BASE, SPLIT_BASE, SWAP_BASE,
@@ -22,7 +22,7 @@ use crate::deck::{NUM_CARDS, PIECES_MASK};
 use crate::state::{points, State, ACTION, CAPTURE, NONE};
 use crate::{determinize, View};
 
-mod estimate;
+pub(crate) mod estimate;
 
 use estimate::{
     bits, pot, py_max, Position, EPS, FIRST_TAKE_W, N, REACH, SWAP_COST, WIN, WIN_FLAGS,
@@ -223,7 +223,7 @@ fn py_min1(x: f64) -> f64 {
 }
 
 /// `progress`: how far `seat` is towards winning, in [0, 1) (PF-WIN).
-fn progress(state: &State, seat: usize) -> f64 {
+pub(crate) fn progress(state: &State, seat: usize) -> f64 {
     let scored = state.scored_cards(seat);
     let best_group = crate::state::group_counts(scored)
         .iter()
@@ -262,8 +262,14 @@ pub fn evaluate(state: &State, out: &mut Vec<f64>) {
 // --- the search's per-game parts ---------------------------------------------------------
 
 /// Pyramids and Flags for the native search: determinization, greedy policy, evaluation.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Search;
+///
+/// `value`: the learned evaluation's weights (`SearchSettings.evaluation == "learned"`);
+/// `None` evaluates with the hand-made [`evaluate`].
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    /// The learned value's weights, when the search evaluates with it.
+    pub value: Option<ValueWeights>,
+}
 
 impl SearchGame for Search {
     type State = State;
@@ -282,7 +288,10 @@ impl SearchGame for Search {
     }
 
     fn evaluate(&self, state: &State, out: &mut Vec<f64>) {
-        evaluate(state, out);
+        match &self.value {
+            Some(value) => crate::features::learned_evaluate(state, value, out),
+            None => evaluate(state, out),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ pub mod board;
 pub mod codec;
 pub mod events;
 pub mod fault;
+pub mod features;
 pub mod mayhem;
 pub mod options;
 pub mod placement;

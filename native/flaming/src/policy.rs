@@ -12,7 +12,7 @@
 //! a fall, the same estimate at each landing spot. In call-out mode the bot checks
 //! perfectly: the first event of the engine's scan order, or `ok`.
 
-use pyramids_core::{Action, GameState, PyRandom, SearchGame};
+use pyramids_core::{Action, GameState, PyRandom, SearchGame, ValueWeights};
 
 use std::sync::OnceLock;
 
@@ -574,8 +574,14 @@ pub fn evaluate(state: &State, out: &mut Vec<f64>) {
 
 /// Flaming Pyramids for the native search: determinization, the greedy policy, the
 /// evaluation and the call-out reflex (`CheckReflex`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Search;
+///
+/// `value`: the learned evaluation's weights (`SearchSettings.evaluation == "learned"`);
+/// `None` evaluates with the hand-made [`evaluate`].
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    /// The learned value's weights, when the search evaluates with it.
+    pub value: Option<ValueWeights>,
+}
 
 impl SearchGame for Search {
     type State = State;
@@ -594,7 +600,10 @@ impl SearchGame for Search {
     }
 
     fn evaluate(&self, state: &State, out: &mut Vec<f64>) {
-        evaluate(state, out);
+        match &self.value {
+            Some(value) => crate::features::learned_evaluate(state, value, out),
+            None => evaluate(state, out),
+        }
     }
 
     /// `CheckReflex.in_play`: call-out games only.

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod bench;
 mod flags;
 mod flaming;
+mod learned;
 mod policy;
 mod search;
 
@@ -18,6 +19,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bench::register(m)?;
     flaming::register(m)?;
     flags::register(m)?;
+    learned::register(m)?;
     policy::register(m)?;
     search::register(m)?;
     Ok(())

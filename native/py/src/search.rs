@@ -9,8 +9,13 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use pyramids_core::ValueWeights;
 use pyramids_core::{Action, PyRandom, SearchGame};
-use pyramids_search::{run_search, run_search_parallel, Rollout, SearchResult, Settings};
+use pyramids_search::{
+    run_search, run_search_parallel, Evaluation, Rollout, SearchResult, Settings,
+};
+
+use crate::learned::value_weights;
 
 use crate::flags::PyFlagsState;
 use crate::flaming::PyFlamingState;
@@ -31,7 +36,12 @@ fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult
 
 /// `Settings` from the dict `pyramids.bots.native_search` builds: `iterations` and `seconds`
 /// as given (missing or None: no such budget), the other keys default when missing.
-fn settings_of(d: &Bound<'_, PyDict>) -> PyResult<Settings> {
+/// and the learned value's weights (`value_weights`: (weights, bias)) when `evaluation`
+/// is `learned`, checked against the game's number of features (`features`).
+fn settings_of(
+    d: &Bound<'_, PyDict>,
+    features: usize,
+) -> PyResult<(Settings, Option<ValueWeights>)> {
     let mut s = Settings {
         iterations: get::<u64>(d, "iterations")?,
         seconds: get::<f64>(d, "seconds")?,
@@ -55,14 +65,34 @@ fn settings_of(d: &Bound<'_, PyDict>) -> PyResult<Settings> {
     if let Some(v) = get::<f64>(d, "bias")? {
         s.bias = v;
     }
-    if let Some(v) = get::<bool>(d, "evaluation")? {
-        s.evaluation = v;
+    if let Some(v) = get::<String>(d, "evaluation")? {
+        s.evaluation = Evaluation::parse(&v).map_err(PyValueError::new_err)?;
     }
     if let Some(v) = get::<usize>(d, "threads")? {
         s.threads = v;
     }
     s.check().map_err(PyValueError::new_err)?;
-    Ok(s)
+    let value = match s.evaluation {
+        Evaluation::Handmade => None,
+        Evaluation::Learned => {
+            let (weights, bias) = get::<(Vec<f64>, f64)>(d, "value_weights")?.ok_or_else(|| {
+                PyValueError::new_err("the learned evaluation needs value_weights: (weights, bias)")
+            })?;
+            Some(value_weights(weights, bias, features)?)
+        }
+    };
+    Ok((s, value))
+}
+
+/// The number of features of `game`'s learned value (ValueError for a game without one).
+fn features_of(game: &str) -> PyResult<usize> {
+    match game {
+        "flaming" => Ok(pyramids_flaming::features::NUM_FEATURES),
+        "flags" => Ok(pyramids_flags::features::NUM_FEATURES),
+        _ => Err(PyValueError::new_err(format!(
+            "no native search for game {game:?}"
+        ))),
+    }
 }
 
 fn rng_of(state: &[u32]) -> PyResult<PyRandom> {
@@ -132,14 +162,16 @@ fn search(
     settings: &Bound<'_, PyDict>,
     rng_state: Vec<u32>,
 ) -> PyResult<Answer> {
-    let settings = settings_of(settings)?;
+    let (settings, value) = settings_of(settings, features_of(game)?)?;
     let mut rng = rng_of(&rng_state)?;
     no_legal(&legal)?;
     let result = match game {
         "flaming" => {
             let view =
                 pyramids_flaming::View::from_json(view_json).map_err(PyValueError::new_err)?;
-            let g = pyramids_flaming::policy::Search;
+            let g = pyramids_flaming::policy::Search {
+                value: value.clone(),
+            };
             let seat = check_player(player, usize::MAX)?;
             if g.view_player(&view) != seat {
                 return Err(PyValueError::new_err("the view is not the deciding seat's"));
@@ -149,7 +181,9 @@ fn search(
         }
         "flags" => {
             let view = pyramids_flags::View::from_json(view_json).map_err(PyValueError::new_err)?;
-            let g = pyramids_flags::policy::Search;
+            let g = pyramids_flags::policy::Search {
+                value: value.clone(),
+            };
             let seat = check_player(player, usize::MAX)?;
             if g.view_player(&view) != seat {
                 return Err(PyValueError::new_err("the view is not the deciding seat's"));
@@ -182,7 +216,7 @@ fn search_state(
     settings: &Bound<'_, PyDict>,
     rng_state: Vec<u32>,
 ) -> PyResult<Answer> {
-    let settings = settings_of(settings)?;
+    let (settings, value) = settings_of(settings, features_of(game)?)?;
     let mut rng = rng_of(&rng_state)?;
     no_legal(&legal)?;
     let result = match game {
@@ -197,7 +231,9 @@ fn search_state(
                 .clone();
             root.set_record_events(false);
             let seat = check_player(player, pyramids_core::GameState::num_players(&root))?;
-            let g = pyramids_flaming::policy::Search;
+            let g = pyramids_flaming::policy::Search {
+                value: value.clone(),
+            };
             let sample = |_: &mut PyRandom| root.clone();
             run(py, &g, sample, seat, &legal, &settings, &mut rng)
         }
@@ -212,7 +248,9 @@ fn search_state(
                 .clone();
             root.set_record_events(false);
             let seat = check_player(player, pyramids_core::GameState::num_players(&root))?;
-            let g = pyramids_flags::policy::Search;
+            let g = pyramids_flags::policy::Search {
+                value: value.clone(),
+            };
             let sample = |_: &mut PyRandom| root.clone();
             run(py, &g, sample, seat, &legal, &settings, &mut rng)
         }

@@ -29,8 +29,8 @@ mod tree;
 use std::time::{Duration, Instant};
 
 pub use settings::{
-    Rollout, Settings, BIAS, DEFAULT_ITERATIONS, EXPLORATION, MIXED_GREEDY_SHARE, ROLLOUT_CAP,
-    WIDENING,
+    Evaluation, Rollout, Settings, BIAS, DEFAULT_ITERATIONS, EXPLORATION, MIXED_GREEDY_SHARE,
+    ROLLOUT_CAP, WIDENING,
 };
 pub use tree::{Node, NodeId, Tree, ROOT};
 
@@ -105,7 +105,7 @@ fn rollout<G: SearchGame>(
     rng: &mut PyRandom,
     settings: &Settings,
     reflex: bool,
-    players: usize,
+    _players: usize,
     scratch: &mut Scratch,
 ) -> Result<(), SearchError> {
     let share = settings.rollout.share();
@@ -114,12 +114,8 @@ fn rollout<G: SearchGame>(
     let mut steps = 0usize;
     while !state.is_terminal() {
         if steps >= cap {
-            if settings.evaluation {
-                game.evaluate(state, &mut scratch.rewards);
-            } else {
-                scratch.rewards.clear();
-                scratch.rewards.resize(players, 1.0 / players as f64);
-            }
+            // scored by the evaluation the settings name (the game's part knows which)
+            game.evaluate(state, &mut scratch.rewards);
             return Ok(());
         }
         let player = state.current_player();

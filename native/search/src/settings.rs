@@ -48,6 +48,29 @@ impl Rollout {
     }
 }
 
+/// Which evaluation scores a cut rollout (Python's `SearchSettings.evaluation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The game's hand-made evaluation (its descriptor's `evaluation`).
+    Handmade,
+    /// The learned evaluation (its descriptor's `learned_evaluation`): the game's search
+    /// part carries the weights (`value_weights` of the Python settings).
+    Learned,
+}
+
+impl Evaluation {
+    /// The evaluation named as in Python (`handmade`, `learned`).
+    pub fn parse(name: &str) -> Result<Evaluation, String> {
+        match name {
+            "handmade" => Ok(Evaluation::Handmade),
+            "learned" => Ok(Evaluation::Learned),
+            _ => Err(format!(
+                "unknown evaluation '{name}' (choose handmade, learned)"
+            )),
+        }
+    }
+}
+
 /// The search's settings (Python's `SearchSettings` without `overlook`, which only the
 /// bot's root answer uses, plus `threads` for the root-parallel search).
 #[derive(Clone, Debug, PartialEq)]
@@ -68,8 +91,8 @@ pub struct Settings {
     pub widening: f64,
     /// With `guided`: the progressive bias weight.
     pub bias: f64,
-    /// Score capped rollouts with the game's static evaluation.
-    pub evaluation: bool,
+    /// The evaluation that scores cut rollouts.
+    pub evaluation: Evaluation,
     /// Root-parallel trees (1: the search identical to Python's; see [`crate::run_search_parallel`]).
     pub threads: usize,
 }
@@ -85,7 +108,7 @@ impl Default for Settings {
             guided: false,
             widening: WIDENING,
             bias: BIAS,
-            evaluation: false,
+            evaluation: Evaluation::Handmade,
             threads: 1,
         }
     }

@@ -5,7 +5,7 @@
 //! its draws counted by hand.
 
 use pyramids_core::{Action, GameState, PyRandom, SearchGame, CHANCE, TERMINAL};
-use pyramids_search::{run_search, run_search_parallel, Rollout, Settings};
+use pyramids_search::{run_search, run_search_parallel, Evaluation, Rollout, Settings};
 
 const CHECK_OK: Action = 100;
 const CHECK_CALL: Action = 101;
@@ -195,11 +195,11 @@ fn all_settings() -> Vec<Settings> {
     let mut out = Vec::new();
     for rollout in [Rollout::Random, Rollout::Greedy, Rollout::Mixed] {
         for guided in [false, true] {
-            for (evaluation, cap) in [(false, 200), (true, 0), (true, 2), (false, 1)] {
+            for cap in [200, 0, 2, 1] {
                 out.push(Settings {
                     rollout,
                     guided,
-                    evaluation,
+                    evaluation: Evaluation::Handmade,
                     rollout_cap: cap,
                     ..settings(300)
                 });
@@ -347,7 +347,7 @@ fn evaluation_with_cap_zero_scores_every_new_leaf() {
     let game = NimGame { reflex: false };
     let sample = |_: &mut PyRandom| nim(2, 20, 0);
     let s = Settings {
-        evaluation: true,
+        evaluation: Evaluation::Handmade,
         rollout_cap: 0,
         ..settings(3)
     };

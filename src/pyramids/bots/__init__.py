@@ -4,13 +4,14 @@ The registry ``BOTS`` maps names to factories; ``make_bot(spec)`` also reads a s
 budget after the name. Spec grammar (case and surrounding blanks ignored)::
 
     random | greedy | careless
-    ismcts[:BUDGET][+ROLLOUT][+guided][+SEARCH]
-    oracle[:BUDGET][+ROLLOUT][+guided][+SEARCH]
+    ismcts[:BUDGET][+ROLLOUT][+guided][+EVALUATION][+SEARCH]
+    oracle[:BUDGET][+ROLLOUT][+guided][+EVALUATION][+SEARCH]
     BUDGET  = easy | normal | hard     a level of BOT_LEVELS (budget and rollout)
             | N                        N iterations per decision (e.g. 500)
             | Xs                       X seconds per decision (e.g. 1s, 0.1s)
     ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
     guided                             the greedy bot orders and biases the expansion
+    EVALUATION = handmade | learned    what scores a cut rollout (default: handmade)
     SEARCH  = native | python          which search runs (default: the native one when
                                        the game plays on the native engine); python
                                        also plays its search on the Python engine
@@ -32,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from pyramids.bots.greedy import CarelessBot, GreedyBot
 from pyramids.bots.ismcts import (
+    EVALUATIONS,
     GUIDED,
     MIXED_ROLLOUT,
     NATIVE_SEARCH,
@@ -104,7 +106,7 @@ PLAYER_BOTS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
 
 def parse_settings(text: str) -> SearchSettings:
-    """Search settings from ``BUDGET[+ROLLOUT][+guided][+SEARCH]`` (see the module docstring).
+    """Search settings from ``BUDGET[+ROLLOUT][+guided][+EVALUATION][+SEARCH]`` (see the module docstring).
 
     ValueError if bad.
     """
@@ -113,6 +115,7 @@ def parse_settings(text: str) -> SearchSettings:
     rollout = ""
     guided = False
     search = ""
+    evaluation = ""
     horizon: int | None = None
     bias: float | None = None
     for extra in (e.strip() for e in extras):
@@ -124,11 +127,14 @@ def parse_settings(text: str) -> SearchSettings:
             bias = float(extra[1:])
         elif extra in ROLLOUTS and not rollout:
             rollout = extra
+        elif extra in EVALUATIONS and not evaluation:
+            evaluation = extra
         elif extra in (NATIVE_SEARCH, PYTHON_SEARCH) and not search:
             search = extra
         else:
             raise ValueError(
                 f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, "
+                f"or the evaluation: {', '.join(EVALUATIONS)}, "
                 f"or the search: {NATIVE_SEARCH}, {PYTHON_SEARCH})"
             )
     if not budget:
@@ -159,7 +165,9 @@ def parse_settings(text: str) -> SearchSettings:
     if search:
         settings = replace(settings, search=search)
     if horizon is not None:
-        settings = replace(settings, rollout_cap=horizon, evaluation=True)
+        settings = replace(settings, rollout_cap=horizon)
+    if evaluation:
+        settings = replace(settings, evaluation=evaluation)
     if bias is not None:
         settings = replace(settings, bias=bias)
     return replace(settings, guided=True) if guided else settings

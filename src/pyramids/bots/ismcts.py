@@ -35,9 +35,9 @@ state is never seen), then walks one tree shared by all determinizations:
   asked with the rollout state's view of the deciding seat), or ``mixed``: each move the
   policy's with chance ``MIXED_GREEDY_SHARE`` (0.8), else uniformly random; at most
   ``rollout_cap`` actions. The reward is ``returns()`` at the end of the game; a rollout
-  cut by the cap scores ``1/players`` for every seat (no opinion), or, with
-  ``evaluation`` (off by default), the game's static evaluation of the position reached
-  (its descriptor's ``evaluation``; with ``rollout_cap=0`` every new leaf is scored so).
+  cut by the cap is scored by the evaluation ``evaluation`` names: ``handmade`` (the
+  descriptor's ``evaluation``; ``1/players`` each for a game without one) or ``learned``
+  (its ``learned_evaluation``); with ``rollout_cap=0`` every new leaf is scored so.
   A game without a policy rolls out at random.
 - **Reflexes**: a decision the game can answer itself (its descriptor's ``reflex``:
   Flaming Pyramids' call-out checks, where the pyramid either breaks a rule or not) is
@@ -117,6 +117,12 @@ BIAS = 10.0
 DEFAULT_ITERATIONS = 1000
 """Iterations when no budget is given (the ``normal`` level)."""
 
+HANDMADE_EVALUATION = "handmade"
+LEARNED_EVALUATION = "learned"
+EVALUATIONS = (HANDMADE_EVALUATION, LEARNED_EVALUATION)
+"""The evaluations a search may score cut rollouts with: the descriptor's ``evaluation``
+(hand-made) or ``learned_evaluation`` (trained weights, docs/BOTS.md)."""
+
 AUTO_SEARCH = "auto"
 NATIVE_SEARCH = "native"
 PYTHON_SEARCH = "python"
@@ -148,9 +154,9 @@ class SearchSettings:
     bias: float = BIAS
     """With ``guided``: the k-th child expanded (k = 0 for the greedy bot's pick) adds
     ``bias / ((k + 1) * (visits + 1))`` to its UCB score (progressive bias)."""
-    evaluation: bool = False
-    """Score a rollout cut by ``rollout_cap`` with the game's static evaluation (its
-    descriptor's ``evaluation``) instead of ``1/players`` each. Off by default."""
+    evaluation: str = HANDMADE_EVALUATION
+    """The evaluation that scores a rollout cut by ``rollout_cap``: ``handmade`` (the
+    descriptor's ``evaluation``) or ``learned`` (its ``learned_evaluation``)."""
     overlook: float = 0.0
     """The chance of the careless answer to a reflex decision whose careful answer differs
     (Flaming call-out: saying ok over standing mayhem). 0 checks perfectly."""
@@ -178,6 +184,10 @@ class SearchSettings:
             raise ValueError(f"bias must be at least 0, not {self.bias}")
         if not 0.0 <= self.overlook <= 1.0:
             raise ValueError(f"overlook must be a chance from 0 to 1, not {self.overlook}")
+        if self.evaluation not in EVALUATIONS:
+            raise ValueError(
+                f"unknown evaluation {self.evaluation!r} (choose {', '.join(EVALUATIONS)})"
+            )
         if self.search not in SEARCHES:
             raise ValueError(f"unknown search {self.search!r} (choose {', '.join(SEARCHES)})")
         if self.threads < 1:
@@ -286,12 +296,16 @@ def _rollout_policy(name: str, desc: GameDescriptor) -> tuple[Bot | None, float]
     return policy, 1.0 if name == GREEDY_ROLLOUT else MIXED_GREEDY_SHARE
 
 
-def _evaluation_of(desc: GameDescriptor) -> Evaluation:
-    """The game's static evaluation; ValueError when it provides none."""
+def _evaluation_of(desc: GameDescriptor, name: str) -> Evaluation | None:
+    """The game's evaluation called ``name``: ``handmade`` (None when the game has none: cut
+    rollouts score ``1/players``) or ``learned`` (ValueError when the game has none)."""
+    part = "learned_evaluation" if name == LEARNED_EVALUATION else "evaluation"
     try:
-        evaluate: Evaluation = desc.load("evaluation")
+        evaluate: Evaluation = desc.load(part)
     except LookupError:
-        raise ValueError(f"game {desc.name!r} provides no evaluation for the search") from None
+        if name == HANDMADE_EVALUATION:
+            return None
+        raise ValueError(f"game {desc.name!r} provides no {name} evaluation") from None
     return evaluate
 
 
@@ -351,7 +365,6 @@ def run_search(
     limit = settings.iterations
     c = settings.exploration
     cap = settings.rollout_cap
-    needs_game = settings.rollout != RANDOM_ROLLOUT or settings.guided or settings.evaluation
     game: GameDescriptor | None = None
     policy: Bot | None = None
     share = 0.0
@@ -379,11 +392,11 @@ def run_search(
             reflex = reflex_of(descriptor_of(state))
             if reflex is not None and not reflex.in_play(state.game):
                 reflex = None
-        if needs_game and game is None:  # the first state names the game's policy, evaluation
+        if game is None:  # the first state names the game's policy, evaluation
             game = descriptor_of(state)
             policy, share = _rollout_policy(settings.rollout, game)
             prior = _policy_of(game) if settings.guided else None
-            evaluate = _evaluation_of(game) if settings.evaluation else None
+            evaluate = _evaluation_of(game, settings.evaluation)
         node = root
         root.visits += 1
         path: list[tuple[_Node, int]] = []

@@ -63,9 +63,20 @@ def uses_native_search(desc: GameDescriptor, search: str, rng: random.Random) ->
     return bool(desc.native) and engine_for(desc) == NATIVE and can_mirror(rng)
 
 
-def settings_record(settings: Any) -> dict[str, Any]:
-    """The ``SearchSettings`` fields the native search reads."""
-    return {
+def value_weights(desc: GameDescriptor) -> tuple[list[float], float]:
+    """(weights, bias) of ``desc``'s learned evaluation, read from its ``value.json`` by the
+    evaluation's module (``weights()``), so a newly trained file needs no rebuild."""
+    module, _, _ = desc.learned_evaluation.partition(":")
+    if not module:
+        raise ValueError(f"game {desc.name!r} provides no learned evaluation")
+    value = importlib.import_module(module).weights()
+    return [float(w) for w in value.weights], float(value.bias)
+
+
+def settings_record(settings: Any, desc: GameDescriptor | None = None) -> dict[str, Any]:
+    """The ``SearchSettings`` fields the native search reads (with ``value_weights`` of
+    ``desc``'s learned evaluation when the settings name it)."""
+    record = {
         "iterations": settings.iterations,
         "seconds": settings.seconds,
         "rollout": settings.rollout,
@@ -77,6 +88,9 @@ def settings_record(settings: Any) -> dict[str, Any]:
         "evaluation": settings.evaluation,
         "threads": settings.threads,
     }
+    if settings.evaluation == "learned" and desc is not None:
+        record["value_weights"] = value_weights(desc)
+    return record
 
 
 def _continue(rng: random.Random, after: Sequence[int]) -> None:
@@ -107,7 +121,7 @@ def search_view(
         view_json,
         player,
         list(legal),
-        settings_record(settings),
+        settings_record(settings, desc),
         list(rng.getstate()[1]),
     )
     return _answer(raw, rng)
@@ -146,7 +160,7 @@ def search_state(
         core_state(desc, state),
         player,
         list(legal),
-        settings_record(settings),
+        settings_record(settings, desc),
         list(rng.getstate()[1]),
     )
     return _answer(raw, rng)

@@ -13,6 +13,7 @@ from pyramids.cli import (
     serve_cmd,
     sim_cmd,
     tournament_cmd,
+    train_cmd,
     verify_cmd,
 )
 from pyramids.games import descriptors
@@ -36,6 +37,7 @@ app.command("tournament")(tournament_cmd.tournament)
 app.command("analyse")(analyse_cmd.analyse)
 app.command("serve")(serve_cmd.serve)
 app.command("verify")(verify_cmd.verify)
+app.command("train-eval")(train_cmd.train_eval_command)
 
 
 def main() -> None:

@@ -108,6 +108,10 @@ class GameDescriptor:
     event_kinds: tuple[type[Event], ...] = ()
     policy: str = ""
     evaluation: str = ""
+    learned_evaluation: str = ""
+    """Dotted path of the learned ``Evaluation`` (trained weights over a few features per
+    seat; docs/BOTS.md, "The learned evaluation"), which searches use instead of
+    ``evaluation`` when set to ``evaluation="learned"``. Optional."""
     terminal: str = ""
     analysis: str = ""
     """Dotted path of an object with ``simulation`` (how ``simulate`` counts the game's

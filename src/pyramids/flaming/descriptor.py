@@ -86,6 +86,7 @@ DESCRIPTOR = GameDescriptor(
     event_kinds=EVENT_KINDS,
     policy="pyramids.games.flaming.policy:GreedyFlamingBot",
     evaluation="pyramids.games.flaming.evaluation:evaluate",
+    learned_evaluation="pyramids.games.flaming.learned:evaluate",
     reflex="pyramids.games.flaming.policy:CheckReflex",
     terminal="pyramids.games.flaming.terminal:UI",
     analysis="pyramids.games.flaming.analysis:Analysis",

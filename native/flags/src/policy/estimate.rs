@@ -23,7 +23,7 @@ pub(super) const PT_W: f64 = 0.3;
 /// Share of the best next pyramid's extra points (beyond its own point) in the standing.
 pub(super) const NEXT_W: f64 = 0.25;
 /// Worth of a hand card whose flag needs d more moves (index d; 0 = standing now).
-pub(super) const REACH: [f64; 5] = [0.9, 0.4, 0.15, 0.05, 0.02];
+pub(crate) const REACH: [f64; 5] = [0.9, 0.4, 0.15, 0.05, 0.02];
 /// Weight of an opponent's reach gains against our own.
 pub(super) const OPP_REACH_W: f64 = 1.0;
 /// Share of an opponent's reach loss (a flag pushed further away) that counts as our gain.
@@ -53,7 +53,7 @@ pub(super) const WIN_GROUP_FLAGS: usize = 3;
 pub(super) const WIN_POINTS: usize = 8;
 
 /// The flag pieces (the table).
-pub(super) const N: usize = NUM_FLAG_PIECES;
+pub(crate) const N: usize = NUM_FLAG_PIECES;
 /// Bit mask of every card.
 pub(super) const ALL_CARDS: u64 = (1 << NUM_CARDS) - 1;
 /// The flag colour letters in piece order (a tree colour indexes the tree-value cache).
@@ -146,7 +146,7 @@ pub(super) fn pot(mask: u32) -> f64 {
 
 /// Python's `max(a, b)`: `a` unless `b` is greater.
 #[inline]
-pub(super) fn py_max(a: f64, b: f64) -> f64 {
+pub(crate) fn py_max(a: f64, b: f64) -> f64 {
     if b > a {
         b
     } else {
@@ -157,14 +157,14 @@ pub(super) fn py_max(a: f64, b: f64) -> f64 {
 /// The table arrays (`below`, `above`) padded to 32 entries (the pieces are 0..18), so that
 /// an index masked with 31 needs no bounds check. Entry [`PAD`] of `below` holds `PAD`:
 /// the padding link (`PAD`, `PAD`) of a two-piece flag is always in place.
-pub(super) type Table = [i8; 32];
+pub(crate) type Table = [i8; 32];
 
 /// The padding index (never a piece).
 const PAD: usize = 31;
 
 /// A state's `below` or `above` as a padded [`Table`].
 #[inline]
-pub(super) fn padded(t: &[i8; N]) -> Table {
+pub(crate) fn padded(t: &[i8; N]) -> Table {
     let mut out = [-1; 32];
     out[..N].copy_from_slice(t);
     out[PAD] = PAD as i8;
@@ -209,7 +209,7 @@ static LINKS: [Links; NUM_CARDS] = build_links();
 /// link not in place one move, and one more when a foreign piece lies on its lower piece.
 /// Branch-free over the card's [`Links`] (the sum of `flag_distance_ref`).
 #[inline]
-pub(super) fn flag_distance(card: usize, below: &Table, above: &Table) -> usize {
+pub(crate) fn flag_distance(card: usize, below: &Table, above: &Table) -> usize {
     let l = &LINKS[card];
     let link = |i: usize| {
         let (lo, up) = (l.lo[i] as usize & 31, l.up[i] as usize & 31);
