@@ -45,3 +45,40 @@ pub fn normalise(out: &mut [f64]) {
         out.fill(share);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_weights_value_every_seat_alike() {
+        let v = ValueWeights {
+            weights: vec![0.0; 3],
+            bias: 0.0,
+        };
+        let mut out = [
+            v.seat_value(&[1.0, 2.0, 3.0]),
+            v.seat_value(&[4.0, 5.0, 6.0]),
+        ];
+        assert_eq!(out, [0.5, 0.5]);
+        normalise(&mut out);
+        assert_eq!(out, [0.5, 0.5]);
+    }
+
+    #[test]
+    fn a_higher_score_is_worth_more_and_the_values_add_up_to_one() {
+        let v = ValueWeights {
+            weights: vec![-1.0],
+            bias: 0.5,
+        };
+        // fewer tiles left (a negative weight) is worth more; a huge z does not overflow
+        let mut out = [
+            v.seat_value(&[0.2]),
+            v.seat_value(&[1.2]),
+            v.seat_value(&[1e300]),
+        ];
+        assert!(out[0] > out[1] && out[1] > out[2]);
+        normalise(&mut out);
+        assert!((out.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+}
