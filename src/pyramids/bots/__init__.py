@@ -30,10 +30,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from pyramids.bots.beginner import BeginnerBot
+from pyramids.bots.capped import CappedSearchBot
 from pyramids.bots.greedy import CarelessBot, GreedyBot
 from pyramids.bots.ismcts import (
+    GREEDY_ROLLOUT,
     GUIDED,
-    MIXED_ROLLOUT,
     NATIVE_SEARCH,
     PYTHON_SEARCH,
     RANDOM_ROLLOUT,
@@ -55,32 +57,77 @@ enough that a careful player is rewarded."""
 
 @dataclass(frozen=True)
 class BotLevel:
-    """A difficulty level of the search bots: its budget, rollout and what it costs."""
+    """A difficulty level of the search bots: its budget, rollout and what it costs.
+
+    ``python_seconds``: the time cap a move gets when the Python search has to run (no
+    native core on this machine, or ``+python``); the iteration budget is reproducible
+    from a seed on any machine only on the native search. None: no cap.
+    """
 
     name: str
     settings: SearchSettings
     description: str
+    python_seconds: float | None = None
 
+
+SEARCH_LEVEL_SETTINGS = SearchSettings(
+    iterations=1500, rollout=GREEDY_ROLLOUT, guided=True, rollout_cap=10, evaluation=True
+)
+"""How the offered search levels search: greedy rollouts cut at 10 actions and scored by
+the game's evaluation, guided expansion; the levels differ by their iteration budget.
+Provisional numbers, retuned with ``scripts/strength.py`` (docs/STRENGTH.md)."""
 
 BOT_LEVELS: dict[str, BotLevel] = {
     "easy": BotLevel(
         "easy",
         SearchSettings(iterations=200, rollout=RANDOM_ROLLOUT, overlook=EASY_OVERLOOK),
-        "200 iterations, random rollouts: about 0.2 s a move; in call-out games it "
-        "overlooks standing mayhem at one check in four",
+        "200 iterations, random rollouts: in call-out games it overlooks standing mayhem at "
+        "one check in four (kept so that old specs parse; not offered)",
     ),
     "normal": BotLevel(
         "normal",
-        SearchSettings(iterations=1000, rollout=RANDOM_ROLLOUT),
-        "1000 iterations, random rollouts: about 1 s a move (up to 2 s in longer games)",
+        SEARCH_LEVEL_SETTINGS,
+        "1500 iterations, guided, greedy rollouts of 10 actions scored by the evaluation",
+        python_seconds=1.0,
     ),
     "hard": BotLevel(
         "hard",
-        SearchSettings(iterations=None, seconds=1.0, rollout=MIXED_ROLLOUT, guided=True),
-        "1 second a move, guided, mixed rollouts (machine-dependent: not reproducible from a seed)",
+        replace(SEARCH_LEVEL_SETTINGS, iterations=6000),
+        "6000 iterations, guided, greedy rollouts of 10 actions scored by the evaluation",
+        python_seconds=3.0,
     ),
 }
-"""Difficulty levels of ``ismcts`` (and ``oracle``), easiest first (see docs/BOTS.md)."""
+"""Difficulty levels of ``ismcts`` (and ``oracle``), easiest first (see docs/BOTS.md).
+``normal`` and ``hard`` are offered to players (``LADDER``); ``easy`` only parses."""
+
+LADDER: tuple[str, ...] = ("beginner", "greedy", "normal", "hard")
+"""The levels offered to players, weakest first: each plays ``level_spec(level)``."""
+
+LEVEL_SPECS: dict[str, str] = {
+    "beginner": "beginner",
+    "greedy": "greedy",
+    "normal": "ismcts:normal",
+    "hard": "ismcts:hard",
+}
+"""The bot spec each level of ``LADDER`` plays."""
+
+
+def level_spec(name: str) -> str:
+    """The bot spec the ladder level ``name`` plays (``normal`` -> ``ismcts:normal``).
+
+    ValueError names the levels.
+    """
+    try:
+        return LEVEL_SPECS[name]
+    except KeyError:
+        raise ValueError(f"unknown level {name!r} (levels: {', '.join(LADDER)})") from None
+
+
+def python_cap(level: str) -> float | None:
+    """Seconds a move of search level ``level`` may take on the Python search (None: none)."""
+    found = BOT_LEVELS.get(level)
+    return found.python_seconds if found is not None else None
+
 
 DEFAULT_LEVEL = "normal"
 
@@ -92,6 +139,7 @@ SEARCH_BOTS: dict[str, Callable[[SearchSettings, str], Bot]] = {
 
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
+    "beginner": lambda: BeginnerBot(EASY_OVERLOOK),
     "greedy": GreedyBot,
     "careless": lambda: CarelessBot(EASY_OVERLOOK),
     "ismcts": lambda: make_bot("ismcts"),
@@ -99,8 +147,9 @@ BOTS: dict[str, Callable[[], Bot]] = {
 }
 """Every bot by name (its default budget for the search bots), the oracle included."""
 
-PLAYER_BOTS: tuple[str, ...] = ("random", "greedy", "ismcts")
-"""The bots offered to human players as opponents (never the oracle, which cheats)."""
+PLAYER_BOTS: tuple[str, ...] = ("random", "beginner", "greedy", "ismcts")
+"""The bots a human may pick as opponent (never the oracle, which cheats): the ladder's
+bots (``ismcts`` at any level) and ``random``."""
 
 
 def parse_settings(text: str) -> SearchSettings:
@@ -175,6 +224,10 @@ def make_bot(spec: str) -> Bot:
     name, plus, extras = name.partition("+")
     if name in SEARCH_BOTS:
         settings = parse_settings(budget + plus + extras)
+        level = budget.partition("+")[0].strip() or DEFAULT_LEVEL
+        cap = python_cap(level)
+        if name == "ismcts" and cap is not None:
+            return CappedSearchBot(settings, name=text, python_seconds=cap)
         return SEARCH_BOTS[name](settings, text)
     factory = BOTS.get(name)
     if factory is None:
@@ -187,15 +240,19 @@ def make_bot(spec: str) -> Bot:
 __all__ = [
     "BOTS",
     "BOT_LEVELS",
+    "LADDER",
     "PLAYER_BOTS",
     "ActionStats",
+    "BeginnerBot",
     "BotLevel",
+    "CappedSearchBot",
     "CarelessBot",
     "GreedyBot",
     "ISMCTSBot",
     "OracleMCTSBot",
     "RandomBot",
     "SearchSettings",
+    "level_spec",
     "make_bot",
     "parse_settings",
 ]
