@@ -24,7 +24,7 @@ from typing import Any
 
 from pyramids.bots import BOT_LEVELS, LADDER, python_cap
 from pyramids.games import descriptor, names
-from pyramids.games.engine import native_available
+from pyramids.games.engine import NATIVE, EngineError, resolve_engine
 from pyramids.texts import message
 
 STRENGTH_FILE = "strength.json"
@@ -88,13 +88,17 @@ def strength_lines(level: str, lang: str = "en") -> list[str]:
 
 def python_note(level: str, lang: str = "en", *, native: bool | None = None) -> str | None:
     """What a search level does on a machine without the native core (None elsewhere, or
-    for a level that does not search). ``native``: whether the core is built (default:
-    this machine's answer)."""
+    for a level that does not search). ``native``: whether the search runs natively here
+    (default: this machine's answer: the core is built and ``$PYRAMIDS_ENGINE`` does not
+    ask for the Python engine)."""
     cap = python_cap(level)
     if cap is None:
         return None
     if native is None:
-        native = native_available()
+        try:
+            native = resolve_engine() == NATIVE
+        except EngineError:
+            native = False
     if native:
         return None
     return message("bots.python_cap", lang, level=level_name(level, lang), seconds=f"{cap:g}")
