@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -64,24 +65,36 @@ class Line:
         return QUICK_GAMES_SMALL if self.full_games < FULL_GAMES else QUICK_GAMES
 
 
-def timed_spec(level: str, seconds: str) -> tuple[str, list[str]]:
+def timed_spec(level: str, seconds: str, *, drop: Sequence[str] = ()) -> tuple[str, list[str]]:
     """``level``'s bot spec with ``seconds`` (text, e.g. ``0.05`` or ``TIME``) a decision
-    instead of its budget, and the settings it could not carry over (empty when none)."""
+    instead of its budget, and the settings it could not carry over (empty when none).
+
+    ``drop`` names settings left at their default for the caller to add as spec extras
+    (``evaluation``, ``inference``: a spec takes one of each)."""
     bot = make_bot(level_spec(level))
     settings = getattr(bot, "settings", None)
     if not isinstance(settings, SearchSettings):
         raise ValueError(f"level {level!r} is not a search: it has no time budget")
+    default = SearchSettings()
     extras = [settings.rollout] + (["guided"] if settings.guided else [])
-    if settings.evaluation and str(settings.evaluation).lower() not in ("none", "off"):
-        extras.append(f"h{settings.rollout_cap}")
+    if settings.rollout_cap != default.rollout_cap:
+        extras.append(f"h{settings.rollout_cap}")  # also scores cut rollouts by the evaluation
     if settings.bias != BIAS:
         extras.append(f"b{settings.bias:g}")
+    evaluation: object = getattr(settings, "evaluation", None)
+    named = isinstance(evaluation, str) and evaluation != getattr(default, "evaluation", None)
+    if named and "evaluation" not in drop:
+        extras.append(str(evaluation))  # a named evaluation: handmade or learned
+    if getattr(settings, "inference", False) and "inference" not in drop:
+        extras.append("infer")
+    if settings.search != default.search:
+        extras.append(settings.search)
     spec = f"ismcts:{seconds}s+" + "+".join(extras)
     made = getattr(make_bot(spec.replace(TIME, "1")), "settings", None)
     lost = [
         f.name
         for f in fields(SearchSettings)
-        if f.name not in ("iterations", "seconds")
+        if f.name not in ("iterations", "seconds", *drop)
         and (made is None or getattr(made, f.name) != getattr(settings, f.name))
     ]
     return spec, lost
@@ -170,6 +183,7 @@ def lines() -> list[Line]:
     for game in GAMES:
         t = TITLES[game]
         timed, _ = timed_spec("normal", TIME)
+        bare, _ = timed_spec("normal", TIME, drop=("evaluation",))
         out.append(
             Line(
                 f"{game}-openspiel",
@@ -187,19 +201,19 @@ def lines() -> list[Line]:
                 f"{t} 2p: learned vs hand-made evaluation at equal time",
                 game,
                 2,
-                (timed + "+learned", timed + "+handmade"),
+                (bare + "+learned", bare + "+handmade"),
                 FULL_GAMES,
                 equal_time=True,
             )
         )
-    timed, _ = timed_spec("normal", TIME)
+    bare, _ = timed_spec("normal", TIME, drop=("inference",))
     out.append(
         Line(
             "flags-inference",
             "Flags 2p: inference on vs off at equal time",
             "flags",
             2,
-            (timed + "+infer", timed),
+            (bare + "+infer", bare),
             FULL_GAMES,
             equal_time=True,
         )
