@@ -164,6 +164,7 @@ def parse_settings(text: str) -> SearchSettings:
     search = ""
     horizon: int | None = None
     bias: float | None = None
+    exploration: float | None = None
     for extra in (e.strip() for e in extras):
         if extra == GUIDED:
             guided = True
@@ -171,6 +172,8 @@ def parse_settings(text: str) -> SearchSettings:
             horizon = int(extra[1:])
         elif extra[:1] == "b" and extra[1:].replace(".", "", 1).isdigit():
             bias = float(extra[1:])
+        elif extra[:1] == "c" and extra[1:].replace(".", "", 1).isdigit():
+            exploration = float(extra[1:])
         elif extra in ROLLOUTS and not rollout:
             rollout = extra
         elif extra in (NATIVE_SEARCH, PYTHON_SEARCH) and not search:
@@ -211,6 +214,8 @@ def parse_settings(text: str) -> SearchSettings:
         settings = replace(settings, rollout_cap=horizon, evaluation=True)
     if bias is not None:
         settings = replace(settings, bias=bias)
+    if exploration is not None:
+        settings = replace(settings, exploration=exploration)
     return replace(settings, guided=True) if guided else settings
 
 
