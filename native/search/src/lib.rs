@@ -262,7 +262,13 @@ fn grow<G: SearchGame>(
                 let action = if untried.len() == 1 {
                     untried[0]
                 } else if settings.guided {
-                    game.policy(&state, untried, rng)
+                    let pick = game.policy(&state, untried, rng);
+                    if tree.child(kids, pick).is_some() {
+                        // a policy that answered outside `untried` (a reflex's answer)
+                        untried[rng.below(untried.len())]
+                    } else {
+                        pick
+                    }
                 } else {
                     untried[rng.below(untried.len())]
                 };
@@ -387,7 +393,16 @@ impl Observed {
             let action = if untried.len() == 1 {
                 untried[0]
             } else if self.guided {
-                game.policy(state, untried, rng)
+                let pick = game.policy(state, untried, rng);
+                if tree
+                    .child(kids, game.observation(state, self.player, pick))
+                    .is_some()
+                {
+                    // a policy that answered outside `untried` (a reflex's answer)
+                    untried[rng.below(untried.len())]
+                } else {
+                    pick
+                }
             } else {
                 untried[rng.below(untried.len())]
             };

@@ -459,6 +459,8 @@ def run_search(
                     action = untried[0]
                 elif prior is not None:
                     action = prior.act(state.view(seat), untried, rng)
+                    if action in kids:  # a policy that answered outside ``untried``
+                        action = untried[rng.randrange(len(untried))]
                 else:
                     action = untried[rng.randrange(len(untried))]
                 child = _Node(bias / (len(kids) + 1) if bias else 0.0)
@@ -550,6 +552,8 @@ def _select_observed(
             action = untried[0]
         elif prior is not None:
             action = prior.act(state.view(state.current_player()), untried, rng)
+            if text(action, player) in kids:  # a policy that answered outside ``untried``
+                action = untried[rng.randrange(len(untried))]
         else:
             action = untried[rng.randrange(len(untried))]
         child = _Node(bias / (len(kids) + 1) if bias else 0.0)
