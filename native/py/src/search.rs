@@ -58,6 +58,9 @@ fn settings_of(d: &Bound<'_, PyDict>) -> PyResult<Settings> {
     if let Some(v) = get::<bool>(d, "evaluation")? {
         s.evaluation = v;
     }
+    if let Some(v) = get::<bool>(d, "observe")? {
+        s.observe = v;
+    }
     if let Some(v) = get::<usize>(d, "threads")? {
         s.threads = v;
     }

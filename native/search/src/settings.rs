@@ -68,8 +68,12 @@ pub struct Settings {
     pub widening: f64,
     /// With `guided`: the progressive bias weight.
     pub bias: f64,
-    /// Score capped rollouts with the game's static evaluation.
+    /// Unused by the search: a rollout cut at `rollout_cap` is always scored by the
+    /// game's evaluation.
     pub evaluation: bool,
+    /// Key other seats' decisions and chance outcomes by what the searching seat observes
+    /// ([`pyramids_core::SearchGame::observation`]).
+    pub observe: bool,
     /// Root-parallel trees (1: the search identical to Python's; see [`crate::run_search_parallel`]).
     pub threads: usize,
 }
@@ -86,6 +90,7 @@ impl Default for Settings {
             widening: WIDENING,
             bias: BIAS,
             evaluation: false,
+            observe: false,
             threads: 1,
         }
     }

@@ -11,6 +11,7 @@ budget after the name. Spec grammar (case and surrounding blanks ignored)::
             | Xs                       X seconds per decision (e.g. 1s, 0.1s)
     ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
     guided                             the greedy bot orders and biases the expansion
+    observe                            other seats' moves keyed by what the bot sees
     SEARCH  = native | python          which search runs (default: the native one when
                                        the game plays on the native engine); python
                                        also plays its search on the Python engine
@@ -37,6 +38,7 @@ from pyramids.bots.ismcts import (
     GREEDY_ROLLOUT,
     GUIDED,
     NATIVE_SEARCH,
+    OBSERVE,
     PYTHON_SEARCH,
     RANDOM_ROLLOUT,
     ROLLOUTS,
@@ -161,6 +163,7 @@ def parse_settings(text: str) -> SearchSettings:
     budget = budget.strip()
     rollout = ""
     guided = False
+    observe = False
     search = ""
     horizon: int | None = None
     bias: float | None = None
@@ -168,6 +171,8 @@ def parse_settings(text: str) -> SearchSettings:
     for extra in (e.strip() for e in extras):
         if extra == GUIDED:
             guided = True
+        elif extra == OBSERVE:
+            observe = True
         elif extra[:1] == "h" and extra[1:].isdigit():
             horizon = int(extra[1:])
         elif extra[:1] == "b" and extra[1:].replace(".", "", 1).isdigit():
@@ -180,7 +185,7 @@ def parse_settings(text: str) -> SearchSettings:
             search = extra
         else:
             raise ValueError(
-                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, "
+                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, {OBSERVE}, "
                 f"or the search: {NATIVE_SEARCH}, {PYTHON_SEARCH})"
             )
     if not budget:
@@ -216,6 +221,8 @@ def parse_settings(text: str) -> SearchSettings:
         settings = replace(settings, bias=bias)
     if exploration is not None:
         settings = replace(settings, exploration=exploration)
+    if observe:
+        settings = replace(settings, observe=True)
     return replace(settings, guided=True) if guided else settings
 
 

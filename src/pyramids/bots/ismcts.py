@@ -34,11 +34,17 @@ state is never seen), then walks one tree shared by all determinizations:
 - **Rollout**: uniformly random legal actions, the game's default policy (``greedy``;
   asked with the rollout state's view of the deciding seat), or ``mixed``: each move the
   policy's with chance ``MIXED_GREEDY_SHARE`` (0.8), else uniformly random; at most
-  ``rollout_cap`` actions. The reward is ``returns()`` at the end of the game; a rollout
-  cut by the cap scores ``1/players`` for every seat (no opinion), or, with
-  ``evaluation`` (off by default), the game's static evaluation of the position reached
-  (its descriptor's ``evaluation``; with ``rollout_cap=0`` every new leaf is scored so).
+  ``rollout_cap`` actions (the horizon). A finished rollout scores ``returns()``; a rollout
+  cut at the horizon is always judged by the game's static evaluation of the position
+  reached (its descriptor's ``evaluation``; with ``rollout_cap=0`` every new leaf is scored
+  so), never ``1/players``; a game without an evaluation is a ValueError then.
   A game without a policy rolls out at random.
+- **Observation keys** (``observe``, spec suffix ``+observe``; off by default): another
+  seat's decisions and chance outcomes are keyed by ``state.action_text_for(action,
+  searcher)``, what the searching seat sees of them, so actions it cannot tell apart (a
+  Pyramids and Flags exchange by another seat, ``swap:?``) share one child; UCB chooses
+  among keys, then the concrete action is drawn among the key's legal actions
+  (``_select_observed``). The searcher's own actions stay keyed by action.
 - **Reflexes**: a decision the game can answer itself (its descriptor's ``reflex``:
   Flaming Pyramids' call-out checks, where the pyramid either breaks a rule or not) is
   played with the careful answer, in the tree below the root (as a forced move, without
@@ -78,7 +84,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +105,9 @@ or that policy with random moves."""
 GUIDED = "guided"
 """Spec suffix of guided search (``SearchSettings.guided``)."""
 
+OBSERVE = "observe"
+"""Spec suffix of observation keys (``SearchSettings.observe``)."""
+
 MIXED_GREEDY_SHARE = 0.8
 """In a ``mixed`` rollout, the chance that a move is the greedy bot's (else uniformly random)."""
 
@@ -106,7 +115,8 @@ EXPLORATION = 0.7
 """UCB1 exploration constant ``c`` for rewards in [0, 1]."""
 
 ROLLOUT_CAP = 200
-"""Most actions in one rollout; a rollout cut short scores 1/players for every seat."""
+"""Most actions in one rollout (the horizon); a rollout cut there is scored by the game's
+evaluation."""
 
 WIDENING = 1.0
 """Progressive widening constant of guided search (see ``SearchSettings.widening``)."""
@@ -149,8 +159,11 @@ class SearchSettings:
     """With ``guided``: the k-th child expanded (k = 0 for the greedy bot's pick) adds
     ``bias / ((k + 1) * (visits + 1))`` to its UCB score (progressive bias)."""
     evaluation: bool = False
-    """Score a rollout cut by ``rollout_cap`` with the game's static evaluation (its
-    descriptor's ``evaluation``) instead of ``1/players`` each. Off by default."""
+    """Unused by the search: a rollout cut by ``rollout_cap`` is always scored by the
+    game's evaluation (its descriptor's ``evaluation``)."""
+    observe: bool = False
+    """Key other seats' decisions and chance outcomes by what the searching seat observes
+    (``State.action_text_for``): actions it cannot tell apart share one child."""
     overlook: float = 0.0
     """The chance of the careless answer to a reflex decision whose careful answer differs
     (Flaming call-out: saying ok over standing mayhem). 0 checks perfectly."""
@@ -224,7 +237,10 @@ class _Node:
     __slots__ = ("avail", "bonus", "children", "total", "visits")
 
     def __init__(self, bonus: float = 0.0) -> None:
-        self.children: dict[int, dict[Action, _Node]] = {}
+        self.children: dict[int, dict[Hashable, _Node]] = {}
+        """Children by deciding seat (or ``CHANCE``), then by key: the action, or with
+        ``observe`` what the searching seat sees of another seat's action or a chance
+        outcome (``State.action_text_for``)."""
         self.visits = 0
         self.total = 0.0
         """Sum of the rewards of the seat that chose the edge into this node."""
@@ -286,12 +302,13 @@ def _rollout_policy(name: str, desc: GameDescriptor) -> tuple[Bot | None, float]
     return policy, 1.0 if name == GREEDY_ROLLOUT else MIXED_GREEDY_SHARE
 
 
-def _evaluation_of(desc: GameDescriptor) -> Evaluation:
-    """The game's static evaluation; ValueError when it provides none."""
+def _evaluation_of(desc: GameDescriptor) -> Evaluation | None:
+    """The game's static evaluation, None when it provides none (then a rollout cut at the
+    horizon is an error: ``_rollout``)."""
     try:
         evaluate: Evaluation = desc.load("evaluation")
     except LookupError:
-        raise ValueError(f"game {desc.name!r} provides no evaluation for the search") from None
+        return None
     return evaluate
 
 
@@ -302,22 +319,26 @@ def _rollout(
     *,
     share: float,
     cap: int,
-    players: int,
+    game: str,
     evaluate: Evaluation | None = None,
     reflex: Reflex | None = None,
 ) -> list[float]:
     """Play ``state`` on (``policy`` for ``share`` of the moves, else random); the rewards.
 
-    A rollout cut by ``cap`` scores ``evaluate(state)``, or ``1/players`` each without it.
+    A finished rollout scores ``returns()``; one cut by ``cap`` (the horizon) is always
+    judged by ``evaluate(state)``: ValueError when the game has no evaluation.
     """
     steps = 0
     randrange = rng.randrange
     rand = rng.random
     while not state.is_terminal():
         if steps >= cap:
-            if evaluate is not None:
-                return evaluate(state)
-            return [1.0 / players] * players
+            if evaluate is None:
+                raise ValueError(
+                    f"a rollout was cut after {cap} actions and {game!r} provides no "
+                    "evaluation to score it (raise rollout_cap or give the game one)"
+                )
+            return evaluate(state)
         player = state.current_player()
         if player == CHANCE:
             action = state.sample_chance(rng)
@@ -351,7 +372,7 @@ def run_search(
     limit = settings.iterations
     c = settings.exploration
     cap = settings.rollout_cap
-    needs_game = settings.rollout != RANDOM_ROLLOUT or settings.guided or settings.evaluation
+    observe = settings.observe
     game: GameDescriptor | None = None
     policy: Bot | None = None
     share = 0.0
@@ -364,26 +385,21 @@ def run_search(
     sqrt = math.sqrt
     root = _Node()
     done = 0
-    players = 0
     reflex: Reflex | None = None
-    first = True
     while True:
         if limit is not None and done >= limit:
             break
         if deadline is not None and done and time.perf_counter() >= deadline:
             break
         state = sample(rng)
-        players = state.num_players
-        if first:
-            first = False
-            reflex = reflex_of(descriptor_of(state))
+        if game is None:  # the first state names the game's reflex, policy and evaluation
+            game = descriptor_of(state)
+            reflex = reflex_of(game)
             if reflex is not None and not reflex.in_play(state.game):
                 reflex = None
-        if needs_game and game is None:  # the first state names the game's policy, evaluation
-            game = descriptor_of(state)
             policy, share = _rollout_policy(settings.rollout, game)
             prior = _policy_of(game) if settings.guided else None
-            evaluate = _evaluation_of(game) if settings.evaluation else None
+            evaluate = _evaluation_of(game)
         node = root
         root.visits += 1
         path: list[tuple[_Node, int]] = []
@@ -391,13 +407,14 @@ def run_search(
             seat = state.current_player()
             if seat == CHANCE:
                 action = state.sample_chance(rng)
+                key: Hashable = state.action_text_for(action, player) if observe else action
                 state.apply(action)
                 kids = node.children.get(CHANCE)
                 if kids is None:
                     kids = node.children[CHANCE] = {}
-                child = kids.get(action)
+                child = kids.get(key)
                 if child is None:
-                    child = kids[action] = _Node()
+                    child = kids[key] = _Node()
                 child.visits += 1  # counted for widening only (no rewards at chance)
                 node = child
                 continue
@@ -408,6 +425,24 @@ def run_search(
             kids = node.children.get(seat)
             if kids is None:
                 kids = node.children[seat] = {}
+            if observe and seat != player:
+                step = _select_observed(
+                    state,
+                    node,
+                    kids,
+                    actions,
+                    player=player,
+                    widening=widening,
+                    c=c,
+                    prior=prior,
+                    bias=bias,
+                    rng=rng,
+                )
+                node = step[0]
+                path.append((node, seat))
+                if step[1]:
+                    break
+                continue
             untried: list[Action] = []
             tried = 0
             for a in actions:
@@ -424,9 +459,12 @@ def run_search(
                     action = untried[0]
                 elif prior is not None:
                     action = prior.act(state.view(seat), untried, rng)
+                    if action in kids:  # a policy that answered outside ``untried``
+                        action = untried[rng.randrange(len(untried))]
                 else:
                     action = untried[rng.randrange(len(untried))]
-                child = kids[action] = _Node(bias / (len(kids) + 1) if bias else 0.0)
+                child = _Node(bias / (len(kids) + 1) if bias else 0.0)
+                kids[action] = child
                 state.apply(action)
                 path.append((child, seat))
                 break
@@ -457,7 +495,7 @@ def run_search(
                 policy,
                 share=share,
                 cap=cap,
-                players=players,
+                game=game.name if game is not None else "",
                 evaluate=evaluate,
                 reflex=reflex,
             )
@@ -467,6 +505,82 @@ def run_search(
         done += 1
     seconds = time.perf_counter() - start
     return SearchResult(_root_stats(root, player, legal), done, seconds)
+
+
+def _select_observed(
+    state: State,
+    node: _Node,
+    kids: dict[Hashable, _Node],
+    actions: Sequence[Action],
+    *,
+    player: int,
+    widening: float,
+    c: float,
+    prior: Bot | None,
+    bias: float,
+    rng: random.Random,
+) -> tuple[_Node, bool]:
+    """One step of another seat's decision keyed by what ``player`` observes (``observe``).
+
+    Each legal action's key is ``state.action_text_for(action, player)``: actions that
+    look alike to the searcher (another seat's exchange, ``swap:?``) share one child.
+    Expansion (with widening) draws among the actions whose key is untried, as the plain
+    step does; selection runs UCB over the keys (in the order of their first legal
+    action), then draws the concrete action among that key's actions. Applies the
+    action; (the child, whether it was just expanded).
+    """
+    keyed: dict[str, list[Action]] = {}
+    text = state.action_text_for
+    keys = [text(a, player) for a in actions]
+    for a, k in zip(actions, keys, strict=True):
+        group = keyed.get(k)
+        if group is None:
+            keyed[k] = [a]
+        else:
+            group.append(a)
+    untried: list[Action] = []
+    tried = 0
+    for k in keyed:
+        kid = kids.get(k)
+        if kid is not None:
+            kid.avail += 1
+            tried += 1
+    if not (widening and tried and tried >= math.ceil(widening * math.sqrt(node.visits))):
+        untried = [a for a, k in zip(actions, keys, strict=True) if k not in kids]
+    if untried:
+        if len(untried) == 1:
+            action = untried[0]
+        elif prior is not None:
+            action = prior.act(state.view(state.current_player()), untried, rng)
+            if text(action, player) in kids:  # a policy that answered outside ``untried``
+                action = untried[rng.randrange(len(untried))]
+        else:
+            action = untried[rng.randrange(len(untried))]
+        child = _Node(bias / (len(kids) + 1) if bias else 0.0)
+        kids[text(action, player)] = child
+        state.apply(action)
+        return child, True
+    best_score = -math.inf
+    best: list[str] = []
+    log = math.log
+    sqrt = math.sqrt
+    for k in keyed:
+        kid = kids.get(k)
+        if kid is None:
+            continue
+        score = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+        if kid.bonus:
+            score += kid.bonus / (kid.visits + 1)
+        if score > best_score:
+            best_score = score
+            best = [k]
+        elif score == best_score:
+            best.append(k)
+    key = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+    group = keyed[key]
+    action = group[rng.randrange(len(group))] if len(group) > 1 else group[0]
+    state.apply(action)
+    return kids[key], False
 
 
 def _root_stats(root: _Node, player: int, legal: Sequence[Action]) -> list[ActionStats]:

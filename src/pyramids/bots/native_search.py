@@ -75,6 +75,7 @@ def settings_record(settings: Any) -> dict[str, Any]:
         "widening": float(settings.widening),
         "bias": float(settings.bias),
         "evaluation": settings.evaluation,
+        "observe": settings.observe,
         "threads": settings.threads,
     }
 
