@@ -11,6 +11,7 @@ budget after the name. Spec grammar (case and surrounding blanks ignored)::
             | Xs                       X seconds per decision (e.g. 1s, 0.1s)
     ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
     guided                             the greedy bot orders and biases the expansion
+    infer                              hidden hands sampled by the last mover's move (inference)
     SEARCH  = native | python          which search runs (default: the native one when
                                        the game plays on the native engine); python
                                        also plays its search on the Python engine
@@ -33,6 +34,7 @@ from dataclasses import dataclass, replace
 from pyramids.bots.greedy import CarelessBot, GreedyBot
 from pyramids.bots.ismcts import (
     GUIDED,
+    INFER,
     MIXED_ROLLOUT,
     NATIVE_SEARCH,
     PYTHON_SEARCH,
@@ -115,9 +117,12 @@ def parse_settings(text: str) -> SearchSettings:
     search = ""
     horizon: int | None = None
     bias: float | None = None
+    inference = False
     for extra in (e.strip() for e in extras):
         if extra == GUIDED:
             guided = True
+        elif extra == INFER:
+            inference = True
         elif extra[:1] == "h" and extra[1:].isdigit():
             horizon = int(extra[1:])
         elif extra[:1] == "b" and extra[1:].replace(".", "", 1).isdigit():
@@ -128,7 +133,7 @@ def parse_settings(text: str) -> SearchSettings:
             search = extra
         else:
             raise ValueError(
-                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, "
+                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, {INFER}, "
                 f"or the search: {NATIVE_SEARCH}, {PYTHON_SEARCH})"
             )
     if not budget:
@@ -162,6 +167,8 @@ def parse_settings(text: str) -> SearchSettings:
         settings = replace(settings, rollout_cap=horizon, evaluation=True)
     if bias is not None:
         settings = replace(settings, bias=bias)
+    if inference:
+        settings = replace(settings, inference=True)
     return replace(settings, guided=True) if guided else settings
 
 

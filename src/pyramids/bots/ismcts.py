@@ -82,8 +82,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pyramids.bots import inference as infer
 from pyramids.bots import native_search
-from pyramids.core.descriptor import Evaluation, GameDescriptor, Reflex
+from pyramids.core.descriptor import Evaluation, GameDescriptor, Inference, Reflex
 from pyramids.core.errors import PositionError
 from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
 from pyramids.games import descriptor, descriptor_of, game_of_view, names
@@ -98,6 +99,9 @@ or that policy with random moves."""
 
 GUIDED = "guided"
 """Spec suffix of guided search (``SearchSettings.guided``)."""
+
+INFER = "infer"
+"""Spec suffix of inference (``SearchSettings.inference``)."""
 
 MIXED_GREEDY_SHARE = 0.8
 """In a ``mixed`` rollout, the chance that a move is the greedy bot's (else uniformly random)."""
@@ -156,6 +160,9 @@ class SearchSettings:
     (Flaming call-out: saying ok over standing mayhem). 0 checks perfectly."""
     search: str = AUTO_SEARCH
     """Which search runs: ``auto``, ``native`` or ``python`` (see ``SEARCHES``)."""
+    inference: bool = False
+    """Sample the last mover's hidden hand by how well it explains its move (the game's
+    descriptor part ``inference``; ``pyramids.bots.inference``). Off by default."""
     threads: int = 1
     """Root-parallel trees of the native search (1: the search identical to this module's;
     more: independent trees on threads, statistics summed, not identical; docs/BOTS.md).
@@ -528,6 +535,7 @@ class ISMCTSBot:
         self.settings = settings or SearchSettings()
         self.name = name
         self._game_of = game_of_view
+        self._memory = infer.Memory()
 
     @property
     def games(self) -> tuple[str, ...]:
@@ -543,21 +551,44 @@ class ISMCTSBot:
             raise ValueError("no legal action to choose from")
         search = self.settings.search
         name = getattr(view, "game", None)
+        particles: list[View] | None = None
         if self._game_of is game_of and isinstance(name, str) and name in names():
             desc = descriptor(name)
+            if self.settings.inference:
+                particles = self._particles(desc, view, rng)
             if native_search.uses_native_search(desc, search, rng):
-                raw, iterations, seconds = native_search.search_view(
-                    desc, view=view, player=seat, legal=legal, settings=self.settings, rng=rng
-                )
+                if particles:
+                    raw, iterations, seconds = native_search.search_views(
+                        desc,
+                        views=particles,
+                        player=seat,
+                        legal=legal,
+                        settings=self.settings,
+                        rng=rng,
+                    )
+                else:
+                    raw, iterations, seconds = native_search.search_view(
+                        desc, view=view, player=seat, legal=legal, settings=self.settings, rng=rng
+                    )
                 return SearchResult(root_stats(raw), iterations, seconds)
             game = game_of(view, PYTHON) if search == PYTHON_SEARCH else game_of(view)
         else:
             game = self._game_of(view)
 
         def sample(r: random.Random) -> State:
+            if particles:
+                return game.determinize(infer.pick_particle(particles, r), r)
             return game.determinize(view, r)
 
         return run_search(sample, seat, legal, self.settings, rng)
+
+    def _particles(self, desc: GameDescriptor, view: View, rng: random.Random) -> list[View] | None:
+        """Views of ``view`` with the last mover's hand drawn by inference, None without."""
+        try:
+            inference: Inference = desc.load("inference")()
+        except LookupError:
+            return None
+        return self._memory.particles(view, game_of(view), inference, rng)
 
     def analyse(self, view: View, legal: Sequence[Action], rng: random.Random) -> list[ActionStats]:
         """Every legal action with its visits, visit share and estimated win chance."""
@@ -569,6 +600,12 @@ class ISMCTSBot:
         A reflex decision (a call-out check) gets the game's answer instead, careless
         with chance ``settings.overlook``.
         """
+        action = self._act(view, legal, rng)
+        if self.settings.inference:
+            self._memory.remember(view, action)
+        return action
+
+    def _act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         answer = reflex_answer(view.game, view, legal, self.settings.overlook, rng)
