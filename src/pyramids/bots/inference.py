@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from pyramids.core.descriptor import Inference
 from pyramids.core.game import CHANCE, Action, Game, State, View
 
-PARTICLES = 64
+PARTICLES = 16
 """Determinizations weighted per decision (and views handed to the search)."""
 
 TEMPERATURE = 0.1

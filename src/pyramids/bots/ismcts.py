@@ -79,7 +79,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pyramids.bots import inference as infer
@@ -515,6 +515,14 @@ def reflex_answer(
     return careful
 
 
+def _less_time(settings: SearchSettings, spent: float) -> SearchSettings:
+    """``settings`` with ``spent`` seconds taken off a seconds budget (inference's time counts
+    towards the decision's; at least one iteration still runs)."""
+    if settings.seconds is None:
+        return settings
+    return replace(settings, seconds=max(settings.seconds - spent, 1e-6))
+
+
 def pick(stats: Sequence[ActionStats], rng: random.Random) -> Action:
     """The most visited action (then the best mean); remaining ties broken with ``rng``."""
     top = stats[0]
@@ -552,23 +560,21 @@ class ISMCTSBot:
         search = self.settings.search
         name = getattr(view, "game", None)
         particles: list[View] | None = None
+        settings = self.settings
         if self._game_of is game_of and isinstance(name, str) and name in names():
             desc = descriptor(name)
-            if self.settings.inference:
+            if settings.inference:
+                start = time.perf_counter()
                 particles = self._particles(desc, view, rng)
+                settings = _less_time(settings, time.perf_counter() - start)
             if native_search.uses_native_search(desc, search, rng):
                 if particles:
                     raw, iterations, seconds = native_search.search_views(
-                        desc,
-                        views=particles,
-                        player=seat,
-                        legal=legal,
-                        settings=self.settings,
-                        rng=rng,
+                        desc, views=particles, player=seat, legal=legal, settings=settings, rng=rng
                     )
                 else:
                     raw, iterations, seconds = native_search.search_view(
-                        desc, view=view, player=seat, legal=legal, settings=self.settings, rng=rng
+                        desc, view=view, player=seat, legal=legal, settings=settings, rng=rng
                     )
                 return SearchResult(root_stats(raw), iterations, seconds)
             game = game_of(view, PYTHON) if search == PYTHON_SEARCH else game_of(view)
@@ -580,7 +586,7 @@ class ISMCTSBot:
                 return game.determinize(infer.pick_particle(particles, r), r)
             return game.determinize(view, r)
 
-        return run_search(sample, seat, legal, self.settings, rng)
+        return run_search(sample, seat, legal, settings, rng)
 
     def _particles(self, desc: GameDescriptor, view: View, rng: random.Random) -> list[View] | None:
         """Views of ``view`` with the last mover's hand drawn by inference, None without."""
