@@ -20,6 +20,8 @@ from pyramids.bots import ISMCTSBot, make_bot, parse_settings
 from pyramids.bots import inference as infer
 from pyramids.core.game import Action, State, View
 from pyramids.core.record import play_game
+from pyramids.flags.cards import CODES
+from pyramids.flags.pieces import NAMES
 from pyramids.games import make_game
 from pyramids.games.flags.inference import FlagsInference
 
@@ -141,3 +143,55 @@ def test_both_searches_give_the_same_statistics_from_the_same_particles(seed: in
 
     play_game(make_game("flags", 2), [Twin(), make_bot("greedy")], seed)
     assert compared >= 3
+
+
+def test_green_put_on_yellow_tells_that_the_opponent_holds_gabon() -> None:
+    """Seeded greedy game (seed 3): at turn 6 the opponent, holding the flag of Gabon (GAB:
+    green, yellow, blue), moves G1 onto Y2, a link of that flag. The particles give it GAB
+    nearly always; plain determinization about one hand in seven (fails without inference)."""
+    game = make_game("flags", 2)
+    memory = infer.Memory()
+    greedy = make_bot("greedy")
+    found: list[tuple[float, float]] = []
+
+    class Watcher:
+        name = "watcher"
+
+        def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            if view.turn == 7 and not found:
+                assert view.last_moved == (NAMES.index("G1"),)
+                gab = CODES.index("GAB")
+                r = random.Random(99)
+                particles = memory.particles(view, game, FlagsInference(), r)
+                assert particles is not None
+                share = sum(gab in p.known_hands[1] for p in particles) / len(particles)
+                hands = [game.determinize(view, r).view(1).hand or () for _ in range(400)]
+                found.append((share, sum(gab in h for h in hands) / len(hands)))
+            action = greedy.act(view, legal, rng)
+            memory.remember(view, action)
+            return action
+
+    play_game(game, [Watcher(), make_bot("greedy")], 3)
+    (inferred, uniform), *_ = found
+    assert inferred >= 0.75
+    assert uniform <= 0.25
+
+
+def test_a_memory_of_a_later_turn_is_forgotten_and_the_bot_samples_plainly() -> None:
+    """A bot seated at a new game still remembers the last one: that memory cannot lead to
+    the new game's first decision, so it is dropped and no particles are made."""
+    game = make_game("flags", 2)
+    late = game.new_initial_state(1)
+    rng = random.Random(1)
+    greedy = make_bot("greedy")
+    while late.current_player() != 0 or late.view(0).turn < 9:
+        seat = late.current_player()
+        if seat < 0:
+            late.apply(late.sample_chance(rng))
+        else:
+            late.apply(greedy.act(late.view(seat), late.legal_actions(), rng))
+    memory = infer.Memory()
+    memory.remember(late.view(0), late.legal_actions()[0])
+    fresh = game.new_initial_state(2)
+    assert memory.particles(fresh.view(0), game, FlagsInference(), rng) is None
+    assert memory.view is None
