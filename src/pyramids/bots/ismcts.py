@@ -46,6 +46,10 @@ state is never seen), then walks one tree shared by all determinizations:
   checks. At the root the search branches on every answer as usual (so ``analyse``
   rates each one), but the bot plays the reflex without searching; with ``overlook`` (the easy level) it gives
   the careless answer (``ok``) with that chance, drawn from its generator.
+- **Inference** (``inference``, spec suffix ``+infer``; off by default): the bot remembers
+  its last decision and samples the last mover's hidden hand in proportion to how well it
+  explains that seat's move under the game's policy (``pyramids.bots.inference``; a game
+  with no descriptor part ``inference`` samples as without).
 - **Decision**: the most visited legal root action (then the best mean, then the
   generator). With one legal action the bot answers at once without searching.
 
