@@ -12,6 +12,7 @@ budget after the name. Spec grammar (case and surrounding blanks ignored)::
     ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
     guided                             the greedy bot orders and biases the expansion
     observe                            other seats' moves keyed by what the bot sees
+    infer                              hidden hands sampled by the last mover's move (inference)
     SEARCH  = native | python          which search runs (default: the native one when
                                        the game plays on the native engine); python
                                        also plays its search on the Python engine
@@ -37,6 +38,7 @@ from pyramids.bots.greedy import CarelessBot, GreedyBot
 from pyramids.bots.ismcts import (
     GREEDY_ROLLOUT,
     GUIDED,
+    INFER,
     NATIVE_SEARCH,
     OBSERVE,
     PYTHON_SEARCH,
@@ -168,11 +170,14 @@ def parse_settings(text: str) -> SearchSettings:
     horizon: int | None = None
     bias: float | None = None
     exploration: float | None = None
+    inference = False
     for extra in (e.strip() for e in extras):
         if extra == GUIDED:
             guided = True
         elif extra == OBSERVE:
             observe = True
+        elif extra == INFER:
+            inference = True
         elif extra[:1] == "h" and extra[1:].isdigit():
             horizon = int(extra[1:])
         elif extra[:1] == "b" and extra[1:].replace(".", "", 1).isdigit():
@@ -185,7 +190,7 @@ def parse_settings(text: str) -> SearchSettings:
             search = extra
         else:
             raise ValueError(
-                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, {OBSERVE}, "
+                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, {OBSERVE}, {INFER}, "
                 f"or the search: {NATIVE_SEARCH}, {PYTHON_SEARCH})"
             )
     if not budget:
@@ -223,6 +228,8 @@ def parse_settings(text: str) -> SearchSettings:
         settings = replace(settings, exploration=exploration)
     if observe:
         settings = replace(settings, observe=True)
+    if inference:
+        settings = replace(settings, inference=True)
     return replace(settings, guided=True) if guided else settings
 
 

@@ -52,6 +52,10 @@ state is never seen), then walks one tree shared by all determinizations:
   checks. At the root the search branches on every answer as usual (so ``analyse``
   rates each one), but the bot plays the reflex without searching; with ``overlook`` (the easy level) it gives
   the careless answer (``ok``) with that chance, drawn from its generator.
+- **Inference** (``inference``, spec suffix ``+infer``; off by default): the bot remembers
+  its last decision and samples the last mover's hidden hand in proportion to how well it
+  explains that seat's move under the game's policy (``pyramids.bots.inference``; a game
+  with no descriptor part ``inference`` samples as without).
 - **Decision**: the most visited legal root action (then the best mean, then the
   generator). With one legal action the bot answers at once without searching.
 
@@ -85,11 +89,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from pyramids.bots import inference as infer
 from pyramids.bots import native_search
-from pyramids.core.descriptor import Evaluation, GameDescriptor, Reflex
+from pyramids.core.descriptor import Evaluation, GameDescriptor, Inference, Reflex
 from pyramids.core.errors import PositionError
 from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
 from pyramids.games import descriptor, descriptor_of, game_of_view, names
@@ -107,6 +112,8 @@ GUIDED = "guided"
 
 OBSERVE = "observe"
 """Spec suffix of observation keys (``SearchSettings.observe``)."""
+INFER = "infer"
+"""Spec suffix of inference (``SearchSettings.inference``)."""
 
 MIXED_GREEDY_SHARE = 0.8
 """In a ``mixed`` rollout, the chance that a move is the greedy bot's (else uniformly random)."""
@@ -169,6 +176,9 @@ class SearchSettings:
     (Flaming call-out: saying ok over standing mayhem). 0 checks perfectly."""
     search: str = AUTO_SEARCH
     """Which search runs: ``auto``, ``native`` or ``python`` (see ``SEARCHES``)."""
+    inference: bool = False
+    """Sample the last mover's hidden hand by how well it explains its move (the game's
+    descriptor part ``inference``; ``pyramids.bots.inference``). Off by default."""
     threads: int = 1
     """Root-parallel trees of the native search (1: the search identical to this module's;
     more: independent trees on threads, statistics summed, not identical; docs/BOTS.md).
@@ -622,6 +632,14 @@ def reflex_answer(
     return careful
 
 
+def _less_time(settings: SearchSettings, spent: float) -> SearchSettings:
+    """``settings`` with ``spent`` seconds taken off a seconds budget (inference's time counts
+    towards the decision's; at least one iteration still runs)."""
+    if settings.seconds is None:
+        return settings
+    return replace(settings, seconds=max(settings.seconds - spent, 1e-6))
+
+
 def pick(stats: Sequence[ActionStats], rng: random.Random) -> Action:
     """The most visited action (then the best mean); remaining ties broken with ``rng``."""
     top = stats[0]
@@ -642,6 +660,7 @@ class ISMCTSBot:
         self.settings = settings or SearchSettings()
         self.name = name
         self._game_of = game_of_view
+        self._memory = infer.Memory()
 
     @property
     def games(self) -> tuple[str, ...]:
@@ -657,21 +676,42 @@ class ISMCTSBot:
             raise ValueError("no legal action to choose from")
         search = self.settings.search
         name = getattr(view, "game", None)
+        particles: list[View] | None = None
+        settings = self.settings
         if self._game_of is game_of and isinstance(name, str) and name in names():
             desc = descriptor(name)
+            if settings.inference:
+                start = time.perf_counter()
+                particles = self._particles(desc, view, rng)
+                settings = _less_time(settings, time.perf_counter() - start)
             if native_search.uses_native_search(desc, search, rng):
-                raw, iterations, seconds = native_search.search_view(
-                    desc, view=view, player=seat, legal=legal, settings=self.settings, rng=rng
-                )
+                if particles:
+                    raw, iterations, seconds = native_search.search_views(
+                        desc, views=particles, player=seat, legal=legal, settings=settings, rng=rng
+                    )
+                else:
+                    raw, iterations, seconds = native_search.search_view(
+                        desc, view=view, player=seat, legal=legal, settings=settings, rng=rng
+                    )
                 return SearchResult(root_stats(raw), iterations, seconds)
             game = game_of(view, PYTHON) if search == PYTHON_SEARCH else game_of(view)
         else:
             game = self._game_of(view)
 
         def sample(r: random.Random) -> State:
+            if particles:
+                return game.determinize(infer.pick_particle(particles, r), r)
             return game.determinize(view, r)
 
-        return run_search(sample, seat, legal, self.settings, rng)
+        return run_search(sample, seat, legal, settings, rng)
+
+    def _particles(self, desc: GameDescriptor, view: View, rng: random.Random) -> list[View] | None:
+        """Views of ``view`` with the last mover's hand drawn by inference, None without."""
+        try:
+            inference: Inference = desc.load("inference")()
+        except LookupError:
+            return None
+        return self._memory.particles(view, game_of(view), inference, rng)
 
     def analyse(self, view: View, legal: Sequence[Action], rng: random.Random) -> list[ActionStats]:
         """Every legal action with its visits, visit share and estimated win chance."""
@@ -683,6 +723,12 @@ class ISMCTSBot:
         A reflex decision (a call-out check) gets the game's answer instead, careless
         with chance ``settings.overlook``.
         """
+        action = self._act(view, legal, rng)
+        if self.settings.inference:
+            self._memory.remember(view, action)
+        return action
+
+    def _act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         answer = reflex_answer(view.game, view, legal, self.settings.overlook, rng)

@@ -114,6 +114,29 @@ def search_view(
     return _answer(raw, rng)
 
 
+def search_views(
+    desc: GameDescriptor,
+    *,
+    views: Sequence[View],
+    player: int,
+    legal: Sequence[Action],
+    settings: Any,
+    rng: random.Random,
+) -> RawResult:
+    """ISMCTS as ``search_view``, each iteration determinizing one of ``views`` drawn
+    uniformly first (``pyramids.bots.inference.pick_particle``: inference's particles)."""
+    engine = desc.load("native")
+    raw = _core().search_views(
+        desc.name,
+        [engine.view_json(v) for v in views],
+        player,
+        list(legal),
+        settings_record(settings),
+        list(rng.getstate()[1]),
+    )
+    return _answer(raw, rng)
+
+
 def is_native_state(state: State) -> bool:
     """Whether ``state`` is a native engine's state (a ``pyramids.native`` wrapper)."""
     return type(state).__module__.startswith("pyramids.native.")

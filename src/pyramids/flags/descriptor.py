@@ -56,6 +56,7 @@ DESCRIPTOR = GameDescriptor(
     event_kinds=EVENT_KINDS,
     policy="pyramids.games.flags.policy:GreedyFlagsBot",
     evaluation="pyramids.games.flags.evaluation:evaluate",
+    inference="pyramids.games.flags.inference:FlagsInference",
     terminal="pyramids.games.flags.terminal:UI",
     analysis="pyramids.games.flags.analysis:Analysis",
     rl_encoding="pyramids.games.flags.encoding:FlagsEncoding",
