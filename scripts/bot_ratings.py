@@ -1,14 +1,21 @@
 """Measure the server's bots' fixed ratings (the "vs bots" pool, docs/PLAYERS.md) and write
 ``src/pyramids/server/data/bot_ratings.json``.
 
-Each game and player-count band is one ``pyramids tournament`` of the three bots a seat may
-have (``random``, ``greedy`` and ``ismcts``, which the server plays as its ``ismcts_spec``,
-``ismcts:normal``: 1000 iterations, so the games are reproducible), seeds S..S+N-1, with the
-tool's default schedule and the game's default rules; a bot's fixed rating is its final
-OpenSkill (mu, sigma) there. A band is measured at its smallest player count (3-4 with 3,
-5-6 with 5). Run from the repository root::
+Each game and player-count band is one ``pyramids tournament`` of the bots a seat may
+have: ``random`` and the ladder of levels (``pyramids.bots.LADDER``: ``beginner``,
+``greedy``, ``normal`` and ``hard``, which the server plays as ``level_spec(level)``,
+iteration budgets on the native search, so the games are reproducible), seeds
+S..S+N-1, with the tool's default schedule and the game's default rules; a bot's fixed
+rating is its final OpenSkill (mu, sigma) there. A band is measured at its smallest player
+count (3-4 with 3, 5-6 with 5). Old tables' ``ismcts`` seats take ``normal``'s rating
+(``pyramids.server.ratings.BOT_ALIASES``).
 
-    .venv/bin/python scripts/bot_ratings.py --jobs 2                  # every band (~45 min)
+Size: ``--games`` 60 per band by default, three blocks of the 2-player schedule (20 ordered
+seatings of 5 bots) and one of the 3-player one (60), so the seven bands play 420 games, sized
+to take about 15 minutes on 2 cores with ``--jobs 2`` (the ``hard`` seats, 6000 iterations a
+move, take most of it). Run from the repository root::
+
+    .venv/bin/python scripts/bot_ratings.py --jobs 2                  # every band (~15 min)
     .venv/bin/python scripts/bot_ratings.py --only flags:3 --reports /tmp/r --jobs 2
 
 The tournament reports (JSON and Markdown) are kept in ``--reports`` (default: a
@@ -31,17 +38,21 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from pyramids.bots import LEVEL_SPECS
+from pyramids.bots.ladder import OFFERED
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "pyramids" / "server" / "data" / "bot_ratings.json"
-BOTS = {"random": "random", "greedy": "greedy", "ismcts:normal": "ismcts"}
+BOTS = {LEVEL_SPECS.get(name, name): name for name in OFFERED}
 """The tournament's contestant spec of each server bot name."""
 BANDS = {"flaming": {"2": 2, "3-4": 3, "5-6": 5}, "flags": {"2": 2, "3-4": 3}}
 """Each game's bands and the player count each is measured at."""
 ABOUT = (
     "Fixed ratings of the server's bots (OpenSkill Plackett-Luce, default parameters), used "
     "in the 'bots' rating pool and never updated. Each measured band is one `pyramids "
-    "tournament` run of the three bots the server offers (ismcts = Settings.ismcts_spec, "
-    "ismcts:normal: 1000 iterations, random rollouts) with the tool's default schedule "
+    "tournament` run of the bots the server offers (random and the levels beginner, greedy, "
+    "normal = ismcts:normal and hard = ismcts:hard; old ismcts seats take normal's rating) "
+    "with the tool's default schedule "
     "(every ordered seating for 2 and 3 players; cyclic for 5, each bot holding several "
     "seats) and the game's default rules options; mu and sigma are the tournament's final "
     "online ratings. Where one bot always beats another, the gap between them is what these "
@@ -95,7 +106,7 @@ def entry(report: dict[str, Any], args: list[str]) -> dict[str, Any]:
 def main() -> None:
     """Play the bands asked for (those without a report), then write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=204, help="games per band (default 204)")
+    parser.add_argument("--games", type=int, default=60, help="games per band (default 60)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--reports", type=Path, default=Path(tempfile.gettempdir()) / "bot-ratings")

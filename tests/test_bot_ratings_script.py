@@ -1,5 +1,5 @@
-"""A short sample of ``scripts/bot_ratings.py`` (the full run measures every band with 204
-games: docs/PLAYERS.md): one band of two games is played, the others are filled from the
+"""A short sample of ``scripts/bot_ratings.py`` (the full run measures every band with 60
+games by default: docs/PLAYERS.md): one band of two games is played, the others are filled from the
 nearest measured band, and the file the server reads comes out whole."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_bot_ratings_plays_a_band_and_fills_the_others(tmp_path: Path) -> None:
     five = data["games"]["flaming"]["5-6"]
     assert five["measured"] is True and five["games"] == 3 and five["players"] == 5
     assert five["command"].startswith("pyramids tournament --game flaming --players 5")
-    assert set(five["ratings"]) == {"random", "greedy", "ismcts"}
+    assert set(five["ratings"]) == {"random", "beginner", "greedy", "normal", "hard"}
     for band in ("2", "3-4"):
         assert data["games"]["flaming"][band] == {
             "measured": False,

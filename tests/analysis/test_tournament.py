@@ -19,8 +19,11 @@ from typer.testing import CliRunner
 
 from pyramids.analysis.ratings import SkillRatings, placements
 from pyramids.analysis.tournament import (
+    HISTOGRAM_MS,
     Schedule,
     TournamentConfig,
+    histogram_ms,
+    percentile,
     play_games,
     play_one,
     run_tournament,
@@ -157,6 +160,46 @@ def test_tiny_tournament_report_adds_up() -> None:
     assert by_name["greedy"]["rating"] == ratings.ratings[1].to_json()
     assert report["standings"][0] == "greedy"
     assert by_name["greedy"]["win_rate"] > by_name["random"]["win_rate"]
+
+
+def test_decision_time_percentile_is_the_nearest_rank() -> None:
+    """The 95th percentile of 20 decisions is the 19th fastest; of one decision, that one."""
+    times = [float(i) for i in range(20, 0, -1)]
+    assert percentile(times, 0.95) == 19.0
+    assert percentile(times, 0.5) == 10.0
+    assert percentile([7.0], 0.95) == 7.0
+    assert percentile([], 0.95) is None
+    with pytest.raises(ValueError, match="share"):
+        percentile(times, 0.0)
+
+
+def test_decision_time_histogram_counts_each_decision_in_its_bin() -> None:
+    """A decision on a bin's edge counts in that bin; one slower than the last edge after it."""
+    counts = histogram_ms([0.0005, 0.001, 0.002, 0.25, 0.3, 0.31, 10.0])
+    assert counts[0] == 2  # <= 1 ms
+    assert counts[1] == 1  # <= 3 ms
+    assert counts[5] == 2  # <= 300 ms
+    assert counts[6] == 1  # <= 1000 ms
+    assert counts[-1] == 1 and sum(counts) == 7
+
+
+def test_report_times_every_decision_of_each_contestant() -> None:
+    """The report's p95, max and histogram pool each contestant's decisions over its seats."""
+    outcomes = play_games(TINY)
+    for o in outcomes:  # replace the clock's readings by known ones
+        o.decision_seconds = [
+            [0.001 * (c + 1)] * n for c, n in zip(o.seats, o.decisions, strict=True)
+        ]
+    timing = summarize(TINY, outcomes, 1.0)["timing"]
+    names = TINY.contestant_names()
+    decisions = dict.fromkeys(names, 0)
+    for o in outcomes:
+        for c, n in zip(o.seats, o.decisions, strict=True):
+            decisions[names[c]] += n
+    for c, name in enumerate(names):
+        assert timing["ms_p95"][name] == timing["ms_max"][name] == pytest.approx(c + 1)
+        assert sum(timing["ms_histogram"]["counts"][name]) == decisions[name] > 0
+    assert timing["ms_histogram"]["edges_ms"] == list(HISTOGRAM_MS)
 
 
 def test_a_tournament_game_is_core_play_game_with_its_seed_and_seats() -> None:

@@ -299,21 +299,21 @@ def test_ismcts_beats_random_in_short_two_player_games() -> None:
 @pytest.mark.parametrize(
     ("spec", "iterations", "seconds", "rollout", "guided"),
     [
-        ("ismcts", 1000, None, "random", False),
+        ("ismcts", 1500, None, "greedy", True),
         ("ismcts:easy", 200, None, "random", False),
-        ("ismcts:normal", 1000, None, "random", False),
-        ("ismcts:hard", None, 1.0, "mixed", True),
+        ("ismcts:normal", 1500, None, "greedy", True),
+        ("ismcts:hard", 6000, None, "greedy", True),
         ("ismcts:1s", None, 1.0, "random", False),
         ("ismcts:0.1s", None, 0.1, "random", False),
         ("ismcts:500", 500, None, "random", False),
         ("ismcts:2000+greedy", 2000, None, "greedy", False),
-        ("ismcts+greedy", 1000, None, "greedy", False),
+        ("ismcts+mixed", 1500, None, "mixed", True),
         (" ISMCTS:Easy+Greedy ", 200, None, "greedy", False),
-        ("ismcts:hard+random", None, 1.0, "random", True),
+        ("ismcts:hard+random", 6000, None, "random", True),
         ("ismcts:500+mixed", 500, None, "mixed", False),
         ("ismcts:500+guided", 500, None, "random", True),
         ("ismcts:300+mixed+guided", 300, None, "mixed", True),
-        ("ismcts+guided+greedy", 1000, None, "greedy", True),
+        ("ismcts:1000+guided+greedy", 1000, None, "greedy", True),
     ],
 )
 def test_make_bot_reads_ismcts_specs(
@@ -353,9 +353,9 @@ def test_make_bot_refuses_bad_specs(spec: str) -> None:
 
 
 def test_registry_lists_levels_and_player_bots() -> None:
-    """The levels easy < normal < hard; players are offered random, greedy and ismcts."""
+    """The levels easy < normal < hard; players may pick random, beginner, greedy, ismcts."""
     assert list(BOT_LEVELS) == ["easy", "normal", "hard"]
-    assert set(PLAYER_BOTS) == {"random", "greedy", "ismcts"}
+    assert set(PLAYER_BOTS) == {"random", "beginner", "greedy", "ismcts"}
     assert set(PLAYER_BOTS) <= set(BOTS)
     assert BOTS["ismcts"]().name == "ismcts"
     assert make_bot("ismcts").games == ("flaming", "flags")  # type: ignore[attr-defined]

@@ -66,6 +66,9 @@ def _settings() -> list[SearchSettings]:
         SearchSettings(iterations=40, guided=True, widening=0.0, rollout_cap=5),
         SearchSettings(iterations=40, guided=True, bias=0.0, widening=2.0, rollout_cap=5),
         SearchSettings(iterations=40, exploration=1.4, rollout_cap=20),
+        SearchSettings(iterations=40, observe=True, rollout_cap=6),
+        SearchSettings(iterations=40, observe=True, guided=True, rollout="mixed", rollout_cap=4),
+        SearchSettings(iterations=40, observe=True, guided=True, bias=0.5, widening=0.0),
     ]
     return out
 
@@ -154,6 +157,17 @@ def _many() -> list[tuple[str, int, dict[str, Any], int, int]]:
     return out
 
 
+CUT_AT_A_CHECK_ROOT = (
+    "flaming",
+    5,
+    {"preset": "standard", "callout": "family", "fire_die": True},
+    224,
+    32,
+)
+"""A call-out check at the root: the greedy policy answers a check with the careful call even
+when asked among the untried answers only, so guided expansion must not re-create (Python:
+overwrite; Rust: duplicate) the child of an answer already tried."""
+
 MANY = _many()
 MANY_SETTINGS = (
     SearchSettings(iterations=80),
@@ -173,6 +187,16 @@ def test_many_positions_every_player_count_preset_and_callout(
     for k, settings in enumerate(MANY_SETTINGS):
         py, nat = both(state, settings, seed=k)
         assert nat == py, settings
+
+
+def test_guided_expansion_never_replaces_a_child_the_policy_names_again() -> None:
+    """Regression: at ``CUT_AT_A_CHECK_ROOT`` the policy names the tried call again; the
+    search then draws among the untried answers, so every iteration counts at the root."""
+    state = position(*CUT_AT_A_CHECK_ROOT)
+    settings = SearchSettings(iterations=30, rollout="mixed", guided=True, rollout_cap=6)
+    py, nat = both(state, settings, seed=1)
+    assert nat == py
+    assert sum(visits for _, visits, _, _ in py[0]) == 30
 
 
 def callout_check() -> State:

@@ -49,7 +49,7 @@ def test_games_lists_both_games_their_options_and_the_bots(client: TestClient) -
     assert [p["name"] for p in games["flaming"]["presets"]] == ["basic", "family", "standard"]
     assert {o["name"] for o in games["flaming"]["options"]} >= {"preset", "curse", "fire_die"}
     assert {o["name"] for o in games["flags"]["options"]} >= {"actions", "max_turns"}
-    assert [b["name"] for b in body["bots"]] == ["random", "greedy", "ismcts"]
+    assert [b["name"] for b in body["bots"]] == ["random", "beginner", "greedy", "normal", "hard"]
 
 
 def test_create_table_gives_one_invite_per_human_seat(client: TestClient) -> None:

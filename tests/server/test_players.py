@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 from pyramids.core import GameRecord, replay
 from pyramids.core.fairness import commitment
 from pyramids.games import make_game
-from pyramids.server import Settings
+from pyramids.server import Settings, ratings
 from pyramids.server.db import normalize_url
 from tests.server.conftest import HUMAN, bot
 from tests.server.test_ratings import (
@@ -217,14 +217,17 @@ def test_the_bots_pool_leaderboard_publishes_the_bots_fixed_ratings(
     client: TestClient, settings: Settings
 ) -> None:
     """pool=bots lists the accounts rated against bots and the bots at their fixed
-    ratings (ismcts above greedy above random)."""
+    ratings, best first (every bot the published file rates; random last)."""
     alice = sign_up(client, "alice")
     tid, _ = rated_table(client, [HUMAN, bot("random")], alice, options=QUICK)
     play_out(client, tid, [(claim(client, tid, 0, alice), alice)])
     wait_results(settings, tid)
     board = client.get("/api/leaderboard", params={"game": "flaming", "pool": "bots"}).json()
     assert [p["name"] for p in board["players"]] == ["alice"]
-    assert [b["bot"] for b in board["bots"]] == ["ismcts", "greedy", "random"]
+    names = [b["bot"] for b in board["bots"]]
+    assert set(names) == set(ratings.rated_bots()) and names[-1] == "random"
+    shown = [b["display"] for b in board["bots"]]
+    assert shown == sorted(shown, reverse=True)
     for b in board["bots"]:
         assert b["display"] == round(b["mu"] - 3 * b["sigma"], 1)
     rated = client.get("/api/leaderboard", params={"game": "flaming"}).json()

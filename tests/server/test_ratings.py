@@ -356,7 +356,7 @@ def test_postgres_rates_a_game_as_openskill_computes_and_keeps_it_across_a_resta
 
 def test_bands_and_pools_are_the_documented_ones() -> None:
     """Bands 2, 3-4, 5-6; each game's bands from its seat range; every band of every
-    game has a published rating of each of the three bots the server offers."""
+    game has a published rating of each bot the file rates, and of the old kind ismcts."""
     assert [ratings.band_of(n) for n in range(2, 7)] == ["2", "3-4", "3-4", "5-6", "5-6"]
     with pytest.raises(ValueError, match="7 players"):
         ratings.band_of(7)
@@ -364,6 +364,6 @@ def test_bands_and_pools_are_the_documented_ones() -> None:
     assert ratings.bands_for(2, 6) == ("2", "3-4", "5-6")
     for game, bands in (("flaming", ("2", "3-4", "5-6")), ("flags", ("2", "3-4"))):
         for band in bands:
-            for name in ("random", "greedy", "ismcts"):
+            for name in (*ratings.rated_bots(), "ismcts"):
                 assert ratings.bot_rating(game, band, name) is not None, (game, band, name)
     assert ratings.bot_rating("flaming", "2", "oracle") is None

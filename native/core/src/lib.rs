@@ -89,7 +89,18 @@ pub trait SearchGame: Sync {
     /// seat's view shows: `policy.act(state.view(seat), legal, rng)`.
     fn policy(&self, state: &Self::State, legal: &[Action], rng: &mut PyRandom) -> Action;
     /// The game's static evaluation: a value in [0, 1] per seat, into `out` (cleared first).
+    /// It judges every rollout cut at the search's horizon.
     fn evaluate(&self, state: &Self::State, out: &mut Vec<f64>);
+    /// What `searcher` observes of `action` (another seat's decision or a chance outcome,
+    /// about to be applied to `state`): the key of its edge in the search tree with
+    /// `observe`. Actions that look alike to the searcher share a key (Pyramids and Flags:
+    /// another seat's exchange, `swap:?`); Python keys by `State.action_text_for(action,
+    /// searcher)`, so two actions share a key here exactly when their masked texts are
+    /// equal. A key is the action itself or a number that is no action of the game. The
+    /// default sees everything: the action itself.
+    fn observation(&self, _state: &Self::State, _searcher: usize, action: Action) -> Action {
+        action
+    }
     /// Whether the game's reflex is in play for games like `state`'s (`Reflex.in_play`).
     fn reflex_in_play(&self, _state: &Self::State) -> bool {
         false

@@ -293,6 +293,12 @@ impl SearchGame for Search {
             None => evaluate(state, out),
         }
     }
+
+    /// PF-VIEW-4: another seat's exchange, a steal seen by neither thief nor victim and a
+    /// card dealt to another seat look alike to the searcher.
+    fn observation(&self, state: &State, searcher: usize, action: Action) -> Action {
+        state.observed_action(action, Some(searcher))
+    }
 }
 
 #[cfg(test)]

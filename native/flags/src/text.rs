@@ -51,26 +51,45 @@ pub fn action_to_text(action: Action) -> Option<String> {
     })
 }
 
+/// The observation of another seat's exchange (`swap:?`): no action has this number.
+pub const HIDDEN_SWAP: Action = NUM_ACTIONS;
+/// The observation of a steal seen by neither thief nor victim (`steal:?`).
+pub const HIDDEN_STEAL: Action = NUM_ACTIONS + 1;
+/// The observation of a card dealt to another seat (`deal:?`).
+pub const HIDDEN_DEAL: Action = NUM_ACTIONS + 2;
+
 impl State {
-    /// PF-VIEW-4: `action` (about to be applied here) as `viewer` sees it.
-    pub fn action_text_for(&self, action: Action, viewer: Option<usize>) -> Option<String> {
+    /// PF-VIEW-4: `action` (about to be applied here) as `viewer` sees it, as a number:
+    /// the action itself, or [`HIDDEN_SWAP`], [`HIDDEN_STEAL`], [`HIDDEN_DEAL`] when the
+    /// card is hidden from `viewer` (the search's observation keys; `action_text_for`).
+    pub fn observed_action(&self, action: Action, viewer: Option<usize>) -> Action {
         let to_move = self.to_move as usize;
         if (SWAP_BASE..TAKE_BASE).contains(&action) && viewer != Some(to_move) {
-            return Some("swap:?".into());
+            return HIDDEN_SWAP;
         }
         if (STEAL_BASE..DEAL_BASE).contains(&action)
             && (viewer.is_none()
                 || (viewer != Some(to_move)
                     && viewer.map(|v| v as i64) != Some(self.victim as i64)))
         {
-            return Some("steal:?".into());
+            return HIDDEN_STEAL;
         }
         if (DEAL_BASE..NUM_ACTIONS).contains(&action)
             && self.pending == DEAL
             && viewer != Some(self.deal_seat())
         {
-            return Some("deal:?".into());
+            return HIDDEN_DEAL;
         }
-        action_to_text(action)
+        action
+    }
+
+    /// PF-VIEW-4: `action` (about to be applied here) as `viewer` sees it.
+    pub fn action_text_for(&self, action: Action, viewer: Option<usize>) -> Option<String> {
+        match self.observed_action(action, viewer) {
+            HIDDEN_SWAP => Some("swap:?".into()),
+            HIDDEN_STEAL => Some("steal:?".into()),
+            HIDDEN_DEAL => Some("deal:?".into()),
+            _ => action_to_text(action),
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! Bindings of the native search (`pyramids_search`): `search` from a seat's view (ISMCTS)
-//! and `search_state` from a full state (the oracle), both with the GIL released.
+//! Bindings of the native search (`pyramids_search`): `search` from a seat's view (ISMCTS),
+//! `search_views` from weighted views (inference's particles) and `search_state` from a full
+//! state (the oracle), all with the GIL released.
 //!
 //! The caller's generator travels as `random.Random.getstate()[1]` (625 ints) and comes
 //! back after the search, so `pyramids.bots.ismcts` continues it exactly as after the
@@ -67,6 +68,9 @@ fn settings_of(
     }
     if let Some(v) = get::<String>(d, "evaluation")? {
         s.evaluation = Evaluation::parse(&v).map_err(PyValueError::new_err)?;
+    }
+    if let Some(v) = get::<bool>(d, "observe")? {
+        s.observe = v;
     }
     if let Some(v) = get::<usize>(d, "threads")? {
         s.threads = v;
@@ -203,6 +207,78 @@ fn search(
     answer(result, &rng)
 }
 
+/// search_views(game, view_jsons, player, legal, settings, rng_state): `search`, each
+/// iteration first drawing one of the views uniformly (`randrange(len(views))`) and
+/// determinizing it (inference's particles, `pyramids.bots.inference.pick_particle`).
+#[pyfunction]
+fn search_views(
+    py: Python<'_>,
+    game: &str,
+    view_jsons: Vec<String>,
+    player: i64,
+    legal: Vec<Action>,
+    settings: &Bound<'_, PyDict>,
+    rng_state: Vec<u32>,
+) -> PyResult<Answer> {
+    let (settings, value) = settings_of(settings, features_of(game)?)?;
+    let mut rng = rng_of(&rng_state)?;
+    no_legal(&legal)?;
+    if view_jsons.is_empty() {
+        return Err(PyValueError::new_err(
+            "search_views needs at least one view",
+        ));
+    }
+    let seat = check_player(player, usize::MAX)?;
+    let result = match game {
+        "flaming" => {
+            let views = view_jsons
+                .iter()
+                .map(|j| pyramids_flaming::View::from_json(j))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(PyValueError::new_err)?;
+            let g = pyramids_flaming::policy::Search {
+                value: value.clone(),
+            };
+            if views.iter().any(|v| g.view_player(v) != seat) {
+                return Err(PyValueError::new_err("a view is not the deciding seat's"));
+            }
+            let sample = |r: &mut PyRandom| {
+                let i = r.below(views.len());
+                pyramids_flaming::determinize(&views[i], r)
+            };
+            run(py, &g, sample, seat, &legal, &settings, &mut rng)
+        }
+        "flags" => {
+            let views = view_jsons
+                .iter()
+                .map(|j| pyramids_flags::View::from_json(j))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(PyValueError::new_err)?;
+            let g = pyramids_flags::policy::Search {
+                value: value.clone(),
+            };
+            for view in &views {
+                if g.view_player(view) != seat {
+                    return Err(PyValueError::new_err("a view is not the deciding seat's"));
+                }
+                pyramids_flags::try_determinize(view, &mut rng.clone())
+                    .map_err(PyValueError::new_err)?;
+            }
+            let sample = |r: &mut PyRandom| {
+                let i = r.below(views.len());
+                pyramids_flags::determinize(&views[i], r)
+            };
+            run(py, &g, sample, seat, &legal, &settings, &mut rng)
+        }
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "no native search for game {game:?}"
+            )))
+        }
+    };
+    answer(result, &rng)
+}
+
 /// search_state(game, state, player, legal, settings, rng_state): the same search from a
 /// full state (the oracle's plain MCTS: every iteration starts from a copy of `state`, a
 /// `FlamingState` or `FlagsState` pyclass, which is never changed).
@@ -266,6 +342,7 @@ fn search_state(
 /// Adds `search` and `search_state` to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(search_views, m)?)?;
     m.add_function(wrap_pyfunction!(search_state, m)?)?;
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! SO-ISMCTS over any [`SearchGame`]: the very algorithm of `pyramids.bots.ismcts.run_search`.
 //!
 //! Read the Python module's docstring for what the search does (tree keyed by deciding
-//! seat then action, UCB1 with availability, expansion of one untried action, guided
-//! expansion with progressive widening and bias, chance branches, capped rollouts scored
-//! by the returns, `1/players` or the game's evaluation, reflexes below the root and in
-//! rollouts). This file is its line-for-line mirror, and more: it makes the *same draws*
+//! seat then action, or with `observe` by what the searcher observes of other seats'
+//! actions and chance ([`SearchGame::observation`]), UCB1 with availability, expansion of
+//! one untried action, guided expansion with progressive widening and bias, chance
+//! branches, rollouts scored by the returns or, cut at the horizon, by the game's
+//! evaluation, reflexes below the root and in rollouts). This file is its line-for-line mirror, and more: it makes the *same draws*
 //! from the caller's [`PyRandom`] (CPython's `random.Random`, draw for draw) in the same
 //! order, and the same float operations in the same order, so that for an iteration
 //! budget and the same generator state the statistics ([`ActionStats`]: visits and reward
@@ -15,6 +16,9 @@
 //! - expansion: `untried[randrange(len(untried))]` when two or more are untried, or the
 //!   policy's choice among them with `guided`;
 //! - UCB ties: `best[randrange(len(best))]`, drawn only when two or more tie;
+//! - with `observe`, at another seat's node: UCB over keys, then the concrete action
+//!   `group[randrange(len(group))]` among the chosen key's actions, drawn only when two
+//!   or more;
 //! - rollouts: `legal[randrange(len(legal))]` for random; the policy for greedy; for
 //!   mixed one `random()` per move (`>= 0.8`: random move, else the policy's); reflex
 //!   decisions take the careful answer without drawing.
@@ -75,6 +79,9 @@ struct Scratch {
     outcomes: Vec<(Action, f64)>,
     rewards: Vec<f64>,
     path: Vec<(NodeId, usize)>,
+    /// With `observe`: the key of each legal action, the keys in order of first appearance.
+    keys: Vec<Action>,
+    groups: Vec<Action>,
 }
 
 /// Draw a chance outcome of `state` (`state.sample_chance(rng)`).
@@ -105,7 +112,6 @@ fn rollout<G: SearchGame>(
     rng: &mut PyRandom,
     settings: &Settings,
     reflex: bool,
-    _players: usize,
     scratch: &mut Scratch,
 ) -> Result<(), SearchError> {
     let share = settings.rollout.share();
@@ -114,7 +120,7 @@ fn rollout<G: SearchGame>(
     let mut steps = 0usize;
     while !state.is_terminal() {
         if steps >= cap {
-            // scored by the evaluation the settings name (the game's part knows which)
+            // the horizon: always the game's judgement, never 1/players
             game.evaluate(state, &mut scratch.rewards);
             return Ok(());
         }
@@ -146,6 +152,7 @@ fn rollout<G: SearchGame>(
 fn grow<G: SearchGame>(
     game: &G,
     mut sample: impl FnMut(&mut PyRandom) -> G::State,
+    player: usize,
     settings: &Settings,
     iterations: Option<u64>,
     deadline: Option<Instant>,
@@ -175,7 +182,6 @@ fn grow<G: SearchGame>(
             }
         }
         let mut state = sample(rng);
-        let players = state.num_players();
         if first {
             first = false;
             reflex = game.reflex_in_play(&state);
@@ -187,9 +193,14 @@ fn grow<G: SearchGame>(
             let seat = state.current_player();
             if seat == CHANCE {
                 let action = draw_chance(&state, &mut scratch.outcomes, rng);
+                let key = if settings.observe {
+                    game.observation(&state, player, action)
+                } else {
+                    action
+                };
                 apply(&mut state, action)?;
                 let kids = tree.kids_or_add(node, CHANCE);
-                let child = tree.child_or_add(kids, action);
+                let child = tree.child_or_add(kids, key);
                 tree.node_mut(child).visits += 1; // counted for widening only
                 node = child;
                 continue;
@@ -210,6 +221,23 @@ fn grow<G: SearchGame>(
                 continue;
             }
             let kids = tree.kids_or_add(node, seat);
+            if settings.observe && seat as usize != player {
+                let step = Observed {
+                    widening,
+                    bias,
+                    c,
+                    guided: settings.guided,
+                    player,
+                };
+                let (child, expanded) =
+                    step.select(game, &mut tree, &mut state, node, kids, &mut scratch, rng)?;
+                scratch.path.push((child, seat as usize));
+                if expanded {
+                    break;
+                }
+                node = child;
+                continue;
+            }
             let untried = &mut scratch.untried;
             untried.clear();
             let mut tried: u64 = 0;
@@ -234,7 +262,13 @@ fn grow<G: SearchGame>(
                 let action = if untried.len() == 1 {
                     untried[0]
                 } else if settings.guided {
-                    game.policy(&state, untried, rng)
+                    let pick = game.policy(&state, untried, rng);
+                    if tree.child(kids, pick).is_some() {
+                        // a policy that answered outside `untried` (a reflex's answer)
+                        untried[rng.below(untried.len())]
+                    } else {
+                        pick
+                    }
                 } else {
                     untried[rng.below(untried.len())]
                 };
@@ -281,15 +315,7 @@ fn grow<G: SearchGame>(
         if state.is_terminal() {
             state.returns_into(&mut scratch.rewards);
         } else {
-            rollout(
-                game,
-                &mut state,
-                rng,
-                settings,
-                reflex,
-                players,
-                &mut scratch,
-            )?;
+            rollout(game, &mut state, rng, settings, reflex, &mut scratch)?;
         }
         for &(child, seat) in scratch.path.iter() {
             let reward = *scratch
@@ -303,6 +329,139 @@ fn grow<G: SearchGame>(
         done += 1;
     }
     Ok((tree, done))
+}
+
+/// One step of another seat's decision keyed by what the searcher observes (Python's
+/// `_select_observed`, draw for draw).
+struct Observed {
+    widening: f64,
+    bias: f64,
+    c: f64,
+    guided: bool,
+    player: usize,
+}
+
+impl Observed {
+    /// Expansion among the actions whose key is untried (with widening over keys), else
+    /// UCB over the keys in order of first appearance, then the concrete action drawn among
+    /// that key's actions; the action applied. (The child, whether it was just expanded.)
+    #[allow(clippy::too_many_arguments)]
+    fn select<G: SearchGame>(
+        &self,
+        game: &G,
+        tree: &mut Tree,
+        state: &mut G::State,
+        node: NodeId,
+        kids: tree::Kids,
+        scratch: &mut Scratch,
+        rng: &mut PyRandom,
+    ) -> Result<(NodeId, bool), SearchError> {
+        let actions = &scratch.actions;
+        let keys = &mut scratch.keys;
+        let groups = &mut scratch.groups;
+        keys.clear();
+        groups.clear();
+        for &a in actions.iter() {
+            let k = game.observation(state, self.player, a);
+            keys.push(k);
+            // a key equal to its action is unique (the trait's contract): only merged keys
+            // may repeat, and they are few
+            if k == a || !groups.contains(&k) {
+                groups.push(k);
+            }
+        }
+        let mut tried: u64 = 0;
+        for &k in groups.iter() {
+            if let Some(kid) = tree.child(kids, k) {
+                tree.node_mut(kid).avail += 1;
+                tried += 1;
+            }
+        }
+        let untried = &mut scratch.untried;
+        untried.clear();
+        let widened = self.widening != 0.0
+            && tried != 0
+            && tried as f64 >= (self.widening * (tree.node(node).visits as f64).sqrt()).ceil();
+        if !widened {
+            for (&a, &k) in actions.iter().zip(keys.iter()) {
+                if tree.child(kids, k).is_none() {
+                    untried.push(a);
+                }
+            }
+        }
+        if !untried.is_empty() {
+            let action = if untried.len() == 1 {
+                untried[0]
+            } else if self.guided {
+                let pick = game.policy(state, untried, rng);
+                if tree
+                    .child(kids, game.observation(state, self.player, pick))
+                    .is_some()
+                {
+                    // a policy that answered outside `untried` (a reflex's answer)
+                    untried[rng.below(untried.len())]
+                } else {
+                    pick
+                }
+            } else {
+                untried[rng.below(untried.len())]
+            };
+            let bonus = if self.bias != 0.0 {
+                self.bias / (tree.count(kids) + 1) as f64
+            } else {
+                0.0
+            };
+            let key = game.observation(state, self.player, action);
+            let child = tree.add(kids, key, bonus);
+            apply(state, action)?;
+            return Ok((child, true));
+        }
+        let mut best_score = f64::NEG_INFINITY;
+        let best = &mut scratch.best;
+        best.clear();
+        for &k in groups.iter() {
+            let Some(id) = tree.child(kids, k) else {
+                continue;
+            };
+            let kid = tree.node(id);
+            let visits = kid.visits as f64;
+            let mut score = kid.total / visits + self.c * ((kid.avail as f64).ln() / visits).sqrt();
+            if kid.bonus != 0.0 {
+                score += kid.bonus / (kid.visits + 1) as f64;
+            }
+            if score > best_score {
+                best_score = score;
+                best.clear();
+                best.push(k);
+            } else if score == best_score {
+                best.push(k);
+            }
+        }
+        let key = match best.len() {
+            0 => return Err("no child to select (a score is not a number)".into()),
+            1 => best[0],
+            n => best[rng.below(n)],
+        };
+        // the concrete action: one of the key's actions, drawn when several
+        untried.extend(
+            actions
+                .iter()
+                .zip(keys.iter())
+                .filter(|&(_, &k)| k == key)
+                .map(|(&a, _)| a),
+        );
+        let action = match untried.len() {
+            0 => return Err("no action behind a selected key".into()),
+            1 => untried[0],
+            n => untried[rng.below(n)],
+        };
+        untried.clear();
+        let child = tree
+            .child(kids, key)
+            .ok_or_else(|| SearchError::from("a selected key has no child"))?;
+        apply(state, action)?;
+        Ok((child, false))
+    }
 }
 
 /// (visits, total, has a child) of each action of `legal` among the root's children of `player`.
@@ -371,7 +530,15 @@ pub fn run_search<G: SearchGame>(
     settings.check()?;
     let start = Instant::now();
     let deadline = deadline_of(start, settings.seconds);
-    let (tree, done) = grow(game, sample, settings, settings.iterations, deadline, rng)?;
+    let (tree, done) = grow(
+        game,
+        sample,
+        player,
+        settings,
+        settings.iterations,
+        deadline,
+        rng,
+    )?;
     let seconds = start.elapsed().as_secs_f64();
     Ok(SearchResult {
         stats: root_stats(&root_edges(&tree, player, legal)),
@@ -431,10 +598,18 @@ pub fn run_search_parallel<G: SearchGame>(
             .enumerate()
             .map(|(k, r)| {
                 let budget = share(k + 1);
-                scope.spawn(move || grow(game, sample, settings, budget, deadline, r))
+                scope.spawn(move || grow(game, sample, player, settings, budget, deadline, r))
             })
             .collect();
-        let mut out = vec![grow(game, sample, settings, share(0), deadline, rng)];
+        let mut out = vec![grow(
+            game,
+            sample,
+            player,
+            settings,
+            share(0),
+            deadline,
+            rng,
+        )];
         for h in handles {
             out.push(
                 h.join()

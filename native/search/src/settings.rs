@@ -91,8 +91,12 @@ pub struct Settings {
     pub widening: f64,
     /// With `guided`: the progressive bias weight.
     pub bias: f64,
-    /// The evaluation that scores cut rollouts.
+    /// The evaluation that scores cut rollouts (a rollout cut at `rollout_cap` is always
+    /// scored by an evaluation, never `1/players`).
     pub evaluation: Evaluation,
+    /// Key other seats' decisions and chance outcomes by what the searching seat observes
+    /// ([`pyramids_core::SearchGame::observation`]).
+    pub observe: bool,
     /// Root-parallel trees (1: the search identical to Python's; see [`crate::run_search_parallel`]).
     pub threads: usize,
 }
@@ -109,6 +113,7 @@ impl Default for Settings {
             widening: WIDENING,
             bias: BIAS,
             evaluation: Evaluation::Handmade,
+            observe: false,
             threads: 1,
         }
     }

@@ -491,3 +491,87 @@ fn parallel_search_sums_independent_trees_reproducibly() {
     let res = run_search_parallel(&game, sample, 0, &legal, &timed, &mut r).unwrap();
     assert!(res.iterations >= 2);
 }
+
+/// Nim where the searcher cannot tell the other seats' takes of 2 and 3 apart, nor chance's
+/// 1 and 2 (the keys of `SearchGame::observation`).
+struct BlindNim;
+
+impl SearchGame for BlindNim {
+    type State = Nim;
+    type View = NimView;
+
+    fn view_player(&self, view: &NimView) -> usize {
+        view.seat
+    }
+    fn determinize(&self, view: &NimView, rng: &mut PyRandom) -> Nim {
+        NimGame { reflex: false }.determinize(view, rng)
+    }
+    fn policy(&self, state: &Nim, legal: &[Action], rng: &mut PyRandom) -> Action {
+        NimGame { reflex: false }.policy(state, legal, rng)
+    }
+    fn evaluate(&self, state: &Nim, out: &mut Vec<f64>) {
+        NimGame { reflex: false }.evaluate(state, out);
+    }
+    fn observation(&self, state: &Nim, _searcher: usize, action: Action) -> Action {
+        match (state.chance, action) {
+            (false, 2 | 3) | (true, 1 | 2) => 1000,
+            _ => action,
+        }
+    }
+}
+
+#[test]
+fn observation_keys_are_reproducible_and_leave_the_root_keyed_by_action() {
+    let game = BlindNim;
+    let view = NimView {
+        players: 3,
+        seen: 17,
+        seat: 0,
+    };
+    let legal = vec![1, 2, 3];
+    for guided in [false, true] {
+        let s = Settings {
+            observe: true,
+            guided,
+            rollout: Rollout::Mixed,
+            rollout_cap: 4,
+            ..settings(400)
+        };
+        let run = |seed| {
+            let mut rng = PyRandom::new(seed);
+            let r = run_search(
+                &game,
+                |r| game.determinize(&view, r),
+                0,
+                &legal,
+                &s,
+                &mut rng,
+            );
+            (r.unwrap(), rng)
+        };
+        let (a, ra) = run(5);
+        let (b, rb) = run(5);
+        assert_eq!(a.stats, b.stats);
+        assert_eq!(ra, rb);
+        // the searcher's own three takes are three root children
+        assert_eq!(a.stats.len(), 3);
+        assert!(a.stats.iter().all(|x| x.visits > 0));
+        assert_eq!(a.stats.iter().map(|x| x.visits).sum::<u64>(), 400);
+        // and merging the others' moves changes the search (it is not the plain one)
+        let plain = Settings {
+            observe: false,
+            ..s.clone()
+        };
+        let mut rng = PyRandom::new(5);
+        let p = run_search(
+            &game,
+            |r| game.determinize(&view, r),
+            0,
+            &legal,
+            &plain,
+            &mut rng,
+        )
+        .unwrap();
+        assert_ne!(p.stats, a.stats);
+    }
+}

@@ -15,6 +15,7 @@ docs/TOURNAMENTS.md.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
@@ -43,6 +44,8 @@ ENDINGS = ("win", "max_turns", "deck_out")
 """How a game ended: a winner, or a safeguard ranking (FP-END-4, PF-WIN-5, PF-WIN-6)."""
 HEAD_TO_HEAD_MAX = 8
 """The Markdown report shows the head-to-head matrix for at most this many contestants."""
+HISTOGRAM_MS = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0)
+"""Upper edges (ms) of the decision-time histogram's bins; a last bin holds the slower ones."""
 
 
 # --- the schedule ---------------------------------------------------------------------
@@ -253,21 +256,26 @@ class TimedBot:
         self.reads_true_state = bool(getattr(bot, "reads_true_state", False))
         self.decisions = 0
         self.seconds = 0.0
+        self.times: list[float] = []
+        """Seconds of each decision, in order."""
+
+    def _count(self, seconds: float) -> None:
+        self.seconds += seconds
+        self.times.append(seconds)
+        self.decisions += 1
 
     def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """The wrapped honest bot's action."""
         start = time.perf_counter()
         action = cast(Bot, self.bot).act(view, legal, rng)
-        self.seconds += time.perf_counter() - start
-        self.decisions += 1
+        self._count(time.perf_counter() - start)
         return action
 
     def act_on_state(self, state: State, legal: Sequence[Action], rng: random.Random) -> Action:
         """The wrapped oracle's action (drivers call this only when ``reads_true_state``)."""
         start = time.perf_counter()
         action = cast(OracleBot, self.bot).act_on_state(state, legal, rng)
-        self.seconds += time.perf_counter() - start
-        self.decisions += 1
+        self._count(time.perf_counter() - start)
         return action
 
 
@@ -276,7 +284,8 @@ class GameOutcome:
     """One finished game of a tournament: the seating, each seat's result, and its cost.
 
     ``seats[j]`` is the contestant index in seat j; ``places`` and ``returns`` are per
-    seat; ``think_seconds`` (per seat) is the only field that depends on the clock.
+    seat; ``think_seconds`` and ``decision_seconds`` (per seat: the total, and each
+    decision's) are the only fields that depend on the clock.
     """
 
     index: int
@@ -287,6 +296,7 @@ class GameOutcome:
     turns: int
     decisions: list[int] = field(default_factory=list)
     think_seconds: list[float] = field(default_factory=list)
+    decision_seconds: list[list[float]] = field(default_factory=list)
     seat_counts: list[dict[str, int]] | None = None
     """Per seat, the game's ``SeatTally`` counts (None when it has none)."""
 
@@ -324,6 +334,7 @@ def play_one(
         turns=int(getattr(final, "turn", 0)),
         decisions=[b.decisions for b in bots],
         think_seconds=[b.seconds for b in bots],
+        decision_seconds=[b.times for b in bots],
         seat_counts=None if counter is None else counter.finish(final),
     )
 
@@ -369,6 +380,26 @@ def _rate(wins: float, n: int) -> dict[str, Any]:
     }
 
 
+def percentile(values: Sequence[float], share: float) -> float | None:
+    """The nearest-rank percentile: the smallest value with at least ``share`` of ``values``
+    at or below it (``share`` in (0, 1]); None for no values."""
+    if not 0 < share <= 1:
+        raise ValueError(f"a percentile's share is in (0, 1], not {share}")
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def histogram_ms(seconds: Sequence[float]) -> list[int]:
+    """How many decisions took at most each ``HISTOGRAM_MS`` edge (and above the last one),
+    each counted in its first bin."""
+    counts = [0] * (len(HISTOGRAM_MS) + 1)
+    for s in seconds:
+        counts[bisect.bisect_left(HISTOGRAM_MS, 1000 * s)] += 1
+    return counts
+
+
 def head_to_head(outcomes: Sequence[GameOutcome], contestants: int) -> list[list[float | None]]:
     """score[a][b]: in games where a and b met, the share of seat pairs a finished ahead of b.
 
@@ -387,6 +418,11 @@ def head_to_head(outcomes: Sequence[GameOutcome], contestants: int) -> list[list
         [round(ahead[a][b] / met[a][b], 4) if met[a][b] else None for b in range(contestants)]
         for a in range(contestants)
     ]
+
+
+def _ms(seconds: float | None) -> float | None:
+    """Seconds as milliseconds rounded to 4 decimals (None stays None)."""
+    return None if seconds is None else round(1000 * seconds, 4)
 
 
 def summarize(
@@ -408,6 +444,7 @@ def summarize(
     games_played = [0] * k
     decisions = [0] * k
     think = [0.0] * k
+    times: list[list[float]] = [[] for _ in range(k)]
     seat_total_wins = [0.0] * p
     endings = dict.fromkeys(ENDINGS, 0)
     for o in outcomes:
@@ -422,6 +459,7 @@ def summarize(
             seat_total_wins[j] += o.returns[j]
             decisions[c] += o.decisions[j] if o.decisions else 0
             think[c] += o.think_seconds[j] if o.think_seconds else 0.0
+            times[c] += o.decision_seconds[j] if o.decision_seconds else []
     final = ratings.ratings
     order = sorted(
         range(k),
@@ -494,6 +532,12 @@ def summarize(
             "ms_per_decision": {
                 names[c]: round(1000 * think[c] / decisions[c], 4) if decisions[c] else None
                 for c in range(k)
+            },
+            "ms_p95": {names[c]: _ms(percentile(times[c], 0.95)) for c in range(k)},
+            "ms_max": {names[c]: _ms(max(times[c], default=None)) for c in range(k)},
+            "ms_histogram": {
+                "edges_ms": list(HISTOGRAM_MS),
+                "counts": {names[c]: histogram_ms(times[c]) for c in range(k)},
             },
         },
         **extra,

@@ -12,6 +12,8 @@ budget after the name. Spec grammar (case and surrounding blanks ignored)::
     ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
     guided                             the greedy bot orders and biases the expansion
     EVALUATION = handmade | learned    what scores a cut rollout (default: handmade)
+    observe                            other seats' moves keyed by what the bot sees
+    infer                              hidden hands sampled by the last mover's move (inference)
     SEARCH  = native | python          which search runs (default: the native one when
                                        the game plays on the native engine); python
                                        also plays its search on the Python engine
@@ -31,12 +33,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from pyramids.bots.beginner import BeginnerBot
+from pyramids.bots.capped import CappedSearchBot
 from pyramids.bots.greedy import CarelessBot, GreedyBot
 from pyramids.bots.ismcts import (
     EVALUATIONS,
+    GREEDY_ROLLOUT,
     GUIDED,
-    MIXED_ROLLOUT,
+    INFER,
     NATIVE_SEARCH,
+    OBSERVE,
     PYTHON_SEARCH,
     RANDOM_ROLLOUT,
     ROLLOUTS,
@@ -57,32 +63,77 @@ enough that a careful player is rewarded."""
 
 @dataclass(frozen=True)
 class BotLevel:
-    """A difficulty level of the search bots: its budget, rollout and what it costs."""
+    """A difficulty level of the search bots: its budget, rollout and what it costs.
+
+    ``python_seconds``: the time cap a move gets when the Python search has to run (no
+    native core on this machine, or ``+python``); the iteration budget is reproducible
+    from a seed on any machine only on the native search. None: no cap.
+    """
 
     name: str
     settings: SearchSettings
     description: str
+    python_seconds: float | None = None
 
+
+SEARCH_LEVEL_SETTINGS = SearchSettings(
+    iterations=1500, rollout=GREEDY_ROLLOUT, guided=True, rollout_cap=10
+)
+"""How the offered search levels search: greedy rollouts cut at 10 actions and scored by
+the game's evaluation, guided expansion; the levels differ by their iteration budget.
+Provisional numbers, retuned with ``scripts/strength.py`` (docs/STRENGTH.md)."""
 
 BOT_LEVELS: dict[str, BotLevel] = {
     "easy": BotLevel(
         "easy",
         SearchSettings(iterations=200, rollout=RANDOM_ROLLOUT, overlook=EASY_OVERLOOK),
-        "200 iterations, random rollouts: about 0.2 s a move; in call-out games it "
-        "overlooks standing mayhem at one check in four",
+        "200 iterations, random rollouts: in call-out games it overlooks standing mayhem at "
+        "one check in four (kept so that old specs parse; not offered)",
     ),
     "normal": BotLevel(
         "normal",
-        SearchSettings(iterations=1000, rollout=RANDOM_ROLLOUT),
-        "1000 iterations, random rollouts: about 1 s a move (up to 2 s in longer games)",
+        SEARCH_LEVEL_SETTINGS,
+        "1500 iterations, guided, greedy rollouts of 10 actions scored by the evaluation",
+        python_seconds=1.0,
     ),
     "hard": BotLevel(
         "hard",
-        SearchSettings(iterations=None, seconds=1.0, rollout=MIXED_ROLLOUT, guided=True),
-        "1 second a move, guided, mixed rollouts (machine-dependent: not reproducible from a seed)",
+        replace(SEARCH_LEVEL_SETTINGS, iterations=6000),
+        "6000 iterations, guided, greedy rollouts of 10 actions scored by the evaluation",
+        python_seconds=3.0,
     ),
 }
-"""Difficulty levels of ``ismcts`` (and ``oracle``), easiest first (see docs/BOTS.md)."""
+"""Difficulty levels of ``ismcts`` (and ``oracle``), easiest first (see docs/BOTS.md).
+``normal`` and ``hard`` are offered to players (``LADDER``); ``easy`` only parses."""
+
+LADDER: tuple[str, ...] = ("beginner", "greedy", "normal", "hard")
+"""The levels offered to players, weakest first: each plays ``level_spec(level)``."""
+
+LEVEL_SPECS: dict[str, str] = {
+    "beginner": "beginner",
+    "greedy": "greedy",
+    "normal": "ismcts:normal",
+    "hard": "ismcts:hard",
+}
+"""The bot spec each level of ``LADDER`` plays."""
+
+
+def level_spec(name: str) -> str:
+    """The bot spec the ladder level ``name`` plays (``normal`` -> ``ismcts:normal``).
+
+    ValueError names the levels.
+    """
+    try:
+        return LEVEL_SPECS[name]
+    except KeyError:
+        raise ValueError(f"unknown level {name!r} (levels: {', '.join(LADDER)})") from None
+
+
+def python_cap(level: str) -> float | None:
+    """Seconds a move of search level ``level`` may take on the Python search (None: none)."""
+    found = BOT_LEVELS.get(level)
+    return found.python_seconds if found is not None else None
+
 
 DEFAULT_LEVEL = "normal"
 
@@ -94,6 +145,7 @@ SEARCH_BOTS: dict[str, Callable[[SearchSettings, str], Bot]] = {
 
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
+    "beginner": lambda: BeginnerBot(EASY_OVERLOOK),
     "greedy": GreedyBot,
     "careless": lambda: CarelessBot(EASY_OVERLOOK),
     "ismcts": lambda: make_bot("ismcts"),
@@ -101,12 +153,14 @@ BOTS: dict[str, Callable[[], Bot]] = {
 }
 """Every bot by name (its default budget for the search bots), the oracle included."""
 
-PLAYER_BOTS: tuple[str, ...] = ("random", "greedy", "ismcts")
-"""The bots offered to human players as opponents (never the oracle, which cheats)."""
+PLAYER_BOTS: tuple[str, ...] = ("random", "beginner", "greedy", "ismcts")
+"""The bots a human may pick as opponent (never the oracle, which cheats): the ladder's
+bots (``ismcts`` at any level) and ``random``."""
 
 
 def parse_settings(text: str) -> SearchSettings:
-    """Search settings from ``BUDGET[+ROLLOUT][+guided][+EVALUATION][+SEARCH]`` (see the module docstring).
+    """Search settings from ``BUDGET[+ROLLOUT][+guided][+EVALUATION][+SEARCH]`` (see the
+    module docstring).
 
     ValueError if bad.
     """
@@ -114,17 +168,26 @@ def parse_settings(text: str) -> SearchSettings:
     budget = budget.strip()
     rollout = ""
     guided = False
+    observe = False
     search = ""
     evaluation = ""
     horizon: int | None = None
     bias: float | None = None
+    exploration: float | None = None
+    inference = False
     for extra in (e.strip() for e in extras):
         if extra == GUIDED:
             guided = True
+        elif extra == OBSERVE:
+            observe = True
+        elif extra == INFER:
+            inference = True
         elif extra[:1] == "h" and extra[1:].isdigit():
             horizon = int(extra[1:])
         elif extra[:1] == "b" and extra[1:].replace(".", "", 1).isdigit():
             bias = float(extra[1:])
+        elif extra[:1] == "c" and extra[1:].replace(".", "", 1).isdigit():
+            exploration = float(extra[1:])
         elif extra in ROLLOUTS and not rollout:
             rollout = extra
         elif extra in EVALUATIONS and not evaluation:
@@ -133,7 +196,7 @@ def parse_settings(text: str) -> SearchSettings:
             search = extra
         else:
             raise ValueError(
-                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, "
+                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, {OBSERVE}, {INFER}, "
                 f"or the evaluation: {', '.join(EVALUATIONS)}, "
                 f"or the search: {NATIVE_SEARCH}, {PYTHON_SEARCH})"
             )
@@ -170,6 +233,12 @@ def parse_settings(text: str) -> SearchSettings:
         settings = replace(settings, evaluation=evaluation)
     if bias is not None:
         settings = replace(settings, bias=bias)
+    if exploration is not None:
+        settings = replace(settings, exploration=exploration)
+    if observe:
+        settings = replace(settings, observe=True)
+    if inference:
+        settings = replace(settings, inference=True)
     return replace(settings, guided=True) if guided else settings
 
 
@@ -183,6 +252,10 @@ def make_bot(spec: str) -> Bot:
     name, plus, extras = name.partition("+")
     if name in SEARCH_BOTS:
         settings = parse_settings(budget + plus + extras)
+        level = budget.partition("+")[0].strip() or DEFAULT_LEVEL
+        cap = python_cap(level)
+        if name == "ismcts" and cap is not None:
+            return CappedSearchBot(settings, name=text, python_seconds=cap)
         return SEARCH_BOTS[name](settings, text)
     factory = BOTS.get(name)
     if factory is None:
@@ -195,15 +268,19 @@ def make_bot(spec: str) -> Bot:
 __all__ = [
     "BOTS",
     "BOT_LEVELS",
+    "LADDER",
     "PLAYER_BOTS",
     "ActionStats",
+    "BeginnerBot",
     "BotLevel",
+    "CappedSearchBot",
     "CarelessBot",
     "GreedyBot",
     "ISMCTSBot",
     "OracleMCTSBot",
     "RandomBot",
     "SearchSettings",
+    "level_spec",
     "make_bot",
     "parse_settings",
 ]

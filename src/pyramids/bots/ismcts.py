@@ -34,11 +34,18 @@ state is never seen), then walks one tree shared by all determinizations:
 - **Rollout**: uniformly random legal actions, the game's default policy (``greedy``;
   asked with the rollout state's view of the deciding seat), or ``mixed``: each move the
   policy's with chance ``MIXED_GREEDY_SHARE`` (0.8), else uniformly random; at most
-  ``rollout_cap`` actions. The reward is ``returns()`` at the end of the game; a rollout
-  cut by the cap is scored by the evaluation ``evaluation`` names: ``handmade`` (the
-  descriptor's ``evaluation``; ``1/players`` each for a game without one) or ``learned``
-  (its ``learned_evaluation``); with ``rollout_cap=0`` every new leaf is scored so.
+  ``rollout_cap`` actions (the horizon). A finished rollout scores ``returns()``; a rollout
+  cut at the horizon is always judged by the evaluation ``evaluation`` names (never
+  ``1/players``): ``handmade``, the game's static evaluation (its descriptor's
+  ``evaluation``), or ``learned`` (its ``learned_evaluation``); with ``rollout_cap=0``
+  every new leaf is scored so; a game without that evaluation is a ValueError then.
   A game without a policy rolls out at random.
+- **Observation keys** (``observe``, spec suffix ``+observe``; off by default): another
+  seat's decisions and chance outcomes are keyed by ``state.action_text_for(action,
+  searcher)``, what the searching seat sees of them, so actions it cannot tell apart (a
+  Pyramids and Flags exchange by another seat, ``swap:?``) share one child; UCB chooses
+  among keys, then the concrete action is drawn among the key's legal actions
+  (``_select_observed``). The searcher's own actions stay keyed by action.
 - **Reflexes**: a decision the game can answer itself (its descriptor's ``reflex``:
   Flaming Pyramids' call-out checks, where the pyramid either breaks a rule or not) is
   played with the careful answer, in the tree below the root (as a forced move, without
@@ -46,6 +53,10 @@ state is never seen), then walks one tree shared by all determinizations:
   checks. At the root the search branches on every answer as usual (so ``analyse``
   rates each one), but the bot plays the reflex without searching; with ``overlook`` (the easy level) it gives
   the careless answer (``ok``) with that chance, drawn from its generator.
+- **Inference** (``inference``, spec suffix ``+infer``; off by default): the bot remembers
+  its last decision and samples the last mover's hidden hand in proportion to how well it
+  explains that seat's move under the game's policy (``pyramids.bots.inference``; a game
+  with no descriptor part ``inference`` samples as without).
 - **Decision**: the most visited legal root action (then the best mean, then the
   generator). With one legal action the bot answers at once without searching.
 
@@ -78,12 +89,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
+from pyramids.bots import inference as infer
 from pyramids.bots import native_search
-from pyramids.core.descriptor import Evaluation, GameDescriptor, Reflex
+from pyramids.core.descriptor import Evaluation, GameDescriptor, Inference, Reflex
 from pyramids.core.errors import PositionError
 from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
 from pyramids.games import descriptor, descriptor_of, game_of_view, names
@@ -99,6 +111,11 @@ or that policy with random moves."""
 GUIDED = "guided"
 """Spec suffix of guided search (``SearchSettings.guided``)."""
 
+OBSERVE = "observe"
+"""Spec suffix of observation keys (``SearchSettings.observe``)."""
+INFER = "infer"
+"""Spec suffix of inference (``SearchSettings.inference``)."""
+
 MIXED_GREEDY_SHARE = 0.8
 """In a ``mixed`` rollout, the chance that a move is the greedy bot's (else uniformly random)."""
 
@@ -106,7 +123,8 @@ EXPLORATION = 0.7
 """UCB1 exploration constant ``c`` for rewards in [0, 1]."""
 
 ROLLOUT_CAP = 200
-"""Most actions in one rollout; a rollout cut short scores 1/players for every seat."""
+"""Most actions in one rollout (the horizon); a rollout cut there is scored by the game's
+evaluation."""
 
 WIDENING = 1.0
 """Progressive widening constant of guided search (see ``SearchSettings.widening``)."""
@@ -155,13 +173,19 @@ class SearchSettings:
     """With ``guided``: the k-th child expanded (k = 0 for the greedy bot's pick) adds
     ``bias / ((k + 1) * (visits + 1))`` to its UCB score (progressive bias)."""
     evaluation: str = HANDMADE_EVALUATION
-    """The evaluation that scores a rollout cut by ``rollout_cap``: ``handmade`` (the
+    """The evaluation that judges a rollout cut by ``rollout_cap``: ``handmade`` (the
     descriptor's ``evaluation``) or ``learned`` (its ``learned_evaluation``)."""
+    observe: bool = False
+    """Key other seats' decisions and chance outcomes by what the searching seat observes
+    (``State.action_text_for``): actions it cannot tell apart share one child."""
     overlook: float = 0.0
     """The chance of the careless answer to a reflex decision whose careful answer differs
     (Flaming call-out: saying ok over standing mayhem). 0 checks perfectly."""
     search: str = AUTO_SEARCH
     """Which search runs: ``auto``, ``native`` or ``python`` (see ``SEARCHES``)."""
+    inference: bool = False
+    """Sample the last mover's hidden hand by how well it explains its move (the game's
+    descriptor part ``inference``; ``pyramids.bots.inference``). Off by default."""
     threads: int = 1
     """Root-parallel trees of the native search (1: the search identical to this module's;
     more: independent trees on threads, statistics summed, not identical; docs/BOTS.md).
@@ -234,7 +258,10 @@ class _Node:
     __slots__ = ("avail", "bonus", "children", "total", "visits")
 
     def __init__(self, bonus: float = 0.0) -> None:
-        self.children: dict[int, dict[Action, _Node]] = {}
+        self.children: dict[int, dict[Hashable, _Node]] = {}
+        """Children by deciding seat (or ``CHANCE``), then by key: the action, or with
+        ``observe`` what the searching seat sees of another seat's action or a chance
+        outcome (``State.action_text_for``)."""
         self.visits = 0
         self.total = 0.0
         """Sum of the rewards of the seat that chose the edge into this node."""
@@ -297,15 +324,14 @@ def _rollout_policy(name: str, desc: GameDescriptor) -> tuple[Bot | None, float]
 
 
 def _evaluation_of(desc: GameDescriptor, name: str) -> Evaluation | None:
-    """The game's evaluation called ``name``: ``handmade`` (None when the game has none: cut
-    rollouts score ``1/players``) or ``learned`` (ValueError when the game has none)."""
+    """The game's evaluation called ``name`` (``handmade``: the descriptor's ``evaluation``,
+    ``learned``: its ``learned_evaluation``), None when it provides none (then a rollout cut
+    at the horizon is an error: ``_rollout``)."""
     part = "learned_evaluation" if name == LEARNED_EVALUATION else "evaluation"
     try:
         evaluate: Evaluation = desc.load(part)
     except LookupError:
-        if name == HANDMADE_EVALUATION:
-            return None
-        raise ValueError(f"game {desc.name!r} provides no {name} evaluation") from None
+        return None
     return evaluate
 
 
@@ -316,22 +342,26 @@ def _rollout(
     *,
     share: float,
     cap: int,
-    players: int,
+    game: str,
     evaluate: Evaluation | None = None,
     reflex: Reflex | None = None,
 ) -> list[float]:
     """Play ``state`` on (``policy`` for ``share`` of the moves, else random); the rewards.
 
-    A rollout cut by ``cap`` scores ``evaluate(state)``, or ``1/players`` each without it.
+    A finished rollout scores ``returns()``; one cut by ``cap`` (the horizon) is always
+    judged by ``evaluate(state)``: ValueError when the game has no evaluation.
     """
     steps = 0
     randrange = rng.randrange
     rand = rng.random
     while not state.is_terminal():
         if steps >= cap:
-            if evaluate is not None:
-                return evaluate(state)
-            return [1.0 / players] * players
+            if evaluate is None:
+                raise ValueError(
+                    f"a rollout was cut after {cap} actions and {game!r} provides no "
+                    "evaluation to score it (raise rollout_cap or give the game one)"
+                )
+            return evaluate(state)
         player = state.current_player()
         if player == CHANCE:
             action = state.sample_chance(rng)
@@ -365,6 +395,7 @@ def run_search(
     limit = settings.iterations
     c = settings.exploration
     cap = settings.rollout_cap
+    observe = settings.observe
     game: GameDescriptor | None = None
     policy: Bot | None = None
     share = 0.0
@@ -377,23 +408,18 @@ def run_search(
     sqrt = math.sqrt
     root = _Node()
     done = 0
-    players = 0
     reflex: Reflex | None = None
-    first = True
     while True:
         if limit is not None and done >= limit:
             break
         if deadline is not None and done and time.perf_counter() >= deadline:
             break
         state = sample(rng)
-        players = state.num_players
-        if first:
-            first = False
-            reflex = reflex_of(descriptor_of(state))
+        if game is None:  # the first state names the game's reflex, policy and evaluation
+            game = descriptor_of(state)
+            reflex = reflex_of(game)
             if reflex is not None and not reflex.in_play(state.game):
                 reflex = None
-        if game is None:  # the first state names the game's policy, evaluation
-            game = descriptor_of(state)
             policy, share = _rollout_policy(settings.rollout, game)
             prior = _policy_of(game) if settings.guided else None
             evaluate = _evaluation_of(game, settings.evaluation)
@@ -404,13 +430,14 @@ def run_search(
             seat = state.current_player()
             if seat == CHANCE:
                 action = state.sample_chance(rng)
+                key: Hashable = state.action_text_for(action, player) if observe else action
                 state.apply(action)
                 kids = node.children.get(CHANCE)
                 if kids is None:
                     kids = node.children[CHANCE] = {}
-                child = kids.get(action)
+                child = kids.get(key)
                 if child is None:
-                    child = kids[action] = _Node()
+                    child = kids[key] = _Node()
                 child.visits += 1  # counted for widening only (no rewards at chance)
                 node = child
                 continue
@@ -421,6 +448,24 @@ def run_search(
             kids = node.children.get(seat)
             if kids is None:
                 kids = node.children[seat] = {}
+            if observe and seat != player:
+                step = _select_observed(
+                    state,
+                    node,
+                    kids,
+                    actions,
+                    player=player,
+                    widening=widening,
+                    c=c,
+                    prior=prior,
+                    bias=bias,
+                    rng=rng,
+                )
+                node = step[0]
+                path.append((node, seat))
+                if step[1]:
+                    break
+                continue
             untried: list[Action] = []
             tried = 0
             for a in actions:
@@ -437,9 +482,12 @@ def run_search(
                     action = untried[0]
                 elif prior is not None:
                     action = prior.act(state.view(seat), untried, rng)
+                    if action in kids:  # a policy that answered outside ``untried``
+                        action = untried[rng.randrange(len(untried))]
                 else:
                     action = untried[rng.randrange(len(untried))]
-                child = kids[action] = _Node(bias / (len(kids) + 1) if bias else 0.0)
+                child = _Node(bias / (len(kids) + 1) if bias else 0.0)
+                kids[action] = child
                 state.apply(action)
                 path.append((child, seat))
                 break
@@ -470,7 +518,7 @@ def run_search(
                 policy,
                 share=share,
                 cap=cap,
-                players=players,
+                game=game.name if game is not None else "",
                 evaluate=evaluate,
                 reflex=reflex,
             )
@@ -480,6 +528,82 @@ def run_search(
         done += 1
     seconds = time.perf_counter() - start
     return SearchResult(_root_stats(root, player, legal), done, seconds)
+
+
+def _select_observed(
+    state: State,
+    node: _Node,
+    kids: dict[Hashable, _Node],
+    actions: Sequence[Action],
+    *,
+    player: int,
+    widening: float,
+    c: float,
+    prior: Bot | None,
+    bias: float,
+    rng: random.Random,
+) -> tuple[_Node, bool]:
+    """One step of another seat's decision keyed by what ``player`` observes (``observe``).
+
+    Each legal action's key is ``state.action_text_for(action, player)``: actions that
+    look alike to the searcher (another seat's exchange, ``swap:?``) share one child.
+    Expansion (with widening) draws among the actions whose key is untried, as the plain
+    step does; selection runs UCB over the keys (in the order of their first legal
+    action), then draws the concrete action among that key's actions. Applies the
+    action; (the child, whether it was just expanded).
+    """
+    keyed: dict[str, list[Action]] = {}
+    text = state.action_text_for
+    keys = [text(a, player) for a in actions]
+    for a, k in zip(actions, keys, strict=True):
+        group = keyed.get(k)
+        if group is None:
+            keyed[k] = [a]
+        else:
+            group.append(a)
+    untried: list[Action] = []
+    tried = 0
+    for k in keyed:
+        kid = kids.get(k)
+        if kid is not None:
+            kid.avail += 1
+            tried += 1
+    if not (widening and tried and tried >= math.ceil(widening * math.sqrt(node.visits))):
+        untried = [a for a, k in zip(actions, keys, strict=True) if k not in kids]
+    if untried:
+        if len(untried) == 1:
+            action = untried[0]
+        elif prior is not None:
+            action = prior.act(state.view(state.current_player()), untried, rng)
+            if text(action, player) in kids:  # a policy that answered outside ``untried``
+                action = untried[rng.randrange(len(untried))]
+        else:
+            action = untried[rng.randrange(len(untried))]
+        child = _Node(bias / (len(kids) + 1) if bias else 0.0)
+        kids[text(action, player)] = child
+        state.apply(action)
+        return child, True
+    best_score = -math.inf
+    best: list[str] = []
+    log = math.log
+    sqrt = math.sqrt
+    for k in keyed:
+        kid = kids.get(k)
+        if kid is None:
+            continue
+        score = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+        if kid.bonus:
+            score += kid.bonus / (kid.visits + 1)
+        if score > best_score:
+            best_score = score
+            best = [k]
+        elif score == best_score:
+            best.append(k)
+    key = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+    group = keyed[key]
+    action = group[rng.randrange(len(group))] if len(group) > 1 else group[0]
+    state.apply(action)
+    return kids[key], False
 
 
 def _root_stats(root: _Node, player: int, legal: Sequence[Action]) -> list[ActionStats]:
@@ -521,6 +645,14 @@ def reflex_answer(
     return careful
 
 
+def _less_time(settings: SearchSettings, spent: float) -> SearchSettings:
+    """``settings`` with ``spent`` seconds taken off a seconds budget (inference's time counts
+    towards the decision's; at least one iteration still runs)."""
+    if settings.seconds is None:
+        return settings
+    return replace(settings, seconds=max(settings.seconds - spent, 1e-6))
+
+
 def pick(stats: Sequence[ActionStats], rng: random.Random) -> Action:
     """The most visited action (then the best mean); remaining ties broken with ``rng``."""
     top = stats[0]
@@ -541,6 +673,7 @@ class ISMCTSBot:
         self.settings = settings or SearchSettings()
         self.name = name
         self._game_of = game_of_view
+        self._memory = infer.Memory()
 
     @property
     def games(self) -> tuple[str, ...]:
@@ -556,21 +689,42 @@ class ISMCTSBot:
             raise ValueError("no legal action to choose from")
         search = self.settings.search
         name = getattr(view, "game", None)
+        particles: list[View] | None = None
+        settings = self.settings
         if self._game_of is game_of and isinstance(name, str) and name in names():
             desc = descriptor(name)
+            if settings.inference:
+                start = time.perf_counter()
+                particles = self._particles(desc, view, rng)
+                settings = _less_time(settings, time.perf_counter() - start)
             if native_search.uses_native_search(desc, search, rng):
-                raw, iterations, seconds = native_search.search_view(
-                    desc, view=view, player=seat, legal=legal, settings=self.settings, rng=rng
-                )
+                if particles:
+                    raw, iterations, seconds = native_search.search_views(
+                        desc, views=particles, player=seat, legal=legal, settings=settings, rng=rng
+                    )
+                else:
+                    raw, iterations, seconds = native_search.search_view(
+                        desc, view=view, player=seat, legal=legal, settings=settings, rng=rng
+                    )
                 return SearchResult(root_stats(raw), iterations, seconds)
             game = game_of(view, PYTHON) if search == PYTHON_SEARCH else game_of(view)
         else:
             game = self._game_of(view)
 
         def sample(r: random.Random) -> State:
+            if particles:
+                return game.determinize(infer.pick_particle(particles, r), r)
             return game.determinize(view, r)
 
-        return run_search(sample, seat, legal, self.settings, rng)
+        return run_search(sample, seat, legal, settings, rng)
+
+    def _particles(self, desc: GameDescriptor, view: View, rng: random.Random) -> list[View] | None:
+        """Views of ``view`` with the last mover's hand drawn by inference, None without."""
+        try:
+            inference: Inference = desc.load("inference")()
+        except LookupError:
+            return None
+        return self._memory.particles(view, game_of(view), inference, rng)
 
     def analyse(self, view: View, legal: Sequence[Action], rng: random.Random) -> list[ActionStats]:
         """Every legal action with its visits, visit share and estimated win chance."""
@@ -582,6 +736,12 @@ class ISMCTSBot:
         A reflex decision (a call-out check) gets the game's answer instead, careless
         with chance ``settings.overlook``.
         """
+        action = self._act(view, legal, rng)
+        if self.settings.inference:
+            self._memory.remember(view, action)
+        return action
+
+    def _act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         answer = reflex_answer(view.game, view, legal, self.settings.overlook, rng)

@@ -86,6 +86,7 @@ def settings_record(settings: Any, desc: GameDescriptor | None = None) -> dict[s
         "widening": float(settings.widening),
         "bias": float(settings.bias),
         "evaluation": settings.evaluation,
+        "observe": settings.observe,
         "threads": settings.threads,
     }
     if settings.evaluation == "learned" and desc is not None:
@@ -119,6 +120,29 @@ def search_view(
     raw = _core().search(
         desc.name,
         view_json,
+        player,
+        list(legal),
+        settings_record(settings, desc),
+        list(rng.getstate()[1]),
+    )
+    return _answer(raw, rng)
+
+
+def search_views(
+    desc: GameDescriptor,
+    *,
+    views: Sequence[View],
+    player: int,
+    legal: Sequence[Action],
+    settings: Any,
+    rng: random.Random,
+) -> RawResult:
+    """ISMCTS as ``search_view``, each iteration determinizing one of ``views`` drawn
+    uniformly first (``pyramids.bots.inference.pick_particle``: inference's particles)."""
+    engine = desc.load("native")
+    raw = _core().search_views(
+        desc.name,
+        [engine.view_json(v) for v in views],
         player,
         list(legal),
         settings_record(settings, desc),

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from pyramids.bots import PLAYER_BOTS
+from pyramids.bots.ladder import OFFERED, level_sentence, python_note
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.game_ui import GameUI, ui_of
 from pyramids.cli.hands import HandResult, finish_hand, play_hand
@@ -145,9 +145,10 @@ def play(
         str | None,
         typer.Option(
             "--seats",
-            help="Comma list, one per seat: human or a bot name "
-            f"({', '.join(PLAYER_BOTS)}; ismcts takes a level, e.g. ismcts:hard). Default: seat 0 human, the others {default_bot()} "
-            "(random where it does not play the game).",
+            help="Comma list, one per seat: human or a bot, weakest first "
+            f"{', '.join(OFFERED)} (--list-bots says what each is and how strong; any "
+            "ismcts spec too, e.g. ismcts:500). Default: seat 0 human, the others "
+            f"{default_bot()} (random where it does not play the game).",
         ),
     ] = None,
     options: dict[str, Any],
@@ -165,10 +166,19 @@ def play(
         float, typer.Option("--delay", min=0.0, help="Seconds between events (mayhem, captures).")
     ] = 0.6,
     engine: EngineOption = None,
+    list_bots: Annotated[
+        bool,
+        typer.Option("--list-bots", help="Say what each bot is and how strong it is, then stop."),
+    ] = False,
 ) -> None:
     """Play a game in the terminal against bots or friends."""
     use_engine(engine)
     language = lang.value
+    if list_bots:
+        console = Console(highlight=False)
+        for level in OFFERED:
+            console.print(Text(level_sentence(level, language)))
+        return
     desc = descriptor(str(game.value))
     ui = ui_of(desc)
     extra = {spec.name for spec in ui.play_options}
@@ -198,6 +208,10 @@ def play(
     term.show(ui.game_line(the_game, language))
     term.show(tr("seed_line", language, seed=seed))
     term.show(tr("seats_line", language, seats=", ".join(table.names(language))))
+    for level in dict.fromkeys(table.kinds):
+        slow = python_note(level, language) if level in OFFERED else None
+        if slow is not None:
+            notes.append(slow)
     for note in notes:
         term.show(Text(note, style="bold"))
     ui.play(term, the_game, table, seed=seed, base_path=base_path, extras=extras)

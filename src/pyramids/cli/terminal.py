@@ -22,7 +22,7 @@ from typing import TextIO
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from pyramids.bots import BOTS, PLAYER_BOTS, make_bot
+from pyramids.bots import BOTS, LADDER, PLAYER_BOTS, level_spec, make_bot
 from pyramids.cli.i18n import tr
 from pyramids.cli.io import fail
 from pyramids.core import Event
@@ -192,6 +192,12 @@ class Seats:
         return out
 
 
+def bot_spec(kind: str) -> str:
+    """The ``make_bot`` spec of a seat kind: a level of the ladder (``normal``) plays its
+    spec (``ismcts:normal``); any other kind is a spec itself (``ismcts:500``)."""
+    return level_spec(kind) if kind in LADDER else kind
+
+
 def default_bot() -> str:
     """The default opponent: greedy when it exists, else random."""
     return "greedy" if "greedy" in BOTS else "random"
@@ -223,11 +229,12 @@ def parse_seats(spec: str | None, players: int | None, lang: str, info: GameInfo
             bots.append(None)
             continue
         try:
-            bot = make_bot(kind)
+            bot = make_bot(bot_spec(kind))
         except ValueError as exc:
             fail(tr("e_bot", lang, error=exc))
-        if kind.split(":")[0].split("+")[0] not in PLAYER_BOTS:
-            error = f"{kind!r} is a yardstick, not an opponent (choose {', '.join(PLAYER_BOTS)})"
+        if kind not in LADDER and kind.split(":")[0].split("+")[0] not in PLAYER_BOTS:
+            choices = ", ".join(("random", *LADDER))
+            error = f"{kind!r} is a yardstick, not an opponent (choose {choices})"
             fail(tr("e_bot", lang, error=error))
         bots.append(bot)
     return Seats(kinds, bots)
@@ -235,7 +242,7 @@ def parse_seats(spec: str | None, players: int | None, lang: str, info: GameInfo
 
 def bot_plays(kind: str, game: Game) -> bool:
     """Whether bot ``kind`` plays ``game``: a bot that lists its ``games`` plays only those."""
-    games = getattr(make_bot(kind), "games", None)
+    games = getattr(make_bot(bot_spec(kind)), "games", None)
     return games is None or game.info.short_name in games
 
 

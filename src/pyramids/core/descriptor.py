@@ -52,6 +52,35 @@ class Reflex(Protocol):
         ...
 
 
+class Inference(Protocol):
+    """What a game tells a search bot about the opponents' hidden cards from their moves (a
+    descriptor part; ``pyramids.bots.inference`` does the rest and knows no game).
+
+    ``before`` is a full state at the start of an opponent's turn (the bot's own
+    reconstruction, hidden cards sampled), ``after`` the bot's view at its next decision.
+    """
+
+    def observed(self, before: State, after: View) -> list[Action] | None:
+        """The legal actions of ``before``'s deciding seat that agree with what ``after``
+        shows of its first action (None: ``after`` does not follow that turn, or tells nothing)."""
+        ...
+
+    def scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """The default policy's worth of each action of ``legal`` for the seat of ``view``
+        (a decision like ``before``'s), in the order of ``legal``; higher is better."""
+        ...
+
+    def view_then(self, before: State, seat: int, now: State, after: View) -> View:
+        """``seat``'s view of ``before`` with the hidden hand it would have held if it
+        holds what ``now`` (a determinization of ``after``) gives it."""
+        ...
+
+    def particle(self, after: View, seat: int, now: State) -> View:
+        """``after`` with ``seat``'s whole hand known as ``now`` gives it (the rest of the
+        hidden cards are left to ``Game.determinize``)."""
+        ...
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One rules option: its name, kind (``bool``, ``int`` or ``choice``) and default.
@@ -134,6 +163,9 @@ class GameDescriptor:
     """Dotted path of ``player_stats(game, record) -> list[dict]``: one JSON-ready dict per
     seat of a finished game's record (``GameRecord``), the game's own statistics of each
     seat, which the player's page adds up (numbers summed, strings counted). Optional."""
+    inference: str = ""
+    """Dotted path of an ``Inference`` factory (zero arguments): reading the opponents'
+    hidden cards from their moves (search setting ``inference``). Optional."""
     native: str = ""
     """Dotted path of the game's native engine: an object with ``make(players, options)
     -> Game`` and ``load_position(data) -> State`` on the native core, the same protocol

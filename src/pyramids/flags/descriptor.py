@@ -57,6 +57,7 @@ DESCRIPTOR = GameDescriptor(
     policy="pyramids.games.flags.policy:GreedyFlagsBot",
     evaluation="pyramids.games.flags.evaluation:evaluate",
     learned_evaluation="pyramids.games.flags.learned:evaluate",
+    inference="pyramids.games.flags.inference:FlagsInference",
     terminal="pyramids.games.flags.terminal:UI",
     analysis="pyramids.games.flags.analysis:Analysis",
     rl_encoding="pyramids.games.flags.encoding:FlagsEncoding",

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pyramids.server")
 
-INLINE_BOTS = frozenset({"random", "greedy"})
+INLINE_BOTS = frozenset({"random", "beginner", "greedy"})
 """Bot specs cheap enough to decide on the event loop; search bots use worker processes
 (``search.SearchPool``: tables with a human seat first)."""
 PLAYED_BY = {"timeout": TIMEOUT, "takeover": ABSENT, "clock": CLOCK, "forfeit": FORFEITED}

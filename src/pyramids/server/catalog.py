@@ -1,4 +1,5 @@
-"""What the lobby offers: each registered game's seat range, presets and rules options, and the bots.
+"""What the lobby offers: each registered game's seat range, presets and rules options, and the bots
+(random and the ladder of levels, ``pyramids.bots.ladder``).
 
 Everything about a game comes from its descriptor in the registry (``pyramids.games``):
 the option fields are the descriptor's ``OptionSpec`` (the same options as ``pyramids
@@ -7,6 +8,7 @@ play``), with their defaults; the games check the values when a table is created
 
 from __future__ import annotations
 
+from pyramids.bots.ladder import OFFERED, level_sentence
 from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.games import descriptors
 from pyramids.server.schemas import BotOut, GameOut, GamesOut, OptionField, Preset
@@ -50,31 +52,20 @@ def game_entry(desc: GameDescriptor) -> GameOut:
     )
 
 
-BOTS = [
-    BotOut(
-        name="random",
-        description_en="Random: plays any legal move",
-        description_fr="Hasard : joue n’importe quel coup légal",
-    ),
-    BotOut(
-        name="greedy",
-        description_en="Greedy: the best move for this turn",
-        description_fr="Glouton : le meilleur coup pour ce tour",
-    ),
-    BotOut(
-        name="ismcts",
-        description_en=(
-            "ISMCTS: searches 1000 play-outs a move; the strongest in Flaming Pyramids, "
-            "weaker than greedy in Pyramids and Flags"
-        ),
-        description_fr=(
-            "ISMCTS : explore 1000 parties par coup ; le plus fort à Flaming Pyramids, "
-            "moins fort que le glouton à Pyramids and Flags"
-        ),
-    ),
-]
+def offered_bots() -> list[BotOut]:
+    """The bots a seat may have, weakest first (random, then the ladder), each with its
+    sentence in both languages (``pyramids.bots.ladder.level_sentence``: what it is, its
+    measured strength, and whether this machine runs it on the slower Python search)."""
+    return [
+        BotOut(
+            name=level,  # type: ignore[arg-type]
+            description_en=level_sentence(level, "en"),
+            description_fr=level_sentence(level, "fr"),
+        )
+        for level in OFFERED
+    ]
 
 
 def catalog() -> GamesOut:
     """Every registered game and every bot the lobby offers."""
-    return GamesOut(games=[game_entry(d) for d in descriptors()], bots=BOTS)
+    return GamesOut(games=[game_entry(d) for d in descriptors()], bots=offered_bots())

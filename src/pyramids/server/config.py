@@ -15,6 +15,8 @@ from typing import Any
 
 import platformdirs
 
+from pyramids.bots import LEVEL_SPECS
+
 DB_ENV = "PYRAMIDS_DB"
 """Environment variable that overrides the default database URL."""
 
@@ -38,10 +40,12 @@ POSTGRES_SCHEMES = frozenset({"postgresql", "postgres"})
 """URL schemes of PostgreSQL, the database a cluster's instances share."""
 PLAYER_BOT_SPECS: dict[str, str] = {
     "random": "random",
-    "greedy": "greedy",
-    "ismcts": "ismcts:normal",
+    **LEVEL_SPECS,
+    "ismcts": LEVEL_SPECS["normal"],
 }
-"""The bots a seat may have, by the name the API uses, and the default spec each plays."""
+"""The bots a seat may have, by the name the API uses, and the default spec each plays:
+the ladder's levels (``pyramids.bots.LADDER``), random, and ``ismcts``, the old name of
+``normal`` (tables and rematches stored before the ladder)."""
 
 
 def default_data_dir() -> Path:
@@ -162,7 +166,10 @@ class Settings:
     """The same at a rated table (``timers.RATED_TURN_TIME_MIN``..``MAX`` bound what a
     creator may ask there; ``timers.FORFEIT_AFTER_TIMEOUTS`` in a row forfeit)."""
     takeover_bot: str = "greedy"
-    ismcts_spec: str = "ismcts:normal"
+    ismcts_spec: str = LEVEL_SPECS["normal"]
+    """The spec of the ``normal`` level (and of its old name ``ismcts``)."""
+    hard_spec: str = LEVEL_SPECS["hard"]
+    """The spec of the ``hard`` level."""
     search_workers: int = 2
     """Worker processes for the search bots of all tables (``search.SearchPool``)."""
     search_reserved: int = 1
@@ -208,9 +215,12 @@ class Settings:
             self.cluster = self.db_url.partition(":")[0].partition("+")[0] in POSTGRES_SCHEMES
 
     def bot_spec(self, name: str) -> str:
-        """The ``make_bot`` spec a seat named ``name`` (random, greedy, ismcts) plays."""
-        if name == "ismcts":
+        """The ``make_bot`` spec a seat named ``name`` (random, a level of the ladder, or
+        ismcts, the old name of normal) plays."""
+        if name in ("normal", "ismcts"):
             return self.ismcts_spec
+        if name == "hard":
+            return self.hard_spec
         return PLAYER_BOT_SPECS[name]
 
 

@@ -387,7 +387,7 @@ def leaderboard_rows(
 def bots_of(game: str, band: str) -> list[dict[str, Any]]:
     """The bots' fixed ratings in a game and band, best first."""
     out = []
-    for bot in ("random", "greedy", "ismcts"):
+    for bot in ratings.rated_bots():
         fixed = ratings.bot_rating(game, band, bot)
         if fixed is not None:
             out.append(

@@ -120,14 +120,26 @@ def bot_ratings_file(path: Path = BOT_RATINGS_FILE) -> dict[str, Any]:
     return data
 
 
+def rated_bots() -> tuple[str, ...]:
+    """The bots the published file rates (its ``bots``: name -> spec), as it lists them."""
+    return tuple(bot_ratings_file().get("bots", {}))
+
+
+BOT_ALIASES: Mapping[str, str] = {"ismcts": "normal"}
+"""Old bot kinds stored with tables and games, and the level each now plays."""
+
+
 def bot_rating(game: str, band: str, bot: str) -> BotRating | None:
-    """The fixed rating of ``bot`` (``random``, ``greedy``, ``ismcts``) in a game and band,
-    or None when none is published."""
-    try:
-        entry = bot_ratings_file()["games"][game][band]["ratings"][bot]
-        return BotRating(float(entry["mu"]), float(entry["sigma"]))
-    except (KeyError, TypeError, ValueError):
-        return None
+    """The fixed rating of ``bot`` (``random`` or a level of ``pyramids.bots.LADDER``) in a
+    game and band, or None when none is published. An old kind (``ismcts``) takes its own
+    published rating, else the one of the level it now plays (``BOT_ALIASES``)."""
+    for name in (bot, BOT_ALIASES.get(bot)):
+        try:
+            entry = bot_ratings_file()["games"][game][band]["ratings"][name]
+            return BotRating(float(entry["mu"]), float(entry["sigma"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return None
 
 
 # --- what a finished game is -----------------------------------------------------------------

@@ -28,7 +28,9 @@ OptionValue = str | int | bool | None
 """A rules option's value."""
 
 OptionName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
-BotName = Literal["random", "greedy", "ismcts"]
+BotName = Literal["random", "beginner", "greedy", "normal", "hard", "ismcts"]
+"""The bot kinds a seat may have: the ladder (``pyramids.bots.LADDER``), random, and
+``ismcts``, the old name of ``normal`` that stored tables and rematches still use."""
 
 
 def registered_game(name: str) -> str:
@@ -204,7 +206,7 @@ class SeatIn(Request):
     def _check(self) -> SeatIn:
         self.name = clean_name(self.name)
         if self.kind == "bot" and self.bot is None:
-            raise ValueError("a bot seat says which bot: random, greedy or ismcts")
+            raise ValueError("a bot seat says which bot: random, beginner, greedy, normal or hard")
         if self.kind == "human" and self.bot is not None:
             raise ValueError("a human seat has no bot")
         return self

@@ -498,6 +498,11 @@ def _pick(scored: list[tuple[float, Action]], rng: random.Random) -> Action:
 
 def _turn_choice(pos: _Position, legal: Sequence[Action], rng: random.Random) -> Action:
     """A move (PF-MOVE) or an exchange (PF-SWAP)."""
+    return _pick(_turn_scores(pos, legal), rng)
+
+
+def _turn_scores(pos: _Position, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+    """Each move (PF-MOVE) or exchange (PF-SWAP) of ``legal`` with its estimated worth."""
     scored: list[tuple[float, Action]] = []
     base = -1.0
     for a in legal:
@@ -508,7 +513,7 @@ def _turn_choice(pos: _Position, legal: Sequence[Action], rng: random.Random) ->
             if base < 0:
                 base = pos.hand_reach() + pos.fresh - SWAP_COST
             scored.append((base - REACH[pos.dist[a - SWAP_BASE]], a))
-    return _pick(scored, rng)
+    return scored
 
 
 def _capture_choice(
@@ -587,6 +592,15 @@ def choose(view: FlagsView, legal: Sequence[Action], rng: random.Random) -> Acti
     if kind == "action":
         return _action_choice(pos, str(view.pending["colour"]), legal, rng)
     return legal[rng.randrange(len(legal))]
+
+
+def turn_scores(view: FlagsView, legal: Sequence[Action]) -> list[float]:
+    """The greedy bot's estimated worth of each action of ``legal`` (moves and exchanges, at
+    the start of a turn of the seat of ``view``), in the order of ``legal``: the scores it
+    picks the best of. Read by inference (``pyramids.games.flags.inference``)."""
+    if view.pending:
+        raise ValueError("turn scores are for the start of a turn (no pending decision)")
+    return [value for value, _ in _turn_scores(_Position(view), legal)]
 
 
 class GreedyFlagsBot:

@@ -23,7 +23,9 @@ import { formatDuration, formatSeconds, paceText } from "./words-clocks.js";
 const REFRESH_MS = 5000;
 // The option inputs (a rule link beside an option names it with data-option too).
 const OPTION_INPUTS = "input[data-option], select[data-option]";
-const KINDS = ["human", "random", "greedy", "ismcts"];
+// Random, then the ladder of levels weakest first (pyramids.bots.ladder.OFFERED); the old
+// kind "ismcts" is the normal level and is no longer offered.
+const KINDS = ["human", "random", "beginner", "greedy", "normal", "hard"];
 const OPTION_LABELS = {
   curse: "opt_curse",
   fire_die: "opt_fire_die",
@@ -48,6 +50,7 @@ const gameSelect = document.getElementById("f-game");
 const playersSelect = document.getElementById("f-players");
 const presetSelect = document.getElementById("f-preset");
 const seatRows = document.getElementById("seat-rows");
+const botLevels = document.getElementById("bot-levels");
 const optionsBox = document.getElementById("options-box");
 const optionsExtra = document.getElementById("options-extra");
 const submit = form.querySelector("[data-testid=create-submit]");
@@ -175,6 +178,18 @@ function renderSeats() {
     );
   }
   fill(seatRows, rows);
+  renderBotLevels();
+}
+
+/** Every bot a seat may have, weakest first, with what it is and its measured strength. */
+function renderBotLevels() {
+  if (!catalog) return;
+  fill(
+    botLevels,
+    catalog.bots.map((b) =>
+      h("li", { "data-testid": `bot-level-${b.name}` }, h("strong", {}, kindLabel(b.name)), " — ", label(b, "description")),
+    ),
+  );
 }
 
 /** Option keys the preset select already sets (not shown as separate fields). */

@@ -1,0 +1,197 @@
+"""Determinization with inference (issue 28, point 2): the last mover's hidden hand is
+sampled by how well it explains that seat's move under the game's default policy.
+
+Pyramids and Flags: the opponent's first action of its turn is read off the table
+(``last_moved``); particles holding the cards that move was good for are kept, the others
+dropped. Inference changes which hands are sampled, never which actions are legal, and a
+search with it is reproducible from its seed and budget on both searches.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from pyramids.bots import ISMCTSBot, make_bot, parse_settings
+from pyramids.bots import inference as infer
+from pyramids.core.game import Action, State, View
+from pyramids.core.record import play_game
+from pyramids.flags.cards import CODES
+from pyramids.flags.pieces import NAMES
+from pyramids.games import make_game
+from pyramids.games.flags.inference import FlagsInference
+
+
+class Watcher:
+    """Seat 0: greedy play, remembering its decisions as an inferring bot does, and for each
+    decision where inference reads the opponent's move, how many of the opponent's true
+    cards the particles and plain determinizations give it (the true state from ``table``)."""
+
+    name = "watcher"
+
+    def __init__(self, table: list[State]) -> None:
+        self.table = table
+        self.memory = infer.Memory()
+        self.greedy = make_bot("greedy")
+        self.game = make_game("flags", 2)
+        self.inferred = 0
+        self.particle_hits = 0.0
+        self.uniform_hits = 0.0
+
+    def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        r = random.Random(view.turn)
+        particles = self.memory.particles(view, self.game, FlagsInference(), r)
+        if particles:
+            opp = 1 - view.player
+            true = set(self.table[0].view(opp).hand)
+            self.inferred += 1
+            self.particle_hits += sum(len(true & set(p.known_hands[opp])) for p in particles) / len(
+                particles
+            )
+            samples = [self.game.determinize(view, r) for _ in range(len(particles))]
+            self.uniform_hits += sum(len(true & set(s.view(opp).hand)) for s in samples) / len(
+                samples
+            )
+        action = self.greedy.act(view, legal, rng)
+        self.memory.remember(view, action)
+        return action
+
+
+def test_particles_give_the_opponent_the_cards_its_moves_were_for() -> None:
+    table: list[State] = []
+    watcher = Watcher(table)
+
+    def on_step(state: State, _text: str) -> None:
+        table[:] = [state]
+
+    for seed in range(4):
+        play_game(make_game("flags", 2), [watcher, make_bot("greedy")], seed, on_step=on_step)
+    assert watcher.inferred >= 10
+    # uniform sampling finds about half a true card per hand; inference far more
+    assert watcher.particle_hits > 1.3 * watcher.uniform_hits
+
+
+def test_resampling_keeps_particles_in_proportion_to_their_weights() -> None:
+    picked = infer.systematic([0.0, 1.0, 0.0, 3.0], 64, random.Random(5))
+    assert picked.count(1) == 16
+    assert picked.count(3) == 48
+
+
+def test_a_move_the_policy_prefers_is_likelier_and_no_move_is_impossible() -> None:
+    scores = [0.0, 0.5, 0.1]
+    assert infer.likelihoods(scores, [1]) > infer.likelihoods(scores, [2])
+    assert infer.likelihoods([0.0, 100.0], [0]) >= infer.FLOOR / 2
+
+
+def test_infer_in_a_bot_spec_turns_inference_on() -> None:
+    assert parse_settings("500+greedy+infer").inference
+    assert not parse_settings("500+greedy").inference
+
+
+def play_with_memory(spec: str, seed: int) -> list[Action]:
+    """A game of the inferring bot against greedy; its actions."""
+    record: list[Action] = []
+    bot = make_bot(spec)
+
+    class Recorder:
+        name = spec
+
+        def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            action = bot.act(view, legal, rng)
+            assert action in legal
+            record.append(action)
+            return action
+
+    play_game(make_game("flags", 2), [Recorder(), make_bot("greedy")], seed)
+    return record
+
+
+def test_an_inferring_bot_plays_legal_moves_reproducibly() -> None:
+    spec = "ismcts:40+greedy+guided+h10+infer"
+    first = play_with_memory(spec, 11)
+    assert first == play_with_memory(spec, 11)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_both_searches_give_the_same_statistics_from_the_same_particles(seed: int) -> None:
+    native: Any = pytest.importorskip("pyramids._native")
+    if not hasattr(native, "search_views"):
+        pytest.skip("the native core has no search_views")
+    bots = {s: make_bot(f"ismcts:60+greedy+guided+h10+infer+{s}") for s in ("python", "native")}
+    compared = 0
+
+    class Twin:
+        name = "twin"
+
+        def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            nonlocal compared
+            results = []
+            for bot in bots.values():
+                assert isinstance(bot, ISMCTSBot)
+                r = copy.deepcopy(rng)
+                results.append((bot.search(view, legal, r).stats, r.getstate()))
+            assert results[0] == results[1]
+            memory = bots["python"]._memory
+            compared += memory.view is not None
+            action = bots["native"].act(view, legal, rng)
+            bots["python"]._memory.remember(view, action)
+            return action
+
+    play_game(make_game("flags", 2), [Twin(), make_bot("greedy")], seed)
+    assert compared >= 3
+
+
+def test_green_put_on_yellow_tells_that_the_opponent_holds_gabon() -> None:
+    """Seeded greedy game (seed 3): at turn 6 the opponent, holding the flag of Gabon (GAB:
+    green, yellow, blue), moves G1 onto Y2, a link of that flag. The particles give it GAB
+    nearly always; plain determinization about one hand in seven (fails without inference)."""
+    game = make_game("flags", 2)
+    memory = infer.Memory()
+    greedy = make_bot("greedy")
+    found: list[tuple[float, float]] = []
+
+    class Watcher:
+        name = "watcher"
+
+        def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            if view.turn == 7 and not found:
+                assert view.last_moved == (NAMES.index("G1"),)
+                gab = CODES.index("GAB")
+                r = random.Random(99)
+                particles = memory.particles(view, game, FlagsInference(), r)
+                assert particles is not None
+                share = sum(gab in p.known_hands[1] for p in particles) / len(particles)
+                hands = [game.determinize(view, r).view(1).hand or () for _ in range(400)]
+                found.append((share, sum(gab in h for h in hands) / len(hands)))
+            action = greedy.act(view, legal, rng)
+            memory.remember(view, action)
+            return action
+
+    play_game(game, [Watcher(), make_bot("greedy")], 3)
+    (inferred, uniform), *_ = found
+    assert inferred >= 0.75
+    assert uniform <= 0.25
+
+
+def test_a_memory_of_a_later_turn_is_forgotten_and_the_bot_samples_plainly() -> None:
+    """A bot seated at a new game still remembers the last one: that memory cannot lead to
+    the new game's first decision, so it is dropped and no particles are made."""
+    game = make_game("flags", 2)
+    late = game.new_initial_state(1)
+    rng = random.Random(1)
+    greedy = make_bot("greedy")
+    while late.current_player() != 0 or late.view(0).turn < 9:
+        seat = late.current_player()
+        if seat < 0:
+            late.apply(late.sample_chance(rng))
+        else:
+            late.apply(greedy.act(late.view(seat), late.legal_actions(), rng))
+    memory = infer.Memory()
+    memory.remember(late.view(0), late.legal_actions()[0])
+    fresh = game.new_initial_state(2)
+    assert memory.particles(fresh.view(0), game, FlagsInference(), rng) is None
+    assert memory.view is None
