@@ -195,3 +195,41 @@ def test_a_memory_of_a_later_turn_is_forgotten_and_the_bot_samples_plainly() -> 
     fresh = game.new_initial_state(2)
     assert memory.particles(fresh.view(0), game, FlagsInference(), rng) is None
     assert memory.view is None
+
+
+def _two_decisions(spec: str) -> tuple[Any, View, Action, View, Sequence[Action]]:
+    """A 2-player Flags game, seat 0 the bot ``spec`` and seat 1 greedy, up to seat 0's
+    second decision after a move of seat 1: (the bot, its first view, what it played, its
+    second view, the legal actions there)."""
+    game = make_game("flags", 2)
+    state = game.new_initial_state(3)
+    bot, greedy, rng = make_bot(spec), make_bot("greedy"), random.Random(3)
+    first: tuple[View, Action] | None = None
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat < 0:
+            state.apply(state.sample_chance(rng))
+            continue
+        view, legal = state.view(seat), state.legal_actions()
+        if seat == 0 and first is not None and view.last_moved:  # type: ignore[attr-defined]
+            return bot, first[0], first[1], view, legal
+        action = (bot if seat == 0 else greedy).act(view, legal, rng)
+        if seat == 0 and len(legal) > 1:
+            first = (view, action)
+        state.apply(action)
+    raise AssertionError("the game ended before seat 0 decided twice")
+
+
+def test_a_bot_made_for_one_decision_that_recalls_the_last_one_infers_as_one_that_played_on() -> (
+    None
+):
+    """The server makes a bot per decision (``server.live.think``) and hands it what the
+    seat's bot did last (``ISMCTSBot.recall``): its search is the played-on bot's, and not a
+    fresh bot's (which has nothing to infer from)."""
+    spec = "ismcts:300+greedy+guided+h10+infer"
+    played_on, before, action, view, legal = _two_decisions(spec)
+    recalled, fresh = make_bot(spec), make_bot(spec)
+    recalled.recall(before, action)  # type: ignore[attr-defined]
+    expected = played_on.analyse(view, legal, random.Random(11))
+    assert recalled.analyse(view, legal, random.Random(11)) == expected  # type: ignore[attr-defined]
+    assert fresh.analyse(view, legal, random.Random(11)) != expected  # type: ignore[attr-defined]

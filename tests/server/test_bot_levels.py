@@ -86,3 +86,21 @@ def test_an_old_ismcts_seat_takes_the_normal_levels_rating_once_published(
     assert ratings.bot_rating("flaming", "2", "normal") == ratings.BotRating(30.0, 2.0)
     assert ratings.bot_rating("flaming", "2", "hard") is None
     assert ratings.rated_bots() == ("random", "normal")
+
+
+def test_a_bot_seat_recalls_its_last_decision_so_that_inference_reads_on(tmp_path: Path) -> None:
+    """The server makes a bot per decision (in the search workers); the table keeps, per
+    bot seat, the view it last decided from and the action stored (``LiveTable.bot_memory``),
+    handed to the next decision's bot (``think``'s ``recall``) so that a level that infers
+    hands does so at tables too."""
+    settings = make_settings(tmp_path, ismcts_spec="ismcts:20+greedy+guided+h5+infer")
+    with TestClient(create_app(settings)) as client:
+        body = create(client, [bot("normal"), bot("normal")], game="flags")
+        table_id = body["table"]["id"]
+        http_play.wait_finished(client, table_id)
+        table = client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
+        assert sorted(table.bot_memory) == [0, 1]
+        for seat, (view, action) in table.bot_memory.items():
+            assert view.player == seat
+            assert any(s == seat for s, _ in table.actions)
+            assert isinstance(action, int)

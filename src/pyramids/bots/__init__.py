@@ -30,8 +30,9 @@ yardstick for simulations, never offered to players, so it is in ``BOTS`` but no
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from pyramids.bots.beginner import BeginnerBot
 from pyramids.bots.capped import CappedSearchBot
@@ -74,6 +75,13 @@ class BotLevel:
     settings: SearchSettings
     description: str
     python_seconds: float | None = None
+    games: Mapping[str, SearchSettings] = field(default_factory=dict)
+    """Settings of particular games, by ``game`` or ``game/players`` (the latter first)."""
+
+    def settings_for(self, game: str, players: int) -> SearchSettings:
+        """How this level searches ``game`` with ``players`` seats."""
+        found = self.games.get(f"{game}/{players}") or self.games.get(game)
+        return found if found is not None else self.settings
 
 
 SEARCH_LEVEL_SETTINGS = SearchSettings(
@@ -158,53 +166,56 @@ PLAYER_BOTS: tuple[str, ...] = ("random", "beginner", "greedy", "ismcts")
 bots (``ismcts`` at any level) and ``random``."""
 
 
-def parse_settings(text: str) -> SearchSettings:
-    """Search settings from ``BUDGET[+ROLLOUT][+guided][+EVALUATION][+SEARCH]`` (see the
-    module docstring).
+def parse_extras(extras: Sequence[str]) -> dict[str, Any]:
+    """The ``SearchSettings`` fields the spec extras ``extras`` (the parts after ``+``) set.
 
-    ValueError if bad.
+    ValueError names the extras a spec may have.
     """
-    budget, *extras = text.split("+")
-    budget = budget.strip()
-    rollout = ""
-    guided = False
-    observe = False
-    search = ""
-    evaluation = ""
-    horizon: int | None = None
-    bias: float | None = None
-    exploration: float | None = None
-    inference = False
+    changes: dict[str, Any] = {}
     for extra in (e.strip() for e in extras):
         if extra == GUIDED:
-            guided = True
+            changes["guided"] = True
         elif extra == OBSERVE:
-            observe = True
+            changes["observe"] = True
         elif extra == INFER:
-            inference = True
+            changes["inference"] = True
         elif extra[:1] == "h" and extra[1:].isdigit():
-            horizon = int(extra[1:])
-        elif extra[:1] == "b" and extra[1:].replace(".", "", 1).isdigit():
-            bias = float(extra[1:])
-        elif extra[:1] == "c" and extra[1:].replace(".", "", 1).isdigit():
-            exploration = float(extra[1:])
-        elif extra in ROLLOUTS and not rollout:
-            rollout = extra
-        elif extra in EVALUATIONS and not evaluation:
-            evaluation = extra
-        elif extra in (NATIVE_SEARCH, PYTHON_SEARCH) and not search:
-            search = extra
+            changes["rollout_cap"] = int(extra[1:])
+        elif extra[:1] == "b" and _is_number(extra[1:]):
+            changes["bias"] = float(extra[1:])
+        elif extra[:1] == "c" and _is_number(extra[1:]):
+            changes["exploration"] = float(extra[1:])
+        elif extra in ROLLOUTS and "rollout" not in changes:
+            changes["rollout"] = extra
+        elif extra in EVALUATIONS and "evaluation" not in changes:
+            changes["evaluation"] = extra
+        elif extra in (NATIVE_SEARCH, PYTHON_SEARCH) and "search" not in changes:
+            changes["search"] = extra
         else:
             raise ValueError(
-                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, {OBSERVE}, {INFER}, "
+                f"unknown rollout {extra!r} (choose {', '.join(ROLLOUTS)}, or {GUIDED}, "
+                f"{OBSERVE}, {INFER}, hN (horizon), bX (bias), cX (exploration), "
                 f"or the evaluation: {', '.join(EVALUATIONS)}, "
                 f"or the search: {NATIVE_SEARCH}, {PYTHON_SEARCH})"
             )
+    return changes
+
+
+def _is_number(text: str) -> bool:
+    return text.replace(".", "", 1).isdigit()
+
+
+def parse_budget(budget: str) -> SearchSettings:
+    """The settings of a budget: a level's (its default settings), iterations or seconds.
+
+    ValueError if bad.
+    """
+    budget = budget.strip()
     if not budget:
-        settings = BOT_LEVELS[DEFAULT_LEVEL].settings
-    elif budget in BOT_LEVELS:
-        settings = BOT_LEVELS[budget].settings
-    elif budget.endswith("s"):
+        return BOT_LEVELS[DEFAULT_LEVEL].settings
+    if budget in BOT_LEVELS:
+        return BOT_LEVELS[budget].settings
+    if budget.endswith("s"):
         try:
             seconds = float(budget[:-1])
         except ValueError:
@@ -213,33 +224,26 @@ def parse_settings(text: str) -> SearchSettings:
             ) from None
         if not 0 < seconds < float("inf"):
             raise ValueError(f"bad budget {budget!r}: seconds must be a positive number")
-        settings = SearchSettings(iterations=None, seconds=seconds)
-    elif budget.isdigit():
+        return SearchSettings(iterations=None, seconds=seconds)
+    if budget.isdigit():
         if int(budget) < 1:
             raise ValueError(f"bad budget {budget!r}: at least 1 iteration")
-        settings = SearchSettings(iterations=int(budget))
-    else:
-        levels = ", ".join(BOT_LEVELS)
-        raise ValueError(
-            f"bad budget {budget!r}: a level ({levels}), iterations (500) or seconds (0.5s)"
-        )
-    if rollout:
-        settings = replace(settings, rollout=rollout)
-    if search:
-        settings = replace(settings, search=search)
-    if horizon is not None:
-        settings = replace(settings, rollout_cap=horizon)
-    if evaluation:
-        settings = replace(settings, evaluation=evaluation)
-    if bias is not None:
-        settings = replace(settings, bias=bias)
-    if exploration is not None:
-        settings = replace(settings, exploration=exploration)
-    if observe:
-        settings = replace(settings, observe=True)
-    if inference:
-        settings = replace(settings, inference=True)
-    return replace(settings, guided=True) if guided else settings
+        return SearchSettings(iterations=int(budget))
+    levels = ", ".join(BOT_LEVELS)
+    raise ValueError(
+        f"bad budget {budget!r}: a level ({levels}), iterations (500) or seconds (0.5s)"
+    )
+
+
+def parse_settings(text: str) -> SearchSettings:
+    """Search settings from ``BUDGET[+EXTRA...]`` (see the module docstring); a level's
+    settings for games it does not search its own way (``BotLevel.settings_for``).
+
+    ValueError if bad.
+    """
+    budget, *extras = text.split("+")
+    changes = parse_extras(extras)
+    return replace(parse_budget(budget), **changes)
 
 
 def make_bot(spec: str) -> Bot:
@@ -252,10 +256,21 @@ def make_bot(spec: str) -> Bot:
     name, plus, extras = name.partition("+")
     if name in SEARCH_BOTS:
         settings = parse_settings(budget + plus + extras)
-        level = budget.partition("+")[0].strip() or DEFAULT_LEVEL
-        cap = python_cap(level)
-        if name == "ismcts" and cap is not None:
-            return CappedSearchBot(settings, name=text, python_seconds=cap)
+        level_name, *more = budget.split("+")
+        level = BOT_LEVELS.get(level_name.strip() or DEFAULT_LEVEL)
+        if name == "ismcts" and level is not None and level.python_seconds is not None:
+            changes = parse_extras([*more, *extras.split("+")] if extras else more)
+            found = level
+
+            def settings_for(game: str, players: int) -> SearchSettings:
+                return replace(found.settings_for(game, players), **changes)
+
+            return CappedSearchBot(
+                settings,
+                name=text,
+                python_seconds=level.python_seconds,
+                settings_for=settings_for,
+            )
         return SEARCH_BOTS[name](settings, text)
     factory = BOTS.get(name)
     if factory is None:

@@ -726,6 +726,12 @@ class ISMCTSBot:
             return None
         return self._memory.particles(view, game_of(view), inference, rng)
 
+    def recall(self, view: View, action: Action) -> None:
+        """Remember that this seat played ``action`` from ``view`` (its previous decision),
+        as if this bot had played it: a host that makes a new bot per decision (the
+        server) hands it what the seat's bot did last, so that inference reads on."""
+        self._memory.remember(view, action)
+
     def analyse(self, view: View, legal: Sequence[Action], rng: random.Random) -> list[ActionStats]:
         """Every legal action with its visits, visit share and estimated win chance."""
         return self.search(view, legal, rng).stats

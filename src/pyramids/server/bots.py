@@ -183,6 +183,7 @@ class ServerMoves:
         rng = random.Random(f"{table.seed}/bot/{seat}/{seq}")
         try:
             view, legal = state.view(seat), state.legal_actions()
+            recall = table.bot_memory.get(seat)
             if spec in INLINE_BOTS:
                 action = think(spec, view, legal, rng)  # well under a millisecond
             else:
@@ -190,7 +191,7 @@ class ServerMoves:
                 human = partial(self.m.presence.has_person, table)
                 try:
                     action = await self.m.searches.run(
-                        table.id, human, think, spec, view, legal, rng
+                        table.id, human, think, spec, view, legal, rng, recall
                     )
                 except BrokenProcessPool:
                     log.error(
@@ -227,6 +228,8 @@ class ServerMoves:
                 played_by=PLAYED_BY.get(mode),
             )
             await self.until_stored(table, seq, mode, move)
+            if len(table.actions) > seq and table.actions[seq][0] == seat:
+                table.bot_memory[seat] = (view, action)  # stored: recalled at its next decision
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -693,6 +693,10 @@ class LiveTable:
         self.clients: set[Client] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.absent: dict[int, asyncio.TimerHandle] = {}
+        self.bot_memory: dict[int, tuple[View, int]] = {}
+        """Per seat, the view a bot last decided from and its action: what a bot seeing the
+        next decision of that seat recalls (``think``; inference reads the move between).
+        In memory only: after a restart the bots decide without it."""
         self.turn_timer: Timer | None = None
         """The pending end of the current decision: its ``turn_time`` or its clock."""
         self.scheduled_seq = -1
@@ -976,11 +980,23 @@ class LiveTable:
         )
 
 
-def think(spec: str, view: View, legal: Sequence[int], rng: random.Random) -> int:
+def think(
+    spec: str,
+    view: View,
+    legal: Sequence[int],
+    rng: random.Random,
+    recall: tuple[View, int] | None = None,
+) -> int:
     """A bot's decision; a bot that fails or answers an illegal action is replaced by a
-    random legal choice (logged) so that a table never stalls on a bot's bug."""
+    random legal choice (logged) so that a table never stalls on a bot's bug. ``recall``:
+    the view this seat's bot last decided from and its action (``LiveTable.bot_memory``),
+    given to a bot that remembers (``recall``), as if the same bot played on."""
     try:
-        action = make_bot(spec).act(view, legal, rng)
+        bot = make_bot(spec)
+        remember = getattr(bot, "recall", None)
+        if recall is not None and callable(remember):
+            remember(*recall)
+        action = bot.act(view, legal, rng)
     except Exception:
         log.exception("the %s bot failed; playing a random legal action instead", spec)
         return rng.choice(list(legal))
