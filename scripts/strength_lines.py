@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from pyramids.bots import LADDER, level_spec, make_bot
+from pyramids.bots import BOT_LEVELS, LADDER, level_spec, make_bot
 from pyramids.bots.ismcts import BIAS, SearchSettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,22 +65,27 @@ class Line:
         return QUICK_GAMES_SMALL if self.full_games < FULL_GAMES else QUICK_GAMES
 
 
-def timed_spec(level: str, seconds: str, *, drop: Sequence[str] = ()) -> tuple[str, list[str]]:
-    """``level``'s bot spec with ``seconds`` (text, e.g. ``0.05`` or ``TIME``) a decision
-    instead of its budget, and the settings it could not carry over (empty when none).
+def timed_spec(
+    level: str, seconds: str, game: str, *, drop: Sequence[str] = ()
+) -> tuple[str, list[str]]:
+    """``level``'s bot spec in 2-player ``game`` (``BotLevel.settings_for``) with ``seconds``
+    (text, e.g. ``0.05`` or ``TIME``) a decision instead of its budget, and the settings it
+    could not carry over (empty when none).
 
     ``drop`` names settings left at their default for the caller to add as spec extras
     (``evaluation``, ``inference``: a spec takes one of each)."""
-    bot = make_bot(level_spec(level))
-    settings = getattr(bot, "settings", None)
-    if not isinstance(settings, SearchSettings):
+    found = BOT_LEVELS.get(level_spec(level).partition(":")[2])
+    if found is None:
         raise ValueError(f"level {level!r} is not a search: it has no time budget")
+    settings = found.settings_for(game, 2)
     default = SearchSettings()
     extras = [settings.rollout] + (["guided"] if settings.guided else [])
     if settings.rollout_cap != default.rollout_cap:
         extras.append(f"h{settings.rollout_cap}")  # also scores cut rollouts by the evaluation
     if settings.bias != BIAS:
         extras.append(f"b{settings.bias:g}")
+    if settings.exploration != default.exploration:
+        extras.append(f"c{settings.exploration:g}")
     evaluation: object = getattr(settings, "evaluation", None)
     named = isinstance(evaluation, str) and evaluation != getattr(default, "evaluation", None)
     if named and "evaluation" not in drop:
@@ -182,8 +187,8 @@ def lines() -> list[Line]:
         )
     for game in GAMES:
         t = TITLES[game]
-        timed, _ = timed_spec("normal", TIME)
-        bare, _ = timed_spec("normal", TIME, drop=("evaluation",))
+        timed, _ = timed_spec("normal", TIME, game)
+        bare, _ = timed_spec("normal", TIME, game, drop=("evaluation",))
         out.append(
             Line(
                 f"{game}-openspiel",
@@ -206,7 +211,7 @@ def lines() -> list[Line]:
                 equal_time=True,
             )
         )
-    bare, _ = timed_spec("normal", TIME, drop=("inference",))
+    bare, _ = timed_spec("normal", TIME, "flags", drop=("inference",))
     out.append(
         Line(
             "flags-inference",

@@ -287,15 +287,18 @@ def render(data: dict[str, Any]) -> str:
     out += ["", "Levels (`pyramids.bots.LADDER`, weakest first) and the bot spec each plays:", ""]
     out += ["| level | spec |", "| --- | --- |"]
     out += [f"| {name} | `{level_spec(name)}` |" for name in LADDER]
-    timed, lost = timed_spec("normal", TIME)
+    timed = {g: timed_spec("normal", TIME, g) for g in GAMES}
     out += [
         "",
         "Equal time: both sides get T seconds a decision, T being the mean time of one of "
         "`normal`'s decisions in its 2-player line against greedy (per game: "
         + "; ".join(f"{TITLES[g]} {equal_seconds(g, results)[1]}" for g in GAMES)
-        + f"). Our side is `{timed.replace(TIME, 'T')}`: `normal`'s settings with T seconds instead of "
-        "its iterations"
-        + (f" (not carried over: {', '.join(lost)})" if lost else "")
+        + "). Our side is `normal`'s settings with T seconds instead of its iterations: "
+        + "; ".join(
+            f"{TITLES[g]} `{spec.replace(TIME, 'T')}`"
+            + (f" (not carried over: {', '.join(lost)})" if lost else "")
+            for g, (spec, lost) in timed.items()
+        )
         + ". OpenSpiel's ISMCTS (random-rollout evaluator, our UCB constant) searches until "
         "its deadline (`DeadlineISMCTSBot` in `scripts/strength_openspiel.py`: OpenSpiel's "
         "own `run_search` with its simulation count replaced by a time check).",

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pyramids.bots import LADDER, level_spec, make_bot
+from pyramids.bots import BOT_LEVELS, LADDER, make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "strength.py"
@@ -112,12 +112,15 @@ def test_equal_time_spec_keeps_normal_settings_with_a_seconds_budget(
     strength: SimpleNamespace,
 ) -> None:
     """Our side at equal time is ``normal`` with seconds instead of iterations."""
-    spec, lost = strength.timed_spec("normal", "0.05")
-    normal = make_bot(level_spec("normal")).settings  # type: ignore[attr-defined]
-    timed = make_bot(spec).settings  # type: ignore[attr-defined]
-    assert timed.seconds == 0.05 and timed.iterations is None
-    assert timed.rollout == normal.rollout and timed.guided == normal.guided
-    assert lost == []
+    for game in ("flaming", "flags"):
+        spec, lost = strength.timed_spec("normal", "0.05", game)
+        normal = BOT_LEVELS["normal"].settings_for(game, 2)
+        timed = make_bot(spec).settings  # type: ignore[attr-defined]
+        assert timed.seconds == 0.05 and timed.iterations is None
+        assert timed.rollout == normal.rollout and timed.guided == normal.guided
+        assert (timed.inference, timed.evaluation) == (normal.inference, normal.evaluation)
+        assert timed.rollout_cap == normal.rollout_cap
+        assert lost == []
 
 
 def test_oracle_line_plays_the_oracle_at_the_honest_search_budget(

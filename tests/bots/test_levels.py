@@ -50,20 +50,38 @@ def test_an_unknown_level_is_refused_with_the_levels_named() -> None:
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
-def test_a_search_level_is_an_iteration_budget_with_a_python_time_cap(level: str) -> None:
-    """Reproducible from a seed (iterations, no seconds), judged rollouts, a cap on Python."""
+def test_a_search_level_is_an_iteration_budget_per_game_with_a_python_time_cap(level: str) -> None:
+    """Reproducible from a seed (iterations, no seconds) in every game and player count,
+    judged guided search with greedy rollouts, inference where it helps (Pyramids and Flags
+    at 2 players), a cap on Python."""
     bot = make_bot(level_spec(level))
     assert isinstance(bot, CappedSearchBot)
-    settings = bot.settings
-    assert settings.iterations is not None and settings.seconds is None
-    assert (settings.rollout, settings.guided, settings.rollout_cap, settings.evaluation) == (
-        "greedy",
-        True,
-        10,
-        "handmade",
-    )
+    for game, players in [("flaming", 2), ("flaming", 4), ("flags", 2), ("flags", 4)]:
+        settings = BOT_LEVELS[level].settings_for(game, players)
+        assert settings.iterations is not None and settings.seconds is None
+        assert (settings.rollout, settings.guided) == ("greedy", True)
+        assert settings.inference == (game == "flags" and players == 2)
+        normal = BOT_LEVELS["normal"].settings_for(game, players).iterations
+        assert normal is not None and normal <= settings.iterations
     assert bot.python_seconds == BOT_LEVELS[level].python_seconds
-    assert BOT_LEVELS["normal"].settings.iterations < BOT_LEVELS["hard"].settings.iterations  # type: ignore[operator]
+
+
+def test_a_level_bot_searches_each_view_with_its_games_settings() -> None:
+    """The same level bot plays Flaming and Flags with their own budgets; a spec's extras
+    (here ``+python``) apply on top of each game's; the oracle of a level searches each game
+    with the honest level's settings (equal budget)."""
+    bot = make_bot("ismcts:normal+python")
+    rng = random.Random(1)
+    for game, players in [("flaming", 2), ("flags", 2), ("flags", 3)]:
+        view = make_game(game, players).new_initial_state(1).view(0)
+        expected = BOT_LEVELS["normal"].settings_for(game, players)
+        got = bot.settings_of(view, rng)  # type: ignore[attr-defined]
+        assert got.search == "python" and got.seconds == BOT_LEVELS["normal"].python_seconds
+        assert (got.iterations, got.inference) == (expected.iterations, expected.inference)
+    oracle = make_bot("oracle:normal")
+    state = make_game("flags", 2).new_initial_state(1)
+    oracle._settings_of(state)  # type: ignore[attr-defined]
+    assert oracle.settings == BOT_LEVELS["normal"].settings_for("flags", 2)  # type: ignore[attr-defined]
 
 
 def test_old_specs_still_parse() -> None:

@@ -35,13 +35,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pyramids.bots.beginner import BeginnerBot
-from pyramids.bots.capped import CappedSearchBot
+from pyramids.bots.capped import CappedSearchBot, SettingsFor
 from pyramids.bots.greedy import CarelessBot, GreedyBot
 from pyramids.bots.ismcts import (
     EVALUATIONS,
     GREEDY_ROLLOUT,
     GUIDED,
     INFER,
+    LEARNED_EVALUATION,
     NATIVE_SEARCH,
     OBSERVE,
     PYTHON_SEARCH,
@@ -85,11 +86,22 @@ class BotLevel:
 
 
 SEARCH_LEVEL_SETTINGS = SearchSettings(
-    iterations=1500, rollout=GREEDY_ROLLOUT, guided=True, rollout_cap=10
+    iterations=4000, rollout=GREEDY_ROLLOUT, guided=True, rollout_cap=40
 )
-"""How the offered search levels search: greedy rollouts cut at 10 actions and scored by
-the game's evaluation, guided expansion; the levels differ by their iteration budget.
-Provisional numbers, retuned with ``scripts/strength.py`` (docs/STRENGTH.md)."""
+"""How the offered search levels search a game by default (Flaming Pyramids, and any game
+without its own line below): guided expansion, greedy rollouts cut at 40 actions and judged
+by the game's evaluation. Measured with ``scripts/strength.py`` (docs/STRENGTH.md)."""
+
+FLAGS_LEVEL_SETTINGS = replace(
+    SEARCH_LEVEL_SETTINGS, iterations=2000, rollout_cap=30, evaluation=LEARNED_EVALUATION
+)
+"""Pyramids and Flags at 3–4 players: decisions have ~150 legal moves, so fewer iterations a
+move; rollouts cut at 30 actions, judged by the learned evaluation (it beat the hand-made one
+at equal time, docs/STRENGTH.md)."""
+
+FLAGS_2P_LEVEL_SETTINGS = replace(FLAGS_LEVEL_SETTINGS, inference=True)
+"""Pyramids and Flags at 2 players: with inference (the opponent's hand read from its
+moves), which is where it helps (docs/STRENGTH.md)."""
 
 BOT_LEVELS: dict[str, BotLevel] = {
     "easy": BotLevel(
@@ -101,18 +113,26 @@ BOT_LEVELS: dict[str, BotLevel] = {
     "normal": BotLevel(
         "normal",
         SEARCH_LEVEL_SETTINGS,
-        "1500 iterations, guided, greedy rollouts of 10 actions scored by the evaluation",
+        "4000 iterations (Flaming Pyramids), 2000 (Pyramids and Flags, with inference at 2 "
+        "players), guided, greedy rollouts judged by the evaluation at their horizon",
         python_seconds=1.0,
+        games={"flags": FLAGS_LEVEL_SETTINGS, "flags/2": FLAGS_2P_LEVEL_SETTINGS},
     ),
     "hard": BotLevel(
         "hard",
-        replace(SEARCH_LEVEL_SETTINGS, iterations=6000),
-        "6000 iterations, guided, greedy rollouts of 10 actions scored by the evaluation",
+        replace(SEARCH_LEVEL_SETTINGS, iterations=12000),
+        "12000 iterations (Flaming Pyramids), 6000 (Pyramids and Flags), otherwise as normal",
         python_seconds=3.0,
+        games={
+            "flags": replace(FLAGS_LEVEL_SETTINGS, iterations=6000),
+            "flags/2": replace(FLAGS_2P_LEVEL_SETTINGS, iterations=6000),
+        },
     ),
 }
 """Difficulty levels of ``ismcts`` (and ``oracle``), easiest first (see docs/BOTS.md).
-``normal`` and ``hard`` are offered to players (``LADDER``); ``easy`` only parses."""
+``normal`` and ``hard`` are offered to players (``LADDER``); ``easy`` only parses. A level's
+``settings`` is its default; ``games`` holds the games (and player counts) it searches its
+own way (``BotLevel.settings_for``)."""
 
 LADDER: tuple[str, ...] = ("beginner", "greedy", "normal", "hard")
 """The levels offered to players, weakest first: each plays ``level_spec(level)``."""
@@ -246,6 +266,15 @@ def parse_settings(text: str) -> SearchSettings:
     return replace(parse_budget(budget), **changes)
 
 
+def _per_game(level: BotLevel, changes: dict[str, Any]) -> SettingsFor:
+    """``level``'s settings per (game, players) with a spec's extras ``changes`` applied."""
+
+    def settings_for(game: str, players: int) -> SearchSettings:
+        return replace(level.settings_for(game, players), **changes)
+
+    return settings_for
+
+
 def make_bot(spec: str) -> Bot:
     """A bot from its spec (``greedy``, ``ismcts:hard``, ``ismcts:0.5s+greedy`` ...).
 
@@ -258,13 +287,14 @@ def make_bot(spec: str) -> Bot:
         settings = parse_settings(budget + plus + extras)
         level_name, *more = budget.split("+")
         level = BOT_LEVELS.get(level_name.strip() or DEFAULT_LEVEL)
+        settings_for = (
+            _per_game(level, parse_extras([*more, *extras.split("+")] if extras else more))
+            if level is not None and level.games
+            else None
+        )
+        if name == "oracle" and settings_for is not None:
+            return OracleMCTSBot(settings, name=text, settings_for=settings_for)
         if name == "ismcts" and level is not None and level.python_seconds is not None:
-            changes = parse_extras([*more, *extras.split("+")] if extras else more)
-            found = level
-
-            def settings_for(game: str, players: int) -> SearchSettings:
-                return replace(found.settings_for(game, players), **changes)
-
             return CappedSearchBot(
                 settings,
                 name=text,

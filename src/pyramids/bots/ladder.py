@@ -104,17 +104,29 @@ def python_note(level: str, lang: str = "en", *, native: bool | None = None) -> 
     return message("bots.python_cap", lang, level=level_name(level, lang), seconds=f"{cap:g}")
 
 
+def budgets(level: str, lang: str = "en") -> str | None:
+    """A search level's iterations a move per game, ``4000 in Flaming Pyramids, …`` (its
+    2-player settings; None for a level that does not search)."""
+    found = BOT_LEVELS.get(level)
+    if found is None:
+        return None
+    return ", ".join(
+        message(
+            "bots.budget",
+            lang,
+            iterations=found.settings_for(game, 2).iterations,
+            game=descriptor(game).title(lang),
+        )
+        for game in names()
+    )
+
+
 def level_sentence(level: str, lang: str = "en", *, native: bool | None = None) -> str:
     """What ``level`` (one of ``OFFERED``) is, its measured strength, and what it does
     without the native core, in ``lang``."""
     if level not in OFFERED:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(OFFERED)})")
-    found = BOT_LEVELS.get(level)
-    about = message(
-        f"bots.about.{level}",
-        lang,
-        iterations=found.settings.iterations if found is not None else None,
-    )
+    about = message(f"bots.about.{level}", lang, iterations=budgets(level, lang))
     return message(
         "bots.sentence",
         lang,

@@ -20,7 +20,7 @@ that search may differ from the Python one where a rollout policy reads such kno
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pyramids.bots import native_search
 from pyramids.bots.ismcts import (
@@ -44,9 +44,21 @@ class OracleMCTSBot:
 
     reads_true_state = True
 
-    def __init__(self, settings: SearchSettings | None = None, *, name: str = "oracle") -> None:
+    def __init__(
+        self,
+        settings: SearchSettings | None = None,
+        *,
+        name: str = "oracle",
+        settings_for: Callable[[str, int], SearchSettings] | None = None,
+    ) -> None:
         self.settings = settings or SearchSettings()
         self.name = name
+        self._settings_for = settings_for
+        """A level's settings per (game, players), as the honest level bot picks them."""
+
+    def _settings_of(self, state: State) -> None:
+        if self._settings_for is not None:
+            self.settings = self._settings_for(descriptor_of(state).name, state.num_players)
 
     def search_state(
         self, state: State, legal: Sequence[Action], rng: random.Random
@@ -57,6 +69,7 @@ class OracleMCTSBot:
             raise ValueError("the oracle decides for a seat, not at a chance point or the end")
         if not legal:
             raise ValueError("no legal action to choose from")
+        self._settings_of(state)
         desc = descriptor_of(state)
         search = self.settings.search
         native = native_search.is_native_state(state) or search == NATIVE_SEARCH
@@ -85,6 +98,7 @@ class OracleMCTSBot:
         """The most visited legal action (the only one, without searching, if alone)."""
         if len(legal) == 1:
             return legal[0]
+        self._settings_of(state)
         seat = state.current_player()
         if seat >= 0:
             view = state.view(seat)
