@@ -8,15 +8,19 @@ chance drawn, up to that opponent's decision (its public part is exact; its hidd
 what the particles replace). The game's ``Inference`` (descriptor part ``inference``) names
 the actions of that turn that agree with the current view.
 
-Particles: ``PARTICLES`` determinizations of the current view. Each is weighted by the
-chance that the game's default policy, holding that particle's hand, plays one of the
-observed actions: a softmax of the policy's scores at ``TEMPERATURE``, mixed with a uniform
-share ``FLOOR`` (an opponent that is not the policy still moves). Systematic resampling
-(one draw) keeps ``PARTICLES`` of them in proportion; each becomes the current view with
-that opponent's hand known, and the search draws one of them per iteration before
-determinizing the rest (deck order): ``pick_particle`` (the native search draws the same).
+Moves the game calls ``additive`` (a hand's score is the empty hand's plus each card's
+change) are read card by card: the policy scores them once per card the opponent may hold,
+and ``PARTICLES`` Metropolis chains over hands (one card swapped a step, ``STEPS`` steps) draw
+the hands at the belief times the softmax (``CARD_TEMPERATURE``, ``FLOOR``) of the observed
+move; each chain's last hand is a particle. The chains' per-card frequencies become the
+belief (log-odds against the uniform share), the prior of the next read: evidence adds up
+over the opponent's turns. Other actions (an exchange) are read whole: ``PARTICLES``
+determinizations weighted by the softmax at ``TEMPERATURE`` and resampled (``systematic``);
+the belief fades. Each particle is the current view with that opponent's hand known, and the
+search draws one of them per iteration before determinizing the rest (deck order):
+``pick_particle`` (the native search draws the same).
 
-Only the last opponent turn before a decision is read, and only when it directly follows
+An opponent turn is read only when it directly follows
 the remembered decision (two seats, or a table where the others did not move). A memory
 that cannot follow (a new game, a view from another table, a bot without memory after a
 restart) gives no particles: the search samples as without inference. Every draw is from
@@ -263,6 +267,8 @@ class Memory:
         base, deltas, chosen = move if move is not None else ([0.0], {c: [0.0] for c in cards}, [0])
 
         def log_chance(total: list[float]) -> float:
+            if move is None:
+                return 0.0
             return math.log(likelihoods(total, chosen, CARD_TEMPERATURE))
 
         counts = dict.fromkeys(cards, 0)
@@ -274,7 +280,7 @@ class Memory:
             total = list(base)
             for c in hand:
                 total = [t + d for t, d in zip(total, deltas[c], strict=True)]
-            logp = log_chance(total) + sum(prior[c] for c in hand)
+            chance = log_chance(total)
             for step in range(STEPS):
                 i = rng.randrange(size)
                 new = cards[rng.randrange(len(cards))]
@@ -283,14 +289,13 @@ class Memory:
                     trial = [
                         t - a + b for t, a, b in zip(total, deltas[old], deltas[new], strict=True)
                     ]
-                    trial_logp = logp + log_chance(trial) - log_chance(total)
-                    trial_logp += prior[new] - prior[old]
-                    gain = trial_logp - logp
+                    trial_chance = log_chance(trial)
+                    gain = trial_chance - chance + prior[new] - prior[old]
                     if gain >= 0.0 or rng.random() < math.exp(gain):
                         held.discard(old)
                         held.add(new)
                         hand[i] = new
-                        total, logp = trial, trial_logp
+                        total, chance = trial, trial_chance
                 if step >= BURN:
                     seen += 1
                     for c in hand:
