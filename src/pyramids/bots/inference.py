@@ -36,13 +36,13 @@ from collections.abc import Sequence
 from pyramids.core.descriptor import Inference
 from pyramids.core.game import CHANCE, Action, Game, State, View
 
-PARTICLES = 16
+PARTICLES = 32
 """Determinizations weighted per decision (and views handed to the search)."""
 
 TEMPERATURE = 0.1
 """Softmax temperature of the policy's scores (in the game's score units)."""
 
-CARD_TEMPERATURE = 0.02
+CARD_TEMPERATURE = 0.01
 """Softmax temperature of the per-card model of a move (sharper: its scores are summed from
 one-card hands, and greedy play is what it reads best)."""
 
