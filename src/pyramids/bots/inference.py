@@ -8,15 +8,19 @@ chance drawn, up to that opponent's decision (its public part is exact; its hidd
 what the particles replace). The game's ``Inference`` (descriptor part ``inference``) names
 the actions of that turn that agree with the current view.
 
-Particles: ``PARTICLES`` determinizations of the current view. Each is weighted by the
-chance that the game's default policy, holding that particle's hand, plays one of the
-observed actions: a softmax of the policy's scores at ``TEMPERATURE``, mixed with a uniform
-share ``FLOOR`` (an opponent that is not the policy still moves). Systematic resampling
-(one draw) keeps ``PARTICLES`` of them in proportion; each becomes the current view with
-that opponent's hand known, and the search draws one of them per iteration before
-determinizing the rest (deck order): ``pick_particle`` (the native search draws the same).
+Moves the game calls ``additive`` (a hand's score is the empty hand's plus each card's
+change) are read card by card: the policy scores them once per card the opponent may hold,
+and ``PARTICLES`` Metropolis chains over hands (one card swapped a step, ``STEPS`` steps) draw
+the hands at the belief times the softmax (``CARD_TEMPERATURE``, ``FLOOR``) of the observed
+move; each chain's last hand is a particle. The chains' per-card frequencies become the
+belief (log-odds against the uniform share), the prior of the next read: evidence adds up
+over the opponent's turns. Other actions (an exchange) are read whole: ``PARTICLES``
+determinizations weighted by the softmax at ``TEMPERATURE`` and resampled (``systematic``);
+the belief fades. Each particle is the current view with that opponent's hand known, and the
+search draws one of them per iteration before determinizing the rest (deck order):
+``pick_particle`` (the native search draws the same).
 
-Only the last opponent turn before a decision is read, and only when it directly follows
+An opponent turn is read only when it directly follows
 the remembered decision (two seats, or a table where the others did not move). A memory
 that cannot follow (a new game, a view from another table, a bot without memory after a
 restart) gives no particles: the search samples as without inference. Every draw is from
@@ -32,11 +36,15 @@ from collections.abc import Sequence
 from pyramids.core.descriptor import Inference
 from pyramids.core.game import CHANCE, Action, Game, State, View
 
-PARTICLES = 16
+PARTICLES = 32
 """Determinizations weighted per decision (and views handed to the search)."""
 
 TEMPERATURE = 0.1
 """Softmax temperature of the policy's scores (in the game's score units)."""
+
+CARD_TEMPERATURE = 0.01
+"""Softmax temperature of the per-card model of a move (sharper: its scores are summed from
+one-card hands, and greedy play is what it reads best)."""
 
 FLOOR = 0.05
 """Share of the uniform choice in the opponent model."""
@@ -44,17 +52,34 @@ FLOOR = 0.05
 CHANCE_STEPS = 64
 """Most chance outcomes drawn while rebuilding the opponent's turn."""
 
+STEPS = 60
+"""Metropolis steps of each particle's chain over hands (one card swapped a step)."""
+
+BURN = 20
+"""Steps of a chain before its hands count in the belief."""
+
+SMOOTH = 2.0
+"""Weight of the uniform share in a card's belief (hands' worth of prior counts)."""
+
+BELIEF_CAP = 4.0
+"""Largest belief (log-odds against the uniform share) a card keeps."""
+
+EXCHANGE_KEEP = 0.5
+"""Share of the belief an exchange leaves (a card of the hand went back unseen)."""
+
 
 def pick_particle(particles: Sequence[View], rng: random.Random) -> View:
     """The view one search iteration determinizes: uniform (the particles were resampled)."""
     return particles[rng.randrange(len(particles))]
 
 
-def likelihoods(scores: Sequence[float], chosen: Sequence[int]) -> float:
+def likelihoods(
+    scores: Sequence[float], chosen: Sequence[int], temperature: float = TEMPERATURE
+) -> float:
     """The chance of playing one of the actions at indices ``chosen`` under the softmax of
-    ``scores`` at ``TEMPERATURE`` mixed with the uniform share ``FLOOR``."""
+    ``scores`` at ``temperature`` mixed with the uniform share ``FLOOR``."""
     top = max(scores)
-    weights = [math.exp((s - top) / TEMPERATURE) for s in scores]
+    weights = [math.exp((s - top) / temperature) for s in scores]
     total = sum(weights)
     soft = sum(weights[i] for i in chosen) / total
     return (1.0 - FLOOR) * soft + FLOOR * len(chosen) / len(scores)
@@ -85,9 +110,21 @@ class Memory:
     def __init__(self) -> None:
         self.view: View | None = None
         self.action: Action | None = None
+        self.beliefs: dict[int, dict[int, float]] = {}
+        """Per opponent seat, per card it may hold: log-odds against the uniform share."""
+        self.seat: int | None = None
+        """The seat the newest belief is about."""
+        self._next: tuple[View, int, dict[int, float]] | None = None
+        """The belief the last ``particles`` read, kept when that view's action is remembered
+        (so a search can be run again from the same memory and give the same result)."""
 
     def remember(self, view: View, action: Action) -> None:
-        """The bot played ``action`` from ``view``."""
+        """The bot played ``action`` from ``view`` (the belief read at ``view`` is kept)."""
+        if self._next is not None and self._next[0] == view:
+            _, seat, belief = self._next
+            self.beliefs[seat] = belief
+            self.seat = seat
+        self._next = None
         self.view = view
         self.action = action
 
@@ -95,6 +132,9 @@ class Memory:
         """A new game: nothing remembered."""
         self.view = None
         self.action = None
+        self.beliefs = {}
+        self.seat = None
+        self._next = None
 
     def before(self, view: View, game: Game, rng: random.Random) -> State | None:
         """The start of the opponent's turn that led to ``view``, hidden cards sampled; None
@@ -128,15 +168,31 @@ class Memory:
         self, view: View, game: Game, inference: Inference, rng: random.Random
     ) -> list[View] | None:
         """Views of ``view`` with the last mover's hand drawn by inference (see the module
-        doc); None when there is nothing to infer."""
+        doc); None when there is nothing to infer. The belief it reads is kept by
+        ``remember`` of the same view."""
+        self._next = None
         before = self.before(view, game, rng)
         if before is None:
-            return None
+            return self._from_belief(view, inference, rng)
         observed = inference.observed(before, view)
         if not observed:
-            return None
+            return self._from_belief(view, inference, rng)
         seat = before.current_player()
         legal = before.legal_actions()
+        moves = inference.additive(legal)
+        if moves and all(a in moves for a in observed):
+            return self._per_card(
+                before=before,
+                seat=seat,
+                moves=moves,
+                observed=observed,
+                view=view,
+                inference=inference,
+                rng=rng,
+            )
+        # an exchange: the whole-hand particles, and what was believed of the hand fades
+        faded = {c: b * EXCHANGE_KEEP for c, b in self.beliefs.get(seat, {}).items()}
+        self._next = (view, seat, faded)
         chosen = [legal.index(a) for a in observed]
         nows = [game.determinize(view, rng) for _ in range(PARTICLES)]
         weights = [
@@ -147,3 +203,109 @@ class Memory:
         ]
         picked = systematic(weights, PARTICLES, rng)
         return [inference.particle(view, seat, nows[i]) for i in picked]
+
+    def _per_card(
+        self,
+        *,
+        before: State,
+        seat: int,
+        moves: list[Action],
+        observed: list[Action],
+        view: View,
+        inference: Inference,
+        rng: random.Random,
+    ) -> list[View] | None:
+        """Hands drawn by the per-card model of a move (module doc), the belief updated."""
+        cards, size = inference.hidden(view, seat)
+        if size <= 0 or size >= len(cards):
+            return None
+        base = inference.scores(inference.view_holding(before, seat, (), view), moves)
+        deltas = {
+            c: [
+                x - b
+                for x, b in zip(
+                    inference.scores(inference.view_holding(before, seat, (c,), view), moves),
+                    base,
+                    strict=True,
+                )
+            ]
+            for c in cards
+        }
+        chosen = [moves.index(a) for a in observed]
+        hands = self._sample(seat, cards, size, (base, deltas, chosen), rng=rng, view=view)
+        return [inference.particle_holding(view, seat, hand) for hand in hands]
+
+    def _from_belief(
+        self, view: View, inference: Inference, rng: random.Random
+    ) -> list[View] | None:
+        """Hands drawn from the belief alone (no new move to read); None without one."""
+        seat = self.seat
+        if seat is None or seat == view.player or not self.beliefs.get(seat):
+            return None
+        cards, size = inference.hidden(view, seat)
+        if size <= 0 or size >= len(cards):
+            return None
+        hands = self._sample(seat, cards, size, None, rng=rng, view=view)
+        return [inference.particle_holding(view, seat, hand) for hand in hands]
+
+    def _sample(
+        self,
+        seat: int,
+        cards: list[int],
+        size: int,
+        move: tuple[list[float], dict[int, list[float]], list[int]] | None,
+        *,
+        rng: random.Random,
+        view: View,
+    ) -> list[list[int]]:
+        """``PARTICLES`` hands of ``size`` of ``cards``: one Metropolis chain each, swapping
+        one card a step, at the belief times the likelihood of the observed ``move`` (base
+        scores, per-card score changes, observed indices). The belief becomes the chains'
+        per-card marginals."""
+        belief = self.beliefs.get(seat, {})
+        prior = {c: belief.get(c, 0.0) for c in cards}
+        base, deltas, chosen = move if move is not None else ([0.0], {c: [0.0] for c in cards}, [0])
+
+        def log_chance(total: list[float]) -> float:
+            if move is None:
+                return 0.0
+            return math.log(likelihoods(total, chosen, CARD_TEMPERATURE))
+
+        counts = dict.fromkeys(cards, 0)
+        seen = 0
+        hands: list[list[int]] = []
+        for _ in range(PARTICLES):
+            hand = rng.sample(cards, size)
+            held = set(hand)
+            total = list(base)
+            for c in hand:
+                total = [t + d for t, d in zip(total, deltas[c], strict=True)]
+            chance = log_chance(total)
+            for step in range(STEPS):
+                i = rng.randrange(size)
+                new = cards[rng.randrange(len(cards))]
+                if new not in held:
+                    old = hand[i]
+                    trial = [
+                        t - a + b for t, a, b in zip(total, deltas[old], deltas[new], strict=True)
+                    ]
+                    trial_chance = log_chance(trial)
+                    gain = trial_chance - chance + prior[new] - prior[old]
+                    if gain >= 0.0 or rng.random() < math.exp(gain):
+                        held.discard(old)
+                        held.add(new)
+                        hand[i] = new
+                        total, chance = trial, trial_chance
+                if step >= BURN:
+                    seen += 1
+                    for c in hand:
+                        counts[c] += 1
+            hands.append(sorted(hand))
+        share = size / len(cards)
+        odds = math.log(share / (1.0 - share))
+        updated: dict[int, float] = {}
+        for c in cards:
+            p = (counts[c] + SMOOTH * share) / (seen + SMOOTH)
+            updated[c] = max(-BELIEF_CAP, min(BELIEF_CAP, math.log(p / (1.0 - p)) - odds))
+        self._next = (view, seat, updated)
+        return hands

@@ -80,6 +80,25 @@ class Inference(Protocol):
         hidden cards are left to ``Game.determinize``)."""
         ...
 
+    def hidden(self, after: View, seat: int) -> tuple[list[int], int]:
+        """The cards ``seat`` may hold that the viewer of ``after`` does not know (as
+        numbered by the game), and how many of its hand's cards are among them."""
+        ...
+
+    def additive(self, legal: Sequence[Action]) -> list[Action]:
+        """The actions of ``legal`` whose policy scores add up over the hand's cards (a hand's
+        score is the empty hand's plus each card's change); the others are rated whole."""
+        ...
+
+    def view_holding(self, before: State, seat: int, cards: Sequence[int], after: View) -> View:
+        """``seat``'s view of ``before`` holding the hidden ``cards`` (of ``hidden``), the
+        cards of its hand the viewer of ``after`` knows and any it showed since."""
+        ...
+
+    def particle_holding(self, after: View, seat: int, cards: Sequence[int]) -> View:
+        """``after`` with ``seat``'s hidden cards known to be ``cards``."""
+        ...
+
 
 @dataclass(frozen=True)
 class OptionSpec:

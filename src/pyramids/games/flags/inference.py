@@ -6,6 +6,9 @@ empty; the card given away is hidden, so every exchange agrees). The greedy bot'
 scores (``policy.turn_scores``) rate it. A seat's hand at its move is its hand now plus
 the cards it scored in that turn (the fresh cards drawn since stay in: a card too many,
 never one missing).
+
+Moves are close to additive over the hand's cards (each card adds what its own flag gains),
+so inference can rate many hands from one-card hands (``additive``); exchanges are not.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pyramids.core.game import Action, State, View
-from pyramids.flags.actions import SWAP_BASE, TABLE, TAKE_BASE, move_action
+from pyramids.flags.actions import MOVE_BASE, SWAP_BASE, TABLE, TAKE_BASE, move_action
+from pyramids.flags.cards import NUM_CARDS
 from pyramids.flags.view import FlagsView
 from pyramids.games.flags.policy import turn_scores
 
@@ -66,4 +70,39 @@ class FlagsInference:
         hand = _flags_view(now.view(seat)).hand or ()
         known = list(view.known_hands)
         known[seat] = tuple(sorted(hand))
+        return view._replace(known_hands=tuple(known))
+
+    def hidden(self, after: View, seat: int) -> tuple[list[int], int]:
+        """The cards ``seat`` may hold that the viewer of ``after`` does not know, and how
+        many of its hand's cards are among them."""
+        view = _flags_view(after)
+        known = set(view.hand or ())
+        for cards in view.scored:
+            known.update(cards)
+        for cards in view.known_hands:
+            known.update(cards)
+        known.update(c for _, c in view.known_deck)
+        unknown = [c for c in range(NUM_CARDS) if c not in known]
+        return unknown, view.hand_sizes[seat] - len(view.known_hands[seat])
+
+    def additive(self, legal: Sequence[Action]) -> list[Action]:
+        """The actions of ``legal`` whose scores add up over the hand's cards: the moves."""
+        return [a for a in legal if MOVE_BASE <= a < SWAP_BASE]
+
+    def view_holding(self, before: State, seat: int, cards: Sequence[int], after: View) -> View:
+        """``seat``'s view at ``before`` holding ``cards`` (hidden from the viewer of
+        ``after``), the cards of its hand the viewer knows and what it scored since."""
+        then = _flags_view(before.view(seat))
+        now = _flags_view(after)
+        scored = set(now.scored[seat]) - set(then.scored[seat])
+        hand = tuple(sorted(set(cards) | scored | set(now.known_hands[seat])))
+        sizes = list(then.hand_sizes)
+        sizes[seat] = len(hand)
+        return then._replace(hand=hand, hand_sizes=tuple(sizes))
+
+    def particle_holding(self, after: View, seat: int, cards: Sequence[int]) -> View:
+        """``after`` with ``seat``'s hidden cards known to be ``cards``."""
+        view = _flags_view(after)
+        known = list(view.known_hands)
+        known[seat] = tuple(sorted(set(known[seat]) | set(cards)))
         return view._replace(known_hands=tuple(known))
