@@ -3,22 +3,25 @@
 The registry ``BOTS`` maps names to factories; ``make_bot(spec)`` also reads a search
 budget after the name. Spec grammar (case and surrounding blanks ignored)::
 
-    random | greedy | careless
-    ismcts[:BUDGET][+ROLLOUT][+guided][+EVALUATION][+SEARCH]
-    oracle[:BUDGET][+ROLLOUT][+guided][+EVALUATION][+SEARCH]
-    BUDGET  = easy | normal | hard     a level of BOT_LEVELS (budget and rollout)
+    random | beginner | greedy | careless
+    ismcts[:BUDGET][+EXTRA...]
+    oracle[:BUDGET][+EXTRA...]
+    BUDGET  = easy | normal | hard     a level of BOT_LEVELS (its settings per game)
             | N                        N iterations per decision (e.g. 500)
             | Xs                       X seconds per decision (e.g. 1s, 0.1s)
     ROLLOUT = random | greedy | mixed  overrides the level's rollout (mixed: 80% greedy)
     guided                             the greedy bot orders and biases the expansion
     EVALUATION = handmade | learned    what scores a cut rollout (default: handmade)
     observe                            other seats' moves keyed by what the bot sees
-    infer                              hidden hands sampled by the last mover's move (inference)
+    infer                              hidden hands read from the opponent's moves (inference)
+    hN | bX | cX                       rollout horizon N actions, progressive bias X,
+                                       exploration constant X
     SEARCH  = native | python          which search runs (default: the native one when
                                        the game plays on the native engine); python
                                        also plays its search on the Python engine
 
-``ismcts`` alone is ``ismcts:normal``. ``+python`` / ``+native`` put both searches in one
+Each EXTRA (ROLLOUT, guided, EVALUATION, observe, infer, hN, bX, cX, SEARCH) applies on top of
+the budget's settings, in every game for a level. ``ismcts`` alone is ``ismcts:normal``. ``+python`` / ``+native`` put both searches in one
 game (``scripts/strength.py`` plays the native search against the Python one); for an
 iteration budget both give the same statistics (docs/BOTS.md, "The native search"). Every bot plays every game of the registry
 (``pyramids.games``) and names none: ``greedy`` plays the view's game's default policy
