@@ -89,9 +89,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from pyramids.bots import inference as infer
 from pyramids.bots import native_search
@@ -403,7 +403,6 @@ def run_search(
     evaluate: Evaluation | None = None
     widening = settings.widening if settings.guided else 0.0
     bias = settings.bias if settings.guided else 0.0
-    log = math.log
     ceil = math.ceil
     sqrt = math.sqrt
     root = _Node()
@@ -491,21 +490,7 @@ def run_search(
                 state.apply(action)
                 path.append((child, seat))
                 break
-            best_score = -math.inf
-            best: list[Action] = []
-            for a in actions:
-                kid = kids.get(a)
-                if kid is None:
-                    continue
-                score = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
-                if kid.bonus:
-                    score += kid.bonus / (kid.visits + 1)
-                if score > best_score:
-                    best_score = score
-                    best = [a]
-                elif score == best_score:
-                    best.append(a)
-            action = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+            action = _ucb_pick(kids, actions, c, rng)
             node = kids[action]
             state.apply(action)
             path.append((node, seat))
@@ -583,23 +568,7 @@ def _select_observed(
         kids[text(action, player)] = child
         state.apply(action)
         return child, True
-    best_score = -math.inf
-    best: list[str] = []
-    log = math.log
-    sqrt = math.sqrt
-    for k in keyed:
-        kid = kids.get(k)
-        if kid is None:
-            continue
-        score = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
-        if kid.bonus:
-            score += kid.bonus / (kid.visits + 1)
-        if score > best_score:
-            best_score = score
-            best = [k]
-        elif score == best_score:
-            best.append(k)
-    key = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+    key = _ucb_pick(kids, keyed, c, rng)
     group = keyed[key]
     action = group[rng.randrange(len(group))] if len(group) > 1 else group[0]
     state.apply(action)
@@ -658,6 +627,32 @@ def pick(stats: Sequence[ActionStats], rng: random.Random) -> Action:
     top = stats[0]
     tied = [s.action for s in stats if s.visits == top.visits and s.win == top.win]
     return tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+
+
+K = TypeVar("K", bound=Hashable)
+"""A child's key: an action, or what the searching seat observes of it."""
+
+
+def _ucb_pick(kids: Mapping[Any, _Node], keys: Iterable[K], c: float, rng: random.Random) -> K:
+    """The key among ``keys`` (those with a child in ``kids``) of best UCB1 score with the
+    progressive bias; ties drawn with ``rng`` (one draw, only when two or more tie)."""
+    best_score = -math.inf
+    best: list[K] = []
+    log = math.log
+    sqrt = math.sqrt
+    for k in keys:
+        kid = kids.get(k)
+        if kid is None:
+            continue
+        score = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+        if kid.bonus:
+            score += kid.bonus / (kid.visits + 1)
+        if score > best_score:
+            best_score = score
+            best = [k]
+        elif score == best_score:
+            best.append(k)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
 class ISMCTSBot:
