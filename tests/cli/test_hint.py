@@ -66,7 +66,9 @@ def test_hint_prints_each_legal_placement_with_share_and_win_chance(tmp_path: Pa
     result = run("hint", str(path), "--iterations", "120")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("Seat 0 to decide (turn 1); 120 iterations, random rollouts")
+    assert lines[0].startswith(
+        "Seat 0 to decide (turn 1); 120 iterations, greedy rollouts"
+    )  # normal's
     assert lines[1].split() == ["action", "visits", "share", "win"]
     rows = [line.split() for line in lines[2:]]
     assert {row[0] for row in rows} == {"G6@1,1", "G6@1,3", "Y2@1,1", "Y2@1,3"}

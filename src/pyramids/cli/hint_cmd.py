@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Annotated
 
 import typer
 
-from pyramids.bots import BOT_LEVELS, ISMCTSBot, SearchSettings
+from pyramids.bots import BOT_LEVELS, ISMCTSBot
 from pyramids.bots.ismcts import ROLLOUTS, reflex_answer
 from pyramids.cli.i18n import Lang
 from pyramids.cli.io import fail
@@ -109,16 +110,18 @@ def hint(
         fail("the position is at a chance point (a die to roll or cards to deal), not a decision")
     if seat is not None and seat != player:
         fail(f"--seat {seat}: seat {player} is the one to decide in this position")
-    level = BOT_LEVELS[DEFAULT_LEVEL].settings
-    settings = SearchSettings(
+    legal = state.legal_actions()
+    view = state.view(player)
+    # the normal level's search of this game and player count; the options override it
+    level = BOT_LEVELS[DEFAULT_LEVEL].settings_for(view.game, state.num_players)
+    settings = replace(
+        level,
         iterations=iterations
         if iterations is not None or seconds is not None
         else level.iterations,
         seconds=seconds,
         rollout=rollout or level.rollout,
     )
-    legal = state.legal_actions()
-    view = state.view(player)
     answer = reflex_answer(view.game, view, legal, 0.0, random.Random(seed))
     if answer is not None:
         text = state.action_to_string(answer)
