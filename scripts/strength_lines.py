@@ -36,6 +36,12 @@ STRONGEST_P95_MS = 1500.0
 LENGTH_RATIO = 1.5
 FALLBACK_SECONDS = 0.05
 """Equal-time budget when ``normal``'s time a decision was never measured (said on the page)."""
+SEARCHES_PLAYERS = {"flaming": 4, "flags": 2}
+"""Players of the lines where only searches sit that the issue gives no player count (the
+oracle's, the evaluations'): in two-player Flaming Pyramids two searches of ``normal``'s
+strength keep the game from ending (each blocks the other's last tiles) until
+``max_turns`` (1000 turns), ~40 s a game, and the tiles left at that turn decide; with
+four players the games end (~60 turns), so the line measures play, within the hour."""
 OPENSPIEL = "openspiel"
 """The contestant name of OpenSpiel's ISMCTS in a line."""
 TIME = "{T}"
@@ -175,13 +181,14 @@ def lines() -> list[Line]:
                     FULL_GAMES_SMALL if small else FULL_GAMES,
                 )
             )
+        p = SEARCHES_PLAYERS[game]
         out.append(
             Line(
                 f"{game}-oracle",
-                f"{t} 2p: oracle vs honest search at normal's budget",
+                f"{t} {p}p: oracle vs {_honest(p)} at normal's budget",
                 game,
-                2,
-                (oracle_spec(normal), normal),
+                p,
+                (oracle_spec(normal),) + (normal,) * (p - 1),
                 FULL_GAMES,
             )
         )
@@ -200,13 +207,15 @@ def lines() -> list[Line]:
                 equal_time=True,
             )
         )
+        p = SEARCHES_PLAYERS[game]
+        made = "hand-made evaluation" if p == 2 else f"{p - 1} searches with the hand-made one"
         out.append(
             Line(
                 f"{game}-learned",
-                f"{t} 2p: learned vs hand-made evaluation at equal time",
+                f"{t} {p}p: learned vs {made} at equal time",
                 game,
-                2,
-                (bare + "+learned", bare + "+handmade"),
+                p,
+                (bare + "+learned",) + (bare + "+handmade",) * (p - 1),
                 FULL_GAMES,
                 equal_time=True,
             )
@@ -224,6 +233,10 @@ def lines() -> list[Line]:
         )
     )
     return out
+
+
+def _honest(players: int) -> str:
+    return "honest search" if players == 2 else f"{players - 1} honest searches"
 
 
 def equal_seconds(game: str, results: dict[str, dict[str, Any]]) -> tuple[float, str]:

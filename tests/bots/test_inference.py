@@ -297,16 +297,138 @@ def _two_decisions(spec: str) -> tuple[Any, View, Action, View, Sequence[Action]
     raise AssertionError("the game ended before seat 0 decided twice")
 
 
-def test_a_bot_made_for_one_decision_that_recalls_the_last_one_infers_as_one_that_played_on() -> (
-    None
-):
-    """The server makes a bot per decision (``server.live.think``) and hands it what the
-    seat's bot did last (``ISMCTSBot.recall``): its search is the played-on bot's, and not a
-    fresh bot's (which has nothing to infer from)."""
+def test_a_bot_made_for_one_decision_from_the_seats_memory_infers_as_one_that_played_on() -> None:
+    """The server makes a bot per decision (``server.live.think_on``) and hands it what the
+    seat's bot remembered (``ISMCTSBot.restore`` of its ``memory``): its search is the
+    played-on bot's, and not a fresh bot's (which has nothing to infer from)."""
     spec = "ismcts:300+greedy+guided+h10+infer"
-    played_on, before, action, view, legal = _two_decisions(spec)
-    recalled, fresh = make_bot(spec), make_bot(spec)
-    recalled.recall(before, action)  # type: ignore[attr-defined]
+    played_on, _before, _action, view, legal = _two_decisions(spec)
+    restored, fresh = make_bot(spec), make_bot(spec)
+    restored.restore(played_on.memory)  # type: ignore[attr-defined]
     expected = played_on.analyse(view, legal, random.Random(11))
-    assert recalled.analyse(view, legal, random.Random(11)) == expected  # type: ignore[attr-defined]
+    assert restored.analyse(view, legal, random.Random(11)) == expected  # type: ignore[attr-defined]
     assert fresh.analyse(view, legal, random.Random(11)) != expected  # type: ignore[attr-defined]
+
+
+# --- three and four players: every opponent's turn read from the views the bot watched ---
+
+
+class FourSeatWatcher:
+    """Seat 0 of a 3–4 player game: greedy play, watching every action (``observe``) as an
+    inferring bot does; per opponent, how many of its true cards the particles and plain
+    determinizations give it."""
+
+    name = "watcher"
+
+    def __init__(self, table: list[State], players: int, *, watching: bool = True) -> None:
+        self.table = table
+        self.memory = infer.Memory()
+        self.greedy = make_bot("greedy")
+        self.game = make_game("flags", players)
+        self.watching = watching
+        self.reads = 0
+        self.particle_hits = 0.0
+        self.uniform_hits = 0.0
+
+    def observe(self, view: View) -> None:
+        if self.watching:
+            self.memory.observe(view)
+
+    def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        r = random.Random(view.turn)
+        particles = self.memory.particles(view, self.game, FlagsInference(), r)
+        if particles:
+            samples = [self.game.determinize(view, r) for _ in range(len(particles))]
+            for opp in range(1, view.players):  # type: ignore[attr-defined]
+                true = set(self.table[0].view(opp).hand or ())
+                self.reads += 1
+                self.particle_hits += sum(
+                    len(true & set(p.known_hands[opp])) for p in particles
+                ) / len(particles)
+                self.uniform_hits += sum(
+                    len(true & set(s.view(opp).hand or ())) for s in samples
+                ) / len(samples)
+        action = self.greedy.act(view, legal, rng)
+        self.memory.remember(view, action)
+        return action
+
+
+def _watch_four(*, watching: bool, seeds: Sequence[int]) -> FourSeatWatcher:
+    table: list[State] = []
+    watcher = FourSeatWatcher(table, 4, watching=watching)
+
+    def on_step(state: State, _text: str) -> None:
+        table[:] = [state]
+
+    for seed in seeds:
+        bots = [watcher, make_bot("greedy"), make_bot("greedy"), make_bot("greedy")]
+        play_game(make_game("flags", 4), bots, seed, on_step=on_step)
+    return watcher
+
+
+def test_at_four_players_the_particles_give_every_opponent_the_cards_its_moves_were_for() -> None:
+    """Three opponents move between two decisions: each of their turns, read from the views
+    the bot was shown (``observe``), gives that seat's hand (uniform sampling finds about
+    0.65 of a true card per opponent hand, inference about 1.5)."""
+    watcher = _watch_four(watching=True, seeds=(0, 1))
+    assert watcher.reads >= 30
+    assert watcher.particle_hits > 1.6 * watcher.uniform_hits
+
+
+def test_at_four_players_a_bot_shown_nothing_between_its_decisions_infers_nothing() -> None:
+    """Without the views between its decisions the bot cannot read the other seats' turns
+    (a host that does not call ``observe``): no particles, plain determinization."""
+    watcher = _watch_four(watching=False, seeds=(0,))
+    assert watcher.reads == 0
+
+
+def test_drivers_show_each_watching_bot_its_view_after_every_action() -> None:
+    seen: list[tuple[int | None, int]] = []
+
+    class Watching:
+        name = "watching"
+
+        def observe(self, view: View) -> None:
+            seen.append((view.player, view.turn))  # type: ignore[attr-defined]
+
+        def act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            return legal[0]
+
+    final, record = play_game(
+        make_game("flags", 3), [Watching(), make_bot("greedy"), make_bot("greedy")], 2
+    )
+    assert len(seen) == len(record.actions)
+    assert {player for player, _ in seen} == {0}
+    assert seen[-1][1] == final.view(0).turn  # type: ignore[attr-defined]
+
+
+def test_a_four_player_bot_made_per_decision_from_the_seats_memory_and_views_plays_on() -> None:
+    """The server's way at four players (a bot per decision, ``restore`` with what the
+    seat's bot remembered and the seat's views since) searches as the bot that played on
+    and watched, belief across turns included; a bot shown only the memory does not."""
+    spec = "ismcts:200+greedy+guided+h10+infer"
+    game = make_game("flags", 4)
+    state = game.new_initial_state(5)
+    played_on, greedy, rng = make_bot(spec), make_bot("greedy"), random.Random(5)
+    kept, since = make_bot(spec).memory.copy(), list[View]()  # type: ignore[attr-defined]
+    decisions = differ = 0
+    while not state.is_terminal() and decisions < 4:
+        seat = state.current_player()
+        view, legal = state.view(seat), state.legal_actions()
+        if seat == 0 and len(legal) > 1 and not view.pending:  # type: ignore[attr-defined]
+            r = random.Random(decisions)
+            expected = played_on.analyse(view, legal, r)  # type: ignore[attr-defined]
+            made, blind = make_bot(spec), make_bot(spec)
+            made.restore(kept.copy(), since)  # type: ignore[attr-defined]
+            assert made.analyse(view, legal, random.Random(decisions)) == expected  # type: ignore[attr-defined]
+            blind.restore(kept.copy())  # type: ignore[attr-defined]
+            differ += blind.analyse(view, legal, random.Random(decisions)) != expected  # type: ignore[attr-defined]
+            decisions += 1
+        action = (played_on if seat == 0 else greedy).act(view, legal, rng)
+        if seat == 0:
+            kept, since = played_on.memory.copy(), []  # type: ignore[attr-defined]
+        state.apply(action)
+        played_on.observe(state.view(0))  # type: ignore[attr-defined]
+        since.append(state.view(0))
+    assert decisions == 4
+    assert differ == 3  # all but the first turn, before which nobody moved

@@ -52,15 +52,15 @@ def test_an_unknown_level_is_refused_with_the_levels_named() -> None:
 @pytest.mark.parametrize("level", ["normal", "hard"])
 def test_a_search_level_is_an_iteration_budget_per_game_with_a_python_time_cap(level: str) -> None:
     """Reproducible from a seed (iterations, no seconds) in every game and player count,
-    judged guided search with greedy rollouts, inference where it helps (Pyramids and Flags
-    at 2 players), a cap on Python."""
+    judged guided search with greedy rollouts, inference where it helps (Pyramids and Flags),
+    a cap on Python."""
     bot = make_bot(level_spec(level))
     assert isinstance(bot, CappedSearchBot)
     for game, players in [("flaming", 2), ("flaming", 4), ("flags", 2), ("flags", 4)]:
         settings = BOT_LEVELS[level].settings_for(game, players)
         assert settings.iterations is not None and settings.seconds is None
         assert (settings.rollout, settings.guided) == ("greedy", True)
-        assert settings.inference == (game == "flags" and players == 2)
+        assert settings.inference == (game == "flags")
         normal = BOT_LEVELS["normal"].settings_for(game, players).iterations
         assert normal is not None and normal <= settings.iterations
     assert bot.python_seconds == BOT_LEVELS[level].python_seconds

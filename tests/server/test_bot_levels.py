@@ -88,19 +88,27 @@ def test_an_old_ismcts_seat_takes_the_normal_levels_rating_once_published(
     assert ratings.rated_bots() == ("random", "normal")
 
 
-def test_a_bot_seat_recalls_its_last_decision_so_that_inference_reads_on(tmp_path: Path) -> None:
-    """The server makes a bot per decision (in the search workers); the table keeps, per
-    bot seat, the view it last decided from and the action stored (``LiveTable.bot_memory``),
-    handed to the next decision's bot (``think``'s ``recall``) so that a level that infers
-    hands does so at tables too."""
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_bot_seat_plays_on_from_what_its_bot_remembered_so_that_inference_reads_on(
+    tmp_path: Path, players: int
+) -> None:
+    """The server makes a bot per decision (in the search workers, so what it remembers
+    crosses processes); the table keeps, per bot seat, what that bot remembered
+    (``LiveTable.bot_memory``) and, with more than two seats, the seat's views since
+    (``bot_seen``), handed to the next decision's bot (``think_on``) so that a level that
+    infers hands reads every opponent's moves at tables too, belief across turns included."""
     settings = make_settings(tmp_path, ismcts_spec="ismcts:20+greedy+guided+h5+infer")
     with TestClient(create_app(settings)) as client:
-        body = create(client, [bot("normal"), bot("normal")], game="flags")
+        body = create(client, [bot("normal")] * players, game="flags")
         table_id = body["table"]["id"]
         http_play.wait_finished(client, table_id)
         table = client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
-        assert sorted(table.bot_memory) == [0, 1]
-        for seat, (view, action) in table.bot_memory.items():
-            assert view.player == seat
-            assert any(s == seat for s, _ in table.actions)
-            assert isinstance(action, int)
+        assert sorted(table.bot_memory) == list(range(players))
+        for seat, memory in table.bot_memory.items():
+            assert memory.view is not None
+            assert memory.view.player == seat
+            assert isinstance(memory.action, int)
+            assert set(memory.beliefs) - {seat}, "no opponent's move was read"
+            last = max(i for i, (s, _) in enumerate(table.actions) if s == seat)
+            assert all(k > last for k, _ in table.bot_seen.get(seat, []))
+        assert bool(table.bot_seen) == (players > 2)

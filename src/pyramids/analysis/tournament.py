@@ -29,7 +29,7 @@ from pyramids.analysis import simulate as sim
 from pyramids.analysis.parallel import play_chunks
 from pyramids.analysis.ratings import SkillRatings, placements, wilson_interval
 from pyramids.bots import make_bot
-from pyramids.core.game import Action, Bot, Game, OracleBot, State, View
+from pyramids.core.game import Action, Bot, Game, OracleBot, State, View, WatchingBot
 from pyramids.core.record import play_game
 from pyramids.games import descriptor, engine_for, names
 
@@ -270,6 +270,11 @@ class TimedBot:
         action = cast(Bot, self.bot).act(view, legal, rng)
         self._count(time.perf_counter() - start)
         return action
+
+    def observe(self, view: View) -> None:
+        """Show the wrapped bot ``view`` if it watches the game (untimed: not a decision)."""
+        if isinstance(self.bot, WatchingBot):
+            self.bot.observe(view)
 
     def act_on_state(self, state: State, legal: Sequence[Action], rng: random.Random) -> Action:
         """The wrapped oracle's action (drivers call this only when ``reads_true_state``)."""

@@ -96,15 +96,17 @@ without its own line below): guided expansion, greedy rollouts cut at 40 actions
 by the game's evaluation. Measured with ``scripts/strength.py`` (docs/STRENGTH.md)."""
 
 FLAGS_LEVEL_SETTINGS = replace(
-    SEARCH_LEVEL_SETTINGS, iterations=2000, rollout_cap=30, evaluation=LEARNED_EVALUATION
+    SEARCH_LEVEL_SETTINGS,
+    iterations=2000,
+    rollout_cap=30,
+    evaluation=LEARNED_EVALUATION,
+    inference=True,
 )
-"""Pyramids and Flags at 3–4 players: decisions have ~150 legal moves, so fewer iterations a
-move; rollouts cut at 30 actions, judged by the learned evaluation (it beat the hand-made one
-at equal time, docs/STRENGTH.md)."""
-
-FLAGS_2P_LEVEL_SETTINGS = replace(FLAGS_LEVEL_SETTINGS, inference=True)
-"""Pyramids and Flags at 2 players: with inference (the opponent's hand read from its
-moves), which is where it helps (docs/STRENGTH.md)."""
+"""Pyramids and Flags: decisions have up to ~150 legal moves, so fewer iterations a move;
+rollouts cut at 30 actions, judged by the learned evaluation (it beat the hand-made one at
+equal time), and inference (the opponents' hands read from their moves; at 4 players 88 of
+200 first places against 72 of 200 without, docs/BOTS.md). Measured with
+``scripts/strength.py`` (docs/STRENGTH.md)."""
 
 BOT_LEVELS: dict[str, BotLevel] = {
     "easy": BotLevel(
@@ -116,20 +118,23 @@ BOT_LEVELS: dict[str, BotLevel] = {
     "normal": BotLevel(
         "normal",
         SEARCH_LEVEL_SETTINGS,
-        "4000 iterations (Flaming Pyramids), 2000 (Pyramids and Flags, with inference at 2 "
-        "players), guided, greedy rollouts judged by the evaluation at their horizon",
+        "4000 iterations (Flaming Pyramids), 2000 (Pyramids and Flags, with inference; 1500 "
+        "at 3–4 players), guided, greedy rollouts judged by the evaluation at their horizon",
         python_seconds=1.0,
-        games={"flags": FLAGS_LEVEL_SETTINGS, "flags/2": FLAGS_2P_LEVEL_SETTINGS},
+        games={
+            "flags": FLAGS_LEVEL_SETTINGS,
+            # reading three opponents' turns costs ~50 ms more a move: 95% of moves within
+            # 300 ms on 2 cores (docs/STRENGTH.md)
+            "flags/3": replace(FLAGS_LEVEL_SETTINGS, iterations=1500),
+            "flags/4": replace(FLAGS_LEVEL_SETTINGS, iterations=1500),
+        },
     ),
     "hard": BotLevel(
         "hard",
         replace(SEARCH_LEVEL_SETTINGS, iterations=12000),
         "12000 iterations (Flaming Pyramids), 6000 (Pyramids and Flags), otherwise as normal",
         python_seconds=3.0,
-        games={
-            "flags": replace(FLAGS_LEVEL_SETTINGS, iterations=6000),
-            "flags/2": replace(FLAGS_2P_LEVEL_SETTINGS, iterations=6000),
-        },
+        games={"flags": replace(FLAGS_LEVEL_SETTINGS, iterations=6000)},
     ),
 }
 """Difficulty levels of ``ismcts`` (and ``oracle``), easiest first (see docs/BOTS.md).

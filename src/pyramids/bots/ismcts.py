@@ -721,11 +721,26 @@ class ISMCTSBot:
             return None
         return self._memory.particles(view, game_of(view), inference, rng)
 
-    def recall(self, view: View, action: Action) -> None:
-        """Remember that this seat played ``action`` from ``view`` (its previous decision),
-        as if this bot had played it: a host that makes a new bot per decision (the
-        server) hands it what the seat's bot did last, so that inference reads on."""
-        self._memory.remember(view, action)
+    @property
+    def memory(self) -> infer.Memory:
+        """What the bot remembers of the game it plays (inference reads it)."""
+        return self._memory
+
+    def restore(self, memory: infer.Memory | None, seen: Sequence[View] = ()) -> None:
+        """Play on from ``memory`` (the ``memory`` of this seat's bot after its last
+        decision) having seen ``seen`` since (the seat's views after each action, as
+        ``observe`` shows them): a host that makes a new bot per decision (the server)
+        hands it what the seat's bot knew, so that inference reads on as if it had played
+        on. None: nothing remembered (the seat's first decision)."""
+        if memory is not None:
+            self._memory = memory
+        for later in seen:
+            self._memory.observe(later)
+
+    def observe(self, view: View) -> None:
+        """The seat's view after an action (``pyramids.core.game.WatchingBot``): with more
+        than two seats, inference reads the other seats' turns from these views."""
+        self._memory.observe(view)
 
     def analyse(self, view: View, legal: Sequence[Action], rng: random.Random) -> list[ActionStats]:
         """Every legal action with its visits, visit share and estimated win chance."""
@@ -740,6 +755,8 @@ class ISMCTSBot:
         action = self._act(view, legal, rng)
         if self.settings.inference:
             self._memory.remember(view, action)
+        else:
+            self._memory.seen.clear()  # nothing reads them
         return action
 
     def _act(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:

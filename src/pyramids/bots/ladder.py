@@ -104,21 +104,39 @@ def python_note(level: str, lang: str = "en", *, native: bool | None = None) -> 
     return message("bots.python_cap", lang, level=level_name(level, lang), seconds=f"{cap:g}")
 
 
+MORE_PLAYERS = range(3, 7)
+"""Player counts a level's budget may differ at from its 2-player one (said in ``budgets``)."""
+
+
 def budgets(level: str, lang: str = "en") -> str | None:
     """A search level's iterations a move per game, ``4000 in Flaming Pyramids, …`` (its
-    2-player settings; None for a level that does not search)."""
+    2-player settings, and those of more players where they differ; None for a level that
+    does not search)."""
     found = BOT_LEVELS.get(level)
     if found is None:
         return None
-    return ", ".join(
-        message(
-            "bots.budget",
-            lang,
-            iterations=found.settings_for(game, 2).iterations,
-            game=descriptor(game).title(lang),
+    parts = []
+    for game in names():
+        iterations = found.settings_for(game, 2).iterations
+        title = descriptor(game).title(lang)
+        other = {p: found.settings_for(game, p).iterations for p in MORE_PLAYERS}
+        differ = [p for p, n in other.items() if n != iterations]
+        if not differ:
+            parts.append(message("bots.budget", lang, iterations=iterations, game=title))
+            continue
+        counts = {other[p] for p in differ}
+        players = f"{differ[0]}–{differ[-1]}" if len(differ) > 1 else str(differ[0])
+        parts.append(
+            message(
+                "bots.budget_players",
+                lang,
+                iterations=iterations,
+                game=title,
+                others="/".join(str(n) for n in sorted(c for c in counts if c is not None)),
+                players=players,
+            )
         )
-        for game in names()
-    )
+    return ", ".join(parts)
 
 
 def level_sentence(level: str, lang: str = "en", *, native: bool | None = None) -> str:

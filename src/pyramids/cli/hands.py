@@ -32,7 +32,7 @@ from pyramids.cli.terminal import (
 )
 from pyramids.cli.ui_protocol import GameUI
 from pyramids.core import CHANCE, GameRecord
-from pyramids.core.game import Game, State
+from pyramids.core.game import Game, State, observe_all
 
 
 @dataclass
@@ -89,6 +89,7 @@ def play_hand(term: Terminal, game: Game, seed: int, seats: Seats, ui: GameUI) -
                     action = bot.act(state.view(player), state.legal_actions(), bot_rngs[player])
             text = state.action_to_string(action)
             state.apply(action)
+            observe_all(seats.bots, state)
             record.actions.append(text)
             term.events(ui.events(state, seats))
     except PlayerLeftError as exc:

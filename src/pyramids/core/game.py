@@ -333,6 +333,26 @@ class Bot(Protocol):
 
 
 @runtime_checkable
+class WatchingBot(Protocol):
+    """A bot that also watches the game between its decisions (inference reads the other
+    seats' turns): drivers call ``observe`` after every action (``observe_all``)."""
+
+    def observe(self, view: View) -> None:
+        """The bot's seat's view after an action (any seat's, chance included)."""
+        ...
+
+
+def observe_all(bots: Sequence[object] | Mapping[int, object], state: State) -> None:
+    """Show each seat's bot (a sequence by seat, or seats to bots) that watches
+    (``WatchingBot``) its view of ``state``, the state right after an action; drivers call
+    this after every action they apply."""
+    seated = bots.items() if isinstance(bots, Mapping) else enumerate(bots)
+    for seat, bot in seated:
+        if isinstance(bot, WatchingBot):
+            bot.observe(state.view(seat))
+
+
+@runtime_checkable
 class OracleBot(Protocol):
     """A yardstick that reads the true state (hidden facts included). Never offered to players.
 

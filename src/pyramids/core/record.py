@@ -15,7 +15,7 @@ from typing import Any
 
 from pyramids.core.clock import RecordClock, format_time, parse_time
 from pyramids.core.errors import PositionError, PyramidsError
-from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose
+from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose, observe_all
 
 RECORD_FORMAT = 1
 
@@ -251,6 +251,7 @@ def play_game(
             action = choose(bots[player], state, player, bot_rngs[player])
         text = state.action_to_string(action)
         state.apply(action)
+        observe_all(bots, state)
         record.actions.append(text)
         if on_step is not None:
             on_step(state, text)

@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 
 from pyramids.bots import make_bot
-from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose
+from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose, observe_all
 from pyramids.games import descriptor, make_game
 from pyramids.rl.pettingzoo_env import class_name, env_games, render_text
 from pyramids.rl.spaces import OBS_HIGH, OBS_LOW, Encoding, Mask, Obs, encoding_for
@@ -150,6 +150,7 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
 
     def _play_others(self) -> None:
         state = self.state_now
+        observe_all(self._bots, state)  # the learner's action (or the deal) just applied
         while not state.is_terminal():
             p = state.current_player()
             if p == CHANCE:
@@ -158,6 +159,7 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
                 return
             else:
                 state.apply(choose(self._bots[p], state, p, self._rng))
+            observe_all(self._bots, state)
 
     def _observation(self) -> Obs:
         return self.encoding.observe(self.state_now.view(self.seat))

@@ -311,6 +311,7 @@ class Authority:
         table.state = new
         table.changed(state=True)  # the views, legal moves and time banks were the old state's
         table.seq = committed.seq
+        table.saw()
         table.actions.append((committed.actor, committed.action))
         table.action_times.append(committed.created)
         if committed.played_by is not None:

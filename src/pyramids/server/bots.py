@@ -18,11 +18,21 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from pyramids.bots.inference import Memory
 from pyramids.core import CHANCE
 from pyramids.core.fairness import chance_rng
 from pyramids.server.authority import Committed
 from pyramids.server.clocks import CLOCK, FORFEITED
-from pyramids.server.live import ABSENT, FINISHED, RUNNING, TIMEOUT, LiveTable, ProtocolError, think
+from pyramids.server.live import (
+    ABSENT,
+    FINISHED,
+    RUNNING,
+    TIMEOUT,
+    LiveTable,
+    ProtocolError,
+    think,
+    think_on,
+)
 
 if TYPE_CHECKING:
     from pyramids.server.tables import TableManager
@@ -183,15 +193,22 @@ class ServerMoves:
         rng = random.Random(f"{table.seed}/bot/{seat}/{seq}")
         try:
             view, legal = state.view(seat), state.legal_actions()
-            recall = table.bot_memory.get(seat)
+            memory: Memory | None = None
             if spec in INLINE_BOTS:
                 action = think(spec, view, legal, rng)  # well under a millisecond
             else:
                 # people really there, not bound seats; asked again when its turn comes
                 human = partial(self.m.presence.has_person, table)
                 try:
-                    action = await self.m.searches.run(
-                        table.id, human, think, spec, view, legal, rng, recall
+                    action, memory = await self.m.searches.run(
+                        table.id,
+                        human,
+                        think_on,
+                        spec,
+                        view,
+                        legal,
+                        rng,
+                        (table.bot_memory.get(seat), table.seen_by(seat)),
                     )
                 except BrokenProcessPool:
                     log.error(
@@ -229,7 +246,7 @@ class ServerMoves:
             )
             await self.until_stored(table, seq, mode, move)
             if len(table.actions) > seq and table.actions[seq][0] == seat:
-                table.bot_memory[seat] = (view, action)  # stored: recalled at its next decision
+                table.decided(seat, seq, memory)  # recalled at its next decision
         except asyncio.CancelledError:
             raise
         except Exception:

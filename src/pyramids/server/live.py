@@ -29,7 +29,8 @@ from typing import Any, ClassVar
 import orjson
 
 from pyramids import texts
-from pyramids.bots import make_bot
+from pyramids.bots import ISMCTSBot, make_bot
+from pyramids.bots.inference import Memory
 from pyramids.core import Event, Game, GameRecord, State, View
 from pyramids.core.clock import Banks, Move, banks_at
 from pyramids.core.errors import PyramidsError
@@ -693,10 +694,14 @@ class LiveTable:
         self.clients: set[Client] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.absent: dict[int, asyncio.TimerHandle] = {}
-        self.bot_memory: dict[int, tuple[View, int]] = {}
-        """Per seat, the view a bot last decided from and its action: what a bot seeing the
-        next decision of that seat recalls (``think``; inference reads the move between).
-        In memory only: after a restart the bots decide without it."""
+        self.bot_memory: dict[int, Memory] = {}
+        """Per seat a bot decided for, what that bot remembered after its last decision (its
+        ``memory``), handed to the next decision's bot (``think_on``) so that inference
+        reads on. In memory only: after a restart the bots decide without it."""
+        self.bot_seen: dict[int, list[tuple[int, View]]] = {}
+        """With more than two seats, per bot seat (or seat a bot decided for): its view
+        after each action since its bot's last decision, by seq (``saw``): what a bot that
+        watched the game would have seen (``WatchingBot``)."""
         self.turn_timer: Timer | None = None
         """The pending end of the current decision: its ``turn_time`` or its clock."""
         self.scheduled_seq = -1
@@ -716,6 +721,30 @@ class LiveTable:
     def index(self, viewer: int | None) -> int:
         """The log index of a viewer (the spectator's is the last)."""
         return self.players if viewer is None else viewer
+
+    def saw(self) -> None:
+        """Keep each bot seat's view of the state just committed (``bot_seen``; only with more
+        than two seats, where inference reads the other seats' turns from them)."""
+        if self.players <= 2:
+            return
+        for seat in self.seats:
+            if not seat.is_human or seat.taken_over or seat.seat in self.bot_memory:
+                self.bot_seen.setdefault(seat.seat, []).append(
+                    (self.seq, self.state.view(seat.seat))
+                )
+
+    def seen_by(self, seat: int) -> list[View]:
+        """``seat``'s views since its bot's last decision (``bot_seen``), oldest first."""
+        return [view for _, view in self.bot_seen.get(seat, [])]
+
+    def decided(self, seat: int, seq: int, memory: Memory | None) -> None:
+        """``seat``'s bot decided at ``seq`` and its action was stored: its ``memory`` is
+        kept for its next decision (None: a bot without one), the views up to it dropped."""
+        if memory is not None:
+            self.bot_memory[seat] = memory
+        seen = self.bot_seen.get(seat)
+        if seen:
+            self.bot_seen[seat] = [(k, v) for k, v in seen if k > seq]
 
     def changed(self, *, state: bool = False) -> None:
         """Forget cached messages after a change (of the state when ``state``)."""
@@ -980,30 +1009,40 @@ class LiveTable:
         )
 
 
-def think(
+def think(spec: str, view: View, legal: Sequence[int], rng: random.Random) -> int:
+    """A bot's decision; a bot that fails or answers an illegal action is replaced by a
+    random legal choice (logged) so that a table never stalls on a bot's bug."""
+    action, _ = think_on(spec, view, legal, rng, (None, []))
+    return action
+
+
+def think_on(
     spec: str,
     view: View,
     legal: Sequence[int],
     rng: random.Random,
-    recall: tuple[View, int] | None = None,
-) -> int:
-    """A bot's decision; a bot that fails or answers an illegal action is replaced by a
-    random legal choice (logged) so that a table never stalls on a bot's bug. ``recall``:
-    the view this seat's bot last decided from and its action (``LiveTable.bot_memory``),
-    given to a bot that remembers (``recall``), as if the same bot played on."""
+    recall: tuple[Memory | None, Sequence[View]],
+) -> tuple[int, Memory | None]:
+    """``think`` for a bot that plays on from what the seat's bot remembered
+    (``LiveTable.bot_memory``) having seen the views since (``LiveTable.seen_by``):
+    ``recall``, as if the seat's bot had played on; the decision and what the bot
+    remembers after it (None for a bot without memory)."""
+    memory, seen = recall
+    kept: Memory | None = None
     try:
         bot = make_bot(spec)
-        remember = getattr(bot, "recall", None)
-        if recall is not None and callable(remember):
-            remember(*recall)
+        if isinstance(bot, ISMCTSBot):
+            bot.restore(memory, seen)
         action = bot.act(view, legal, rng)
+        if isinstance(bot, ISMCTSBot):
+            kept = bot.memory
     except Exception:
         log.exception("the %s bot failed; playing a random legal action instead", spec)
-        return rng.choice(list(legal))
+        return rng.choice(list(legal)), None
     if action not in legal:
         log.error("the %s bot chose an illegal action %r; playing a random one", spec, action)
-        return rng.choice(list(legal))
-    return action
+        return rng.choice(list(legal)), None
+    return action, kept
 
 
 def stored_summary(record: TableRecord) -> dict[str, Any]:
