@@ -242,7 +242,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     todo = [line for line in lines() if not a.only or line.id in a.only]
     for line in todo:
         games = a.games if a.games is not None else line.games(a.quick)
-        seconds = equal_seconds(line.game, data["lines"])[0] if line.equal_time else None
+        seconds = (
+            (line.seconds or equal_seconds(line.game, data["lines"])[0])
+            if line.equal_time
+            else None
+        )
         r = measure(line, games, a.seed, a.jobs, seconds) | {"run": run_index}
         data["lines"][line.id] = r
         ms = subject_ms(r, "ms_mean"), subject_ms(r, "ms_p95")

@@ -318,6 +318,9 @@ def render(data: dict[str, Any]) -> str:
             + (f" (not carried over: {', '.join(lost)})" if lost else "")
             for g, (spec, lost) in timed.items()
         )
+        + "; lines whose title gives their own time a decision use it instead"
+        " (`LEARNED_SECONDS` in `scripts/strength_lines.py`: two searches at `normal`'s"
+        " time in Flaming Pyramids play to `max_turns`)"
         + ". OpenSpiel's ISMCTS (random-rollout evaluator, our UCB constant) searches until "
         "its deadline (`DeadlineISMCTSBot` in `scripts/strength_openspiel.py`: OpenSpiel's "
         "own `run_search` with its simulation count replaced by a time check).",

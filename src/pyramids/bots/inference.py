@@ -24,8 +24,9 @@ With two seats, the opponent's turn is rebuilt from the remembered decision as a
 more, several opponents move between two decisions: the host shows the bot the seat's view
 after every action (``observe``, ``pyramids.core.game.observe``), and each opponent turn
 those views hold (the view where that seat was to decide, and the first view of the next
-turn) is read the same way, card by card, into that seat's belief; the particles then hold
-a hand for every believed opponent, drawn seat after seat from its belief (disjoint hands).
+turn) is read the same way, card by card (``READ_CHAINS`` chains), into that seat's belief; the
+particles then hold a hand for every believed opponent, drawn seat after seat from its
+belief without replacement (``_weighted_hand``: disjoint hands).
 A memory that cannot follow (a new game, a view from another table, a bot without memory
 after a restart) gives no particles: the search samples as without inference. Every draw is
 from the bot's generator, so decisions stay reproducible from (game, seed, budget).
@@ -77,6 +78,11 @@ per-card marginals are used (the belief), and a decision may read three turns.""
 
 SEEN_CAP = 512
 """Most views a memory keeps between two decisions (the oldest go first)."""
+
+
+Move = tuple[list[float], dict[int, list[float]], list[int]]
+"""The per-card model of an observed move: each additive action's score with no hidden card,
+each hidden card's change to those scores, and the indices of the observed actions."""
 
 
 def pick_particle(particles: Sequence[View], rng: random.Random) -> View:
@@ -263,20 +269,8 @@ class Memory:
         cards, size = inference.hidden(view, seat)
         if size <= 0 or size >= len(cards):
             return None
-        base = inference.scores(inference.view_holding(before, seat, (), view), moves)
-        deltas = {
-            c: [
-                x - b
-                for x, b in zip(
-                    inference.scores(inference.view_holding(before, seat, (c,), view), moves),
-                    base,
-                    strict=True,
-                )
-            ]
-            for c in cards
-        }
-        chosen = [moves.index(a) for a in observed]
-        hands = self._sample(seat, cards, size, (base, deltas, chosen), rng=rng, view=view)
+        move = _card_model(before, seat, moves, observed, cards, after=view, inference=inference)
+        hands = self._sample(seat, cards, size, move, rng=rng, view=view)
         return [inference.particle_holding(view, seat, hand) for hand in hands]
 
     def _from_belief(
@@ -353,30 +347,16 @@ class Memory:
         cards, size = inference.hidden(end, seat)
         if size <= 0 or size >= len(cards):
             return
-        base = inference.scores(inference.view_holding(before, seat, (), end), moves)
-        deltas = {
-            c: [
-                x - b
-                for x, b in zip(
-                    inference.scores(inference.view_holding(before, seat, (c,), end), moves),
-                    base,
-                    strict=True,
-                )
-            ]
-            for c in cards
-        }
-        chosen = [moves.index(a) for a in observed]
+        move = _card_model(before, seat, moves, observed, cards, after=end, inference=inference)
         prior = {c: beliefs.get(seat, {}).get(c, 0.0) for c in cards}
-        _, beliefs[seat] = _chains(
-            prior, cards, size, (base, deltas, chosen), count=READ_CHAINS, rng=rng
-        )
+        _, beliefs[seat] = _chains(prior, cards, size, move, count=READ_CHAINS, rng=rng)
 
     def _sample(
         self,
         seat: int,
         cards: list[int],
         size: int,
-        move: tuple[list[float], dict[int, list[float]], list[int]] | None,
+        move: Move | None,
         *,
         rng: random.Random,
         view: View,
@@ -391,11 +371,38 @@ class Memory:
         return hands
 
 
+def _card_model(
+    before: State,
+    seat: int,
+    moves: list[Action],
+    observed: list[Action],
+    cards: list[int],
+    *,
+    after: View,
+    inference: Inference,
+) -> Move:
+    """``seat``'s ``moves`` at ``before`` scored holding none of ``cards`` and each alone
+    (``after``: the view after the turn), and where the ``observed`` ones are."""
+    base = inference.scores(inference.view_holding(before, seat, (), after), moves)
+    deltas = {
+        c: [
+            x - b
+            for x, b in zip(
+                inference.scores(inference.view_holding(before, seat, (c,), after), moves),
+                base,
+                strict=True,
+            )
+        ]
+        for c in cards
+    }
+    return base, deltas, [moves.index(a) for a in observed]
+
+
 def _chains(
     prior: dict[int, float],
     cards: list[int],
     size: int,
-    move: tuple[list[float], dict[int, list[float]], list[int]] | None,
+    move: Move | None,
     *,
     count: int,
     rng: random.Random,
