@@ -699,9 +699,9 @@ class LiveTable:
         ``memory``), handed to the next decision's bot (``think_on``) so that inference
         reads on. In memory only: after a restart the bots decide without it."""
         self.bot_seen: dict[int, list[tuple[int, View]]] = {}
-        """With more than two seats, per bot seat (or seat a bot decided for): its view
-        after each action since its bot's last decision, by seq (``saw``): what a bot that
-        watched the game would have seen (``WatchingBot``)."""
+        """With more than two seats of a game with inference, per bot seat (or seat a bot
+        decided for): its view after each action since its bot's last decision, by seq
+        (``saw``): what a bot that watched the game would have seen (``WatchingBot``)."""
         self.turn_timer: Timer | None = None
         """The pending end of the current decision: its ``turn_time`` or its clock."""
         self.scheduled_seq = -1
@@ -713,6 +713,9 @@ class LiveTable:
         self._public_flush: asyncio.TimerHandle | None = None
         self._views: dict[int, tuple[dict[str, Any], Any]] = {}
         self._hints = hints_of(self.game)
+        self._watched = self.players > 2 and bool(descriptor_of(self.game).inference)
+        """Whether bot seats keep their views (``saw``): only a game whose bots infer hidden
+        hands (its descriptor's ``inference``) read them, and only with more than two seats."""
         self._legal: list[str] | None = None
         self._summary: dict[str, Any] | None = None
 
@@ -724,8 +727,8 @@ class LiveTable:
 
     def saw(self) -> None:
         """Keep each bot seat's view of the state just committed (``bot_seen``; only with more
-        than two seats, where inference reads the other seats' turns from them)."""
-        if self.players <= 2:
+        than two seats of a game with inference, which reads the other seats' turns from them)."""
+        if not self._watched:
             return
         for seat in self.seats:
             if not seat.is_human or seat.taken_over or seat.seat in self.bot_memory:
