@@ -189,12 +189,7 @@ class Memory:
         last, action = self.view, self.action
         if last is None or action is None:
             return None
-        if (
-            getattr(last, "game", None) != getattr(view, "game", None)
-            or getattr(last, "players", None) != getattr(view, "players", None)
-            or last.player != view.player
-            or getattr(last, "turn", 0) > getattr(view, "turn", 0)
-        ):
+        if not _follows(last, view):
             self.forget()
             return None
         try:
