@@ -105,6 +105,29 @@ def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
         context.close()
 
 
+def wait_for_hello(
+    page: Any, errors: PageErrors | None = None, server: LiveServer | None = None
+) -> None:
+    """Wait until the table page ``page`` has had its first hello (its chat input is drawn
+    then). On a timeout, fail saying what the page showed instead (connection status,
+    banner, console errors) and the end of the server's log, so that the cause is read."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.locator("[data-testid=chat-input]").wait_for()
+    except PlaywrightTimeout:
+        status = page.locator("[data-testid=connection]").text_content(timeout=2_000)
+        banner = page.locator("#banner").text_content(timeout=2_000)
+        log = ""
+        if server is not None and server.stderr_path.exists():
+            log = server.stderr_path.read_text(errors="replace")[-3000:]
+        messages = errors.messages if errors is not None else []
+        raise AssertionError(
+            f"no hello at {page.url}: connection {status!r}, banner {banner!r}, "
+            f"page errors {messages}, server log ends:\n{log}"
+        ) from None
+
+
 def shown_seq(page: Any) -> int:
     """The state number the table page shows (``data-testid=seq``)."""
     return int(page.locator("[data-testid=seq]").inner_text() or "0")

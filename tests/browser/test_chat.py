@@ -12,7 +12,13 @@ from typing import Any
 
 import httpx
 
-from tests.browser.conftest import DESKTOP, PageErrors, seat_token, watch_errors
+from tests.browser.conftest import (
+    DESKTOP,
+    PageErrors,
+    seat_token,
+    wait_for_hello,
+    watch_errors,
+)
 from tests.live import LiveServer
 
 PAYLOADS = [
@@ -54,13 +60,14 @@ def test_markup_in_chat_shows_as_literal_text(
         bob = other.new_page()
         bob_errors = watch_errors(bob)
         watcher = other.new_page()
+        watcher_errors = watch_errors(watcher)  # read only if the page never connects
         for page in (pg, bob, watcher):
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         pg.goto(ann_url)
         bob.goto(bob_url)
         watcher.goto(f"{server.url}/t/{tid}")
-        for page in (pg, bob, watcher):
-            page.locator("[data-testid=chat-input]").wait_for()
+        for page, seen in ((pg, errors), (bob, bob_errors), (watcher, watcher_errors)):
+            wait_for_hello(page, seen, server)
         for text in PAYLOADS:
             _say(pg, text)
         bob.wait_for_function(
@@ -135,7 +142,7 @@ def test_the_replay_shows_the_chat_up_to_the_step(
     created = httpx.post(f"{server.url}/api/tables", json=body).json()
     tid, token = created["table"]["id"], created["invites"][0]["token"]
     pg.goto(server.url + created["invites"][0]["url"])
-    pg.locator("[data-testid=chat-input]").wait_for()
+    wait_for_hello(pg, errors, server)
     token = seat_token(pg, tid, token)  # the page used the invite: the seat's credential
     _say(pg, "<b>hello</b> at the start")
     pg.wait_for_function("() => document.querySelectorAll('[data-testid=chat-text]').length === 1")

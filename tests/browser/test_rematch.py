@@ -14,7 +14,13 @@ from urllib.parse import urlparse
 
 import httpx
 
-from tests.browser.conftest import DESKTOP, PageErrors, seat_token, watch_errors
+from tests.browser.conftest import (
+    DESKTOP,
+    PageErrors,
+    seat_token,
+    wait_for_hello,
+    watch_errors,
+)
 from tests.live import LiveServer
 
 
@@ -67,8 +73,8 @@ def test_two_players_click_rematch_and_land_on_the_new_table(
         bob_errors = watch_errors(bob)
         bob.goto(server.url + created["invites"][1]["url"])
         ann.goto(server.url + created["invites"][0]["url"])
-        for page in (ann, bob):
-            page.locator("[data-testid=chat-input]").wait_for()  # connected
+        for page, seen in ((ann, browser_page[1]), (bob, bob_errors)):
+            wait_for_hello(page, seen, server)  # connected
         # the pages used the invites: the seats' credentials (issue 29)
         tokens = [seat_token(page, old, t) for page, t in zip((ann, bob), tokens, strict=True)]
         _finish(server, old, tokens)
