@@ -66,8 +66,8 @@ def test_markup_in_chat_shows_as_literal_text(
         pg.goto(ann_url)
         bob.goto(bob_url)
         watcher.goto(f"{server.url}/t/{tid}")
-        for page, seen in ((pg, errors), (bob, bob_errors), (watcher, watcher_errors)):
-            wait_for_hello(page, seen, server)
+        for page, page_errors in ((pg, errors), (bob, bob_errors), (watcher, watcher_errors)):
+            wait_for_hello(page, page_errors, server)
         for text in PAYLOADS:
             _say(pg, text)
         bob.wait_for_function(

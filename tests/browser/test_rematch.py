@@ -73,8 +73,8 @@ def test_two_players_click_rematch_and_land_on_the_new_table(
         bob_errors = watch_errors(bob)
         bob.goto(server.url + created["invites"][1]["url"])
         ann.goto(server.url + created["invites"][0]["url"])
-        for page, seen in ((ann, browser_page[1]), (bob, bob_errors)):
-            wait_for_hello(page, seen, server)  # connected
+        for page, page_errors in ((ann, errors), (bob, bob_errors)):
+            wait_for_hello(page, page_errors, server)  # connected
         # the pages used the invites: the seats' credentials (issue 29)
         tokens = [seat_token(page, old, t) for page, t in zip((ann, bob), tokens, strict=True)]
         _finish(server, old, tokens)
