@@ -23,6 +23,8 @@ from tests.waiting import HANG, until
 from .conftest import make_settings
 
 SEATS = [SeatSpec("human", "Ann"), SeatSpec("bot", bot="ismcts")]
+SEED = 1
+"""A seeded table (one human seat may be seeded): the same game every run."""
 CLOCKED = TableSettings(
     bot_delay=0.0,
     absent_after=0.0,
@@ -68,31 +70,38 @@ def test_a_seat_without_a_socket_stops_counting_as_a_person_after_its_absence_ti
 def test_an_abandoned_seat_s_table_searches_as_an_all_bot_table(tmp_path: Path) -> None:
     """Ann plays her first move herself: the ISMCTS reply is searched as a table with a
     person. Then she is gone: her clock runs out 61 s later, a stand-in plays for her,
-    and the next ISMCTS reply waits its turn with the all-bot tables."""
+    and every ISMCTS reply from then on waits its turn with the all-bot tables."""
 
-    async def scenario() -> list[bool]:
+    async def scenario() -> tuple[list[bool], list[bool]]:
         clock = ManualClock()
         manager = TableManager(make_settings(tmp_path, ismcts_spec="ismcts:20"), clock)
         await manager.start()
+        pool = manager.searches
         try:
-            table, invites = await manager.create_table("flaming", SEATS, {}, None, CLOCKED)
+            table, invites = await manager.create_table("flaming", SEATS, {}, SEED, CLOCKED)
+
+            def queued() -> list[bool]:
+                return [
+                    d.human for d in pool.history if d.event == "queued" and d.table_id == table.id
+                ]
+
             # the invite's first use binds the seat, to a credential (issue 29)
             token = (await manager.seat_of(table, invites[0].token)).token
             assert token is not None
             await until(lambda: table.to_move == 0, "Ann's first decision")
             await manager.act_with_token(table, token, table.seq, table.legal_texts()[0])
-            await until(lambda: table.to_move == 0, "the bot's reply")
-            seq = table.seq
-            clock.advance(61)  # Ann's bank runs out: the stand-in plays her decision
-            await until(lambda: table.seq > seq and table.to_move == 0, "the stand-in and the bot")
-            pool = manager.searches
-            return [d.human for d in pool.history if d.event == "queued" and d.table_id == table.id]
+            await until(lambda: queued() and table.to_move == 0, "the bot's searched reply")
+            searched = len(queued())
+            clock.advance(61)  # Ann's bank runs out: the stand-in plays her decisions
+            await until(lambda: len(queued()) > searched, "the next searched reply")
+            flags = queued()
+            return flags[:searched], flags[searched:]
         finally:
             await manager.stop()
 
-    flags = asyncio.run(scenario())
-    assert flags[0] is True, flags
-    assert flags[-1] is False, flags
+    present, gone = asyncio.run(scenario())
+    assert present and all(present), present
+    assert gone and not any(gone), gone
 
 
 def wait_for_gate(gate: Any) -> str:
