@@ -1252,6 +1252,184 @@ async def attack_private_rematch(server: Server, _: argparse.Namespace) -> str:
     )
 
 
+async def _seated(server: Server, source: str, game: str = "flaming") -> tuple[str, str]:
+    """A table of one human seat and a greedy bot (bot_delay 0), seeded by ``source`` (so
+    that tables from different addresses are different games): id, credential."""
+    seed = int(source.replace(".", "")) % 1000
+    async with http(server, source) as c:
+        r = await c.post(
+            "/api/tables",
+            json={"game": game, "seats": [human(), BOT], "seed": seed, "bot_delay": 0},
+        )
+        body = r.json()
+        tid, invite = body["table"]["id"], body["invites"][0]["token"]
+        state = (await c.get(f"/api/tables/{tid}/state", params={"token": invite})).json()
+    return tid, state["seat_token"]
+
+
+async def _my_turn(c: httpx.AsyncClient, tid: str, token: str) -> dict[str, Any]:
+    """The seat's state once it has a decision (or the game is over)."""
+    for _ in range(400):
+        state: dict[str, Any] = (
+            await c.get(f"/api/tables/{tid}/state", params={"token": token})
+        ).json()
+        if state.get("legal") or state.get("to_move") is None:
+            return state
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"table {tid}: no decision for seat 0")
+
+
+async def _move(c: httpx.AsyncClient, tid: str, token: str, state: dict[str, Any]) -> None:
+    await c.post(
+        f"/api/tables/{tid}/actions",
+        json={"token": token, "seq": state["seq"], "action": state["legal"][0]},
+    )
+
+
+async def _hint_until_refused(
+    server: Server, tid: str, token: str, sources: list[str], most: int
+) -> tuple[int, httpx.Response | None]:
+    """New hints at successive decisions of one table, the n-th from ``sources[n %
+    len]``, until one is refused: (hints given, the refusal)."""
+    given = 0
+    async with http(server, sources[0]) as mover:
+        while given < most:
+            state = await _my_turn(mover, tid, token)
+            if state.get("to_move") is None:
+                break
+            async with http(server, sources[given % len(sources)]) as asker:
+                r = await asker.post(
+                    f"/api/tables/{tid}/hint", json={"token": token, "seq": state["seq"]}
+                )
+            if r.status_code not in (200, 202):
+                return given, r
+            given += 1
+            await _move(mover, tid, token, state)
+    return given, None
+
+
+async def attack_hint_flood(server: Server, args: argparse.Namespace) -> str:
+    """30. Hints flooded: one address at decision after decision (``rate_hint``), one
+    table from many addresses (``rate_hint_table``), one decision asked 50 times (one
+    search), many tables at once (``max_hints_waiting``), spectators and strangers; and
+    what the flood does to a table with a person's ISMCTS bot."""
+    alone = await _bot_replies(server, "127.0.30.1", 3)
+    tid, token = await _seated(server, "127.0.30.2")
+    per_address, refused = await _hint_until_refused(server, tid, token, ["127.0.30.3"], 20)
+    address_line = (
+        f"{refused.status_code} {code_of(refused)} after {per_address} new hints"
+        if refused is not None
+        else f"NOT LIMITED ({per_address} hints)"
+    )
+    tid, token = await _seated(server, "127.0.30.4")
+    sources = [f"127.0.31.{i}" for i in range(1, 41)]
+    per_table, refused_table = await _hint_until_refused(server, tid, token, sources, 40)
+    table_line = (
+        f"{refused_table.status_code} {code_of(refused_table)} after {per_table} new hints "
+        "from as many addresses"
+        if refused_table is not None
+        else f"NOT LIMITED ({per_table} hints)"
+    )
+    tid, token = await _seated(server, "127.0.30.5")
+    async with http(server, "127.0.30.6") as c:
+        state = await _my_turn(c, tid, token)
+        body = {"token": token, "seq": state["seq"]}
+        repeats = [await c.post(f"/api/tables/{tid}/hint", json=body) for _ in range(50)]
+        spectator = await c.post(f"/api/tables/{tid}/hint", json={"seq": state["seq"]})
+        stranger = await c.post(
+            f"/api/tables/{tid}/hint", json={"token": "x" * 43, "seq": state["seq"]}
+        )
+    repeat_codes = Counter(r.status_code for r in repeats)
+    tables = [await _seated(server, f"127.0.32.{i}", "flags") for i in range(1, 25)]
+    states = []
+    for i, (t, k) in enumerate(tables):
+        async with http(server, f"127.0.32.{i + 1}") as c:
+            states.append(await _my_turn(c, t, k))
+
+    async def ask(i: int) -> httpx.Response:
+        t, k = tables[i]
+        async with http(server, f"127.0.33.{i + 1}") as c:
+            return await c.post(f"/api/tables/{t}/hint", json={"token": k, "seq": states[i]["seq"]})
+
+    burst, flooded = await asyncio.gather(
+        asyncio.gather(*(ask(i) for i in range(len(tables)))),
+        _bot_replies(server, "127.0.30.7", 3),
+    )
+    burst_codes = Counter(f"{r.status_code} {code_of(r)}".strip() for r in burst)
+    held = (
+        refused is not None
+        and code_of(refused) == "rate_limited"
+        and refused_table is not None
+        and code_of(refused_table) == "rate_limited"
+        and set(repeat_codes) <= {200, 202}
+        and code_of(spectator) == "spectator"
+        and code_of(stranger) == "bad_token"
+        and "503 busy" in burst_codes
+    )
+    return (
+        f"hint flood: one address {address_line}; one table {table_line}; one decision asked "
+        f"50 times: {dict(sorted(repeat_codes.items()))} (one search); spectator "
+        f"{spectator.status_code} {code_of(spectator)}, stranger {stranger.status_code} "
+        f"{code_of(stranger)}; {len(tables)} tables at once: {dict(sorted(burst_codes.items()))}; "
+        f"a human table's ISMCTS reply: median {_median(flooded):.2f} s during the burst, "
+        f"{_median(alone):.2f} s before; {verdict(held)}"
+    )
+
+
+async def _finished(server: Server, source: str) -> str:
+    """A table of one human seat (its first legal action each time) and a greedy bot,
+    played to its end over HTTP."""
+    tid, token = await _seated(server, source)
+    async with http(server, source) as c:
+        while True:
+            state = await _my_turn(c, tid, token)
+            if state.get("to_move") is None:
+                return tid
+            await _move(c, tid, token, state)
+
+
+async def _analysis(c: httpx.AsyncClient, tid: str) -> httpx.Response:
+    return await c.get(f"/api/tables/{tid}/analysis")
+
+
+async def attack_analysis_flood(server: Server, args: argparse.Namespace) -> str:
+    """30. Analyses flooded: one address asks for the analysis of every finished table it
+    can (``max_analyses_waiting`` at once, ``rate_analysis`` an hour); one table's asked
+    30 times while computed (computed once, stored, then served)."""
+    tables = [await _finished(server, f"127.0.34.{i}") for i in range(1, 9)]
+    async with http(server, "127.0.35.1") as c:
+        first = [await _analysis(c, t) for t in tables[:5]]
+        busy = [r for r in first if code_of(r) == "busy"]
+        again = [await _analysis(c, tables[0]) for _ in range(30)]
+        started = time.monotonic()
+        while time.monotonic() - started < args.deadline / 2:
+            answers = [await _analysis(c, t) for t in tables[:4]]
+            if all(r.status_code == 200 for r in answers):
+                break
+            await asyncio.sleep(0.5)
+        waited = time.monotonic() - started
+        stored = [r.json()["analysis"] for r in answers if r.status_code == 200]
+        reread = [await _analysis(c, tables[0]) for _ in range(5)]
+        later = [await _analysis(c, t) for t in tables[4:]]
+    later_codes = [f"{r.status_code} {code_of(r)}".strip() for r in later]
+    same = all(r.status_code == 200 and r.json()["analysis"] == stored[0] for r in reread)
+    cpu = [a["cpu_seconds"] for a in stored]
+    held = (
+        len(busy) >= 1
+        and all(r.status_code in (200, 202) for r in again)
+        and same
+        and any("rate_limited" in c for c in later_codes)
+    )
+    return (
+        f"analysis flood: 5 finished tables at once from one address: "
+        f"{[f'{r.status_code} {code_of(r)}'.strip() for r in first]}; one table asked 30 "
+        f"times while computed: {dict(Counter(r.status_code for r in again))}; 4 analyses "
+        f"stored in {waited:.1f} s (CPU {min(cpu, default=0):.1f}-{max(cpu, default=0):.1f} s "
+        f"each), read again {'unchanged' if same else 'CHANGED'}; then {later_codes}; "
+        f"{verdict(held)}"
+    )
+
+
 ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "seed": attack_seed,
     "race": attack_race,
@@ -1281,6 +1459,8 @@ ATTACKS: dict[str, Callable[[Server, argparse.Namespace], Awaitable[str]]] = {
     "forged-forfeit": attack_forged_forfeit,
     "changed-die": attack_changed_die,
     "private-rematch": attack_private_rematch,
+    "hint-flood": attack_hint_flood,
+    "analysis-flood": attack_analysis_flood,
 }
 
 

@@ -99,3 +99,13 @@ def test_the_quick_attacks_of_issue_29_are_held() -> None:
     held = [name for name in ISSUE_29_QUICK if name != "changed-die"]
     assert all(str(results[name]).endswith("held") for name in held), results
     assert "says not verified" in str(results["changed-die"])
+
+
+def test_hint_and_analysis_floods_are_held() -> None:
+    """Issue 30 against a real server: hints limited per address and per table, one
+    search per decision, the queue capped (503 busy); analyses capped at once, limited per
+    address, computed once and served unchanged. Each line ends "held"."""
+    results = run_script("bench/attacks.py", "--only", "hint-flood", "analysis-flood")
+    for name in ("hint-flood", "analysis-flood"):
+        line = str(results[name])
+        assert "attack failed" not in line and line.endswith("held"), line

@@ -53,8 +53,8 @@ def _check_upgraded(engine: Engine) -> None:
             name: conn.execute(text(f"SELECT count(*) FROM {name}")).scalar_one()
             for name in NEW_TABLES
         }
-    assert version == "0006"  # head: 0004 (cluster), 0005 (name skeletons) and 0006 (used
-    # invites) add, never drop
+    assert version == "0007"  # head: 0004 (cluster), 0005 (name skeletons), 0006 (used
+    # invites) and 0007 (analyses) add, never drop
     assert table is not None
     assert (table.status, table.ranking, table.public) == ("finished", [1, 0], True)
     assert (table.rated, table.match_id, table.rematch_id, table.forfeits, table.ended) == (

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pyramids.server.live import FINISHED, SeatSpec, TableSettings
-from pyramids.server.search import Dispatch, SearchPool
+from pyramids.server.search import ANALYSIS, HINT, Dispatch, SearchPool
 from pyramids.server.tables import TableManager
 from tests.waiting import until
 
@@ -130,5 +130,54 @@ def test_shutdown_stops_the_running_search_and_drops_the_waiting_ones(tmp_path: 
             await pool.run("c", True, _search_for_ten_minutes, "-")
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def _hold_until(started: str, gate: str) -> str:
+    """A search that says it started, then holds its worker until ``gate`` exists."""
+    Path(started).touch()
+    while not Path(gate).exists():
+        time.sleep(0.01)  # the worker's payload: it waits for the test to open the gate
+    return started
+
+
+def test_hints_go_after_the_people_s_bots_and_analyses_with_the_all_bot_tables(
+    tmp_path: Path,
+) -> None:
+    """With one worker busy, the waiting searches start in this order: a human table's
+    bot, the hints (first come first served), then the all-bot round, in which an
+    analysis takes its turn as one more table; each ticket's ``position`` says how many
+    go before it."""
+
+    async def scenario() -> None:
+        pool = SearchPool(workers=1, reserved=0)
+        gate = str(tmp_path / "gate")
+        busy = str(tmp_path / "busy")
+        first = pool.submit("t0", True, _hold_until, busy, gate)
+        await until(Path(busy).exists, "the first search under way")
+        names = ["analysis", "allbot", "hint1", "human", "hint2"]
+        mark = {name: str(tmp_path / name) for name in names}
+        tickets = {
+            "analysis": pool.submit(
+                "t1", False, _hold_until, mark["analysis"], gate, kind=ANALYSIS
+            ),
+            "allbot": pool.submit("t2", False, _hold_until, mark["allbot"], gate),
+            "hint1": pool.submit("t3", True, _hold_until, mark["hint1"], gate, kind=HINT),
+            "human": pool.submit("t4", True, _hold_until, mark["human"], gate),
+            "hint2": pool.submit("t5", True, _hold_until, mark["hint2"], gate, kind=HINT),
+        }
+        assert first.position() == 0 and first.started
+        positions = {name: tickets[name].position() for name in names}
+        assert positions == {"human": 0, "hint1": 1, "hint2": 2, "analysis": 3, "allbot": 4}
+        assert pool.waiting_of(HINT) == 2 and pool.waiting_of(ANALYSIS) == 1
+        Path(gate).touch()
+        await first.future
+        done = [await tickets[name].future for name in names]
+        assert done == [mark[name] for name in names]
+        order = [d.job for d in pool.history if d.event == "started"][1:]
+        numbers = {name: n for n, name in enumerate(names, start=2)}
+        assert order == [numbers[n] for n in ("human", "hint1", "hint2", "analysis", "allbot")]
+        pool.shutdown()
 
     asyncio.run(scenario())

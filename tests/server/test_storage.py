@@ -190,7 +190,7 @@ def test_migrations_reach_head_and_are_idempotent(tmp_path: Path) -> None:
         sync = conn.execute(text("PRAGMA synchronous")).scalar_one()
         fks = conn.execute(text("PRAGMA foreign_keys")).scalar_one()
     engine.dispose()
-    assert version == "0006"
+    assert version == "0007"
     assert {"tables", "seats", "actions", "snapshots"} <= names
     assert (journal, sync, fks) == ("wal", 2, 1)
 

@@ -6,6 +6,7 @@ import typer
 
 from pyramids.cli import (
     analyse_cmd,
+    analyse_game_cmd,
     bench_cmd,
     hint_cmd,
     play_cmd,
@@ -35,6 +36,7 @@ app.command("bench")(bench_cmd.bench)
 app.command("hint")(hint_cmd.hint)
 app.command("tournament")(tournament_cmd.tournament)
 app.command("analyse")(analyse_cmd.analyse)
+app.command("analyse-game")(analyse_game_cmd.analyse_game)
 app.command("serve")(serve_cmd.serve)
 app.command("verify")(verify_cmd.verify)
 app.command("train-eval")(train_cmd.train_eval_command)

@@ -44,6 +44,7 @@ from pyramids.cli.terminal import (
     HELP_WORDS,
     QUIET_EVENTS,
     QUIT_WORDS,
+    HintBudget,
     PlayerLeftError,
     Seats,
     Terminal,
@@ -170,8 +171,17 @@ def play(
         bool,
         typer.Option("--list-bots", help="Say what each bot is and how strong it is, then stop."),
     ] = False,
+    hint_iterations: Annotated[
+        int | None,
+        typer.Option(
+            "--hint-iterations",
+            min=1,
+            help="Search iterations of the hint ? gives at a human's decision (default: the "
+            "normal level's for the game and players).",
+        ),
+    ] = None,
 ) -> None:
-    """Play a game in the terminal against bots or friends."""
+    """Play a game in the terminal against bots or friends (? at your turn: help and a hint)."""
     use_engine(engine)
     language = lang.value
     if list_bots:
@@ -199,7 +209,13 @@ def play(
     notes = fit_bots(table, the_game, language, quiet=seats is None)
     if seed is None:
         seed = new_seed()
-    term = Terminal(Console(highlight=False), sys.stdin, language, delay)
+    term = Terminal(
+        Console(highlight=False),
+        sys.stdin,
+        language,
+        delay,
+        hints=HintBudget(seed, hint_iterations),
+    )
     base_path = record or default_record_path(seed, datetime.now())
     # find out now, not after the game, that the record cannot be written there
     problem = output_problem(base_path, make_folder=True)

@@ -34,6 +34,8 @@ EXIT_INTERRUPTED = 130
 HUMAN = "human"
 QUIT_WORDS = frozenset({"q", "quit", "exit", "quitter"})
 HELP_WORDS = frozenset({"?", "h", "help", "aide"})
+HINT_WORD = "?"
+"""At a decision prompt of ``pyramids play``, the help word that adds a hint (``Terminal.hints``)."""
 NO_WORDS = frozenset({"n", "no", "non"})
 QUIET_EVENTS = frozenset({"draw"})
 """Events shown without the pause that follows mayhem events."""
@@ -75,6 +77,15 @@ class PlayerLeftError(Exception):
         return {"quit": 0, "eof": EXIT_INPUT_ENDED}.get(self.how, EXIT_INTERRUPTED)
 
 
+@dataclass(frozen=True)
+class HintBudget:
+    """What the hints of ``?`` search with: seeds derived from ``seed`` (the hand's) and the
+    number of actions played, and ``iterations`` (None: the normal level's budget)."""
+
+    seed: int
+    iterations: int | None = None
+
+
 @dataclass
 class Terminal:
     """Where the game talks and listens: a rich console, an input stream, a language, a pace."""
@@ -88,6 +99,8 @@ class Terminal:
     """Hot seat: the human seat that last decided at this terminal (None before anyone did)."""
     confirm: bool | None = None
     """Ask "place it anyway?" before a warned move; None: only at a real terminal."""
+    hints: HintBudget | None = None
+    """``?`` at a decision adds the search's hint (``pyramids play``); None: help only."""
 
     def show(self, renderable: RenderableType | str) -> None:
         """Print one renderable (plain strings are never read as markup).
@@ -309,12 +322,15 @@ def ask_until_chosen(
     *,
     empty_line: bool = False,
     narrow: Callable[[str], RenderableType | None] | None = None,
+    hint: Callable[[], None] | None = None,
 ) -> Action:
     """Prompt until ``read`` accepts a line; help re-shows ``choices``; quit or EOF leave.
 
     An empty line is asked again, unless ``empty_line``: then it goes to ``read`` too (a
     check's Enter means ``ok``). ``narrow`` may answer a line with a shorter list of
     options (a filter, e.g. the moves of one piece) instead of an action; None: not a filter.
+    ``?`` is the help followed by ``hint`` when given (the search's advice,
+    ``pyramids.cli.prompt_hint``); ``h``, ``help`` or ``aide`` the help alone.
     Refusals are said without rule IDs.
     """
     while True:
@@ -329,6 +345,8 @@ def ask_until_chosen(
         if word in HELP_WORDS:
             term.show(help_text)
             term.show(choices)
+            if word == HINT_WORD and hint is not None:
+                hint()
             continue
         if narrow is not None:
             found = narrow(line)

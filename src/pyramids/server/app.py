@@ -24,7 +24,16 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from pyramids import texts
 from pyramids.games import descriptors
-from pyramids.server import accounts, chat, mytables, players, ratings, rematch, verify
+from pyramids.server import (
+    accounts,
+    advice,
+    chat,
+    mytables,
+    players,
+    ratings,
+    rematch,
+    verify,
+)
 from pyramids.server.auth import account_for_write, account_of, require_account
 from pyramids.server.catalog import catalog
 from pyramids.server.config import Settings
@@ -239,6 +248,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ratings.install(manager)
     chat.install(manager)  # the other instances' chat (cluster mode)
     rematch.install(manager)
+    app.state.advisor = advice.install(manager)
     app.state.settings = settings
     limits = manager.limits
     app.state.client_limits = limits
@@ -326,6 +336,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             created_by=key,
             hints=body.hints,
             rated=body.rated,
+            bot_hints=body.bot_hints,
         )
         return {
             "table": table.summary(),
@@ -487,7 +498,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(learn_router)  # the tutorial's endpoints (server/learn.py)
     app.include_router(learn_pages)
-    for module in (accounts, players, chat, rematch, mytables, verify):
+    for module in (accounts, players, chat, rematch, mytables, verify, advice):
         app.include_router(module.router)  # docs/PLAYERS.md
 
     if STATIC_DIR.is_dir():

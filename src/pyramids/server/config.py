@@ -87,6 +87,22 @@ class LimitSettings:
     limits the failed attempts per account name."""
     rate_chat: str = "5/10seconds;60/hour"
     """Chat messages one address may send (every table together)."""
+    rate_hint: str = "6/minute;60/hour"
+    """Hints one address may ask for (``POST /api/tables/{id}/hint``; asking again for the
+    same decision while it is computed or shown counts once)."""
+    rate_hint_table: str = "12/minute;200/hour"
+    """Hints all the seats of one table may ask for, whatever their addresses."""
+    rate_analysis: str = "6/hour;20/day"
+    """Analyses one address may start (``GET /api/tables/{id}/analysis`` of a finished table
+    not yet analysed; a stored one is read freely)."""
+    max_hints_waiting: int = 8
+    """Hints queued in the search pool at once (every table); past it: 503 ``busy``."""
+    max_analyses_waiting: int = 4
+    """Analyses queued or running at once; past it: 503 ``busy``."""
+    hint_iterations: int = 0
+    """Search iterations of a hint; 0: the ``normal`` level's for the game and player count."""
+    analysis_iterations: int = 0
+    """Search iterations per decision of an analysis; 0: the ``normal`` level's."""
     ws_flood: str = "100/10seconds"
     """Messages of any type one WebSocket may send; past it the socket is closed (1008)."""
     exempt: str = ""

@@ -243,6 +243,23 @@ class ChatRow(Base):
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class AnalysisRow(Base):
+    """The computer analysis of a finished table (``advice.py``), computed once and kept."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    level: Mapped[str] = mapped_column(String(16))
+    iterations: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``Analysis.to_json()`` of ``pyramids.bots.advice``."""
+    cpu_seconds: Mapped[float] = mapped_column(Float)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 def normalize_url(url: str) -> str:
     """Map ``postgresql://`` and ``postgres://`` to the psycopg 3 driver; others unchanged."""
     for prefix in ("postgresql://", "postgres://"):

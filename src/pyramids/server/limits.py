@@ -25,7 +25,18 @@ from pyramids.server.live import ProtocolError
 
 WS_CLOSE_POLICY = 1008
 """The WebSocket close code of a socket closed for breaking a limit (RFC 6455: policy)."""
-RATE_KINDS = ("create", "claim", "action", "connect", "signup", "login", "chat")
+RATE_KINDS = (
+    "create",
+    "claim",
+    "action",
+    "connect",
+    "signup",
+    "login",
+    "chat",
+    "hint",
+    "hint_table",
+    "analysis",
+)
 """The per-address rates, each ``LimitSettings.rate_<kind>``."""
 IPV6_PREFIX = 64
 """An IPv6 client counts by its network: one host usually holds a whole /64."""

@@ -280,6 +280,13 @@ def default_hints(options: Mapping[str, Any]) -> bool:
     return callout is None or callout == "off"
 
 
+def default_bot_hints(options: Mapping[str, Any], *, rated: bool) -> bool:
+    """Whether a table lets its players ask the search for hints when its creator does not
+    say: yes, except at a rated table (the game counts for ratings: a search's advice would
+    play for the player) and at a call-out table (``default_hints``)."""
+    return not rated and default_hints(options)
+
+
 @dataclass
 class TableSettings:
     """A table's pace (bot delay, absence before takeover, turn time, the takeover bot) and
@@ -295,6 +302,10 @@ class TableSettings:
     spectator_chat: bool = True
     """Whether the spectators' chat channel is open (a seated player may switch it off;
     ``chat.py``)."""
+    bot_hints: bool = False
+    """Whether a seated player may ask the search for a hint at their turn (``advice.py``).
+    When the creator does not say: ``default_bot_hints``; False for a table stored before
+    the setting existed."""
     clock: dict[str, Any] | None = None
     """The table's clock as ``clocks.py`` reads it (None: none; the old ``turn_time``
     alone applies)."""
@@ -311,6 +322,7 @@ class TableSettings:
             "takeover_bot": self.takeover_bot,
             "hints": self.hints,
             "spectator_chat": self.spectator_chat,
+            "bot_hints": self.bot_hints,
             "clock": self.clock,
             "match_players": self.match_players,
         }
@@ -328,6 +340,7 @@ class TableSettings:
             takeover_bot=str(data.get("takeover_bot", defaults.takeover_bot)),
             hints=bool(data.get("hints", hints)),
             spectator_chat=bool(data.get("spectator_chat", True)),
+            bot_hints=bool(data.get("bot_hints", False)),
             clock=dict(data["clock"]) if data.get("clock") else None,
             match_players=list(data["match_players"]) if data.get("match_players") else None,
         )

@@ -292,6 +292,7 @@ async def _create(manager: TableManager, old: LiveTable, created_by: str, seat: 
         hints=old.settings.hints,
         rated=old.rated,
         match_id=match_id,
+        bot_hints=old.settings.bot_hints,
     )
     notice = manager.notice(REMATCH_NOTICE, old.id, str(seat))
     if await manager.write(partial(claim_rematch, old_id=old.id, new_id=new.id, notice=notice)):

@@ -264,6 +264,10 @@ class CreateTableIn(Request):
     """Whether the state messages carry the game's hints (Flaming Pyramids: whether each
     tile fits each spot). Absent: on, except in a call-out game (rules option ``callout``
     ``family`` or ``competitive``), where they are off unless this says ``true``."""
+    bot_hints: StrictBool | None = None
+    """Whether a seated player may ask the search for a hint at their turn (``POST
+    /api/tables/{id}/hint``). Absent: on, except at a rated table and in a call-out game,
+    where it is off unless this says ``true``."""
     rated: StrictBool = False
     """The game counts for ratings when it ends (docs/PLAYERS.md): between accounts, or
     against bots in the separate "vs bots" pool; seats not bound to an account make it
@@ -299,6 +303,8 @@ class TableSettingsOut(Response):
     """Whether the state messages carry the game's hints (false: ``hints`` is always null)."""
     spectator_chat: bool = True
     """Whether the spectators' chat channel is open (docs/PLAYERS.md)."""
+    bot_hints: bool = False
+    """Whether a seated player may ask the search for a hint at their turn."""
     clock: dict[str, Any] | None = None
     """The table's clock (docs/PLAYERS.md), null: none."""
     match_players: list[int] | None = None

@@ -7,9 +7,11 @@ hands a worker to:
 
 1. a search of a table with a human seat (including stand-in and timeout bots), first
    come first served, whenever a worker is free;
-2. else a search of an all-bot table, round robin over those tables, but only while
-   fewer than ``workers - reserved`` all-bot searches run (at least one), and never two at
-   once for one table.
+2. else a hint a player asked for (``advice.py``), first come first served;
+3. else a search of an all-bot table or the analysis of a finished game (``advice.py``;
+   each analysis takes its turn as one more table), round robin over those tables, but
+   only while fewer than ``workers - reserved`` of them run (at least one), and never two
+   at once for one table.
 
 A table has a person while one of its human seats is really there (``presence.py``: a
 socket, or a sign of life within its absence time), not merely bound: ``run`` takes that
@@ -19,8 +21,11 @@ the all-bot tables' round instead of going first.
 
 So at least ``reserved`` workers are kept for tables with people: a human table's bot
 waits for no all-bot search, however many all-bot tables are busy, and the all-bot
-tables together take at most ``workers - reserved`` cores (with two workers and one
-reserved, one core), each of them an equal turn of it.
+tables and analyses together take at most ``workers - reserved`` cores (with two workers
+and one reserved, one core), each an equal turn of it. A hint waits only for the people's
+bots; an analysis also for the hints, and takes its turns with the all-bot tables.
+``submit`` answers a :class:`Ticket` whose ``position`` says how many searches would
+start before it.
 """
 
 from __future__ import annotations
@@ -48,6 +53,11 @@ HISTORY = 2048
 """Dispatch events remembered (for tests and debugging)."""
 
 
+BOT, HINT, ANALYSIS = "bot", "hint", "analysis"
+"""What a search is for: a bot's decision, a hint for a player, a finished game's analysis."""
+KINDS = (BOT, HINT, ANALYSIS)
+
+
 class Dispatch(NamedTuple):
     """One event of the pool: a search ``queued``, ``started``, ``demoted`` (its table no
     longer had a person when its turn came) or ``done``."""
@@ -57,6 +67,7 @@ class Dispatch(NamedTuple):
     table_id: str
     human: bool
     at: float
+    kind: str = BOT
 
 
 @dataclass(eq=False)
@@ -69,13 +80,47 @@ class _Job:
     future: asyncio.Future[Any]
     started: bool = False
     still_human: Callable[[], bool] | None = None
+    kind: str = BOT
+
+    @property
+    def shared(self) -> bool:
+        """Whether it runs under the all-bot share (an all-bot table's search, an analysis)."""
+        return self.kind == ANALYSIS or (self.kind == BOT and not self.human)
 
 
 @dataclass
 class _Queues:
     human: deque[_Job] = field(default_factory=deque)
+    hints: deque[_Job] = field(default_factory=deque)
     bots: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
-    """Per all-bot table, in round-robin order (the table served last goes to the end)."""
+    """Per all-bot table (and per analysis), in round-robin order (the table served last
+    goes to the end)."""
+
+
+class Ticket:
+    """A search handed to the pool (``SearchPool.submit``): await ``future``; ``position``
+    says where it stands."""
+
+    def __init__(self, pool: SearchPool, job: _Job) -> None:
+        self._pool = pool
+        self._job = job
+        self.future = job.future
+
+    @property
+    def started(self) -> bool:
+        """Whether a worker is running it (or ran it)."""
+        return self._job.started
+
+    def position(self) -> int:
+        """How many waiting searches would start before this one (0: it starts next; also
+        0 once started)."""
+        return 0 if self._job.started else self._pool.ahead_of(self._job)
+
+    def cancel(self) -> None:
+        """Drop it if it has not started (a started search runs to its end, unread)."""
+        if not self._job.started:
+            self._pool.forget(self._job)
+            self._job.future.cancel()
 
 
 class SearchPool:
@@ -98,7 +143,32 @@ class SearchPool:
     def waiting(self) -> int:
         """Searches queued and not yet started."""
         q = self._queues
-        return len(q.human) + sum(len(d) for d in q.bots.values())
+        return len(q.human) + len(q.hints) + sum(len(d) for d in q.bots.values())
+
+    def waiting_of(self, kind: str) -> int:
+        """Searches of ``kind`` queued and not yet started."""
+        q = self._queues
+        if kind == HINT:
+            return len(q.hints)
+        queued = [j for d in q.bots.values() for j in d]
+        if kind == ANALYSIS:
+            return sum(j.kind == ANALYSIS for j in queued)
+        return len(q.human) + sum(j.kind == BOT for j in queued)
+
+    def ahead_of(self, job: _Job) -> int:
+        """Waiting searches that go before ``job`` (by the order of the module docstring;
+        the all-bot tables' round counted whole ahead of an analysis)."""
+        q = self._queues
+        if job.kind == HINT:
+            return len(q.human) + _index(q.hints, job)
+        if job.human:
+            return _index(q.human, job)
+        ahead = len(q.human) + len(q.hints)
+        for key, line in q.bots.items():  # one search per table a round, in round order
+            if key == _round_key(job):
+                return ahead + _index(line, job) * len(q.bots)
+            ahead += 1
+        return ahead
 
     async def run(
         self,
@@ -110,34 +180,53 @@ class SearchPool:
         """``fn(*args)`` in a worker once it is this search's turn (BrokenProcessPool if the
         worker died: the pool is replaced for the next searches). ``human``: whether the
         table has a person, or a function that says so now (asked again at dispatch)."""
+        ticket = self.submit(table_id, human, fn, *args)
+        try:
+            return await ticket.future
+        except asyncio.CancelledError:
+            ticket.cancel()
+            raise
+
+    def submit(
+        self,
+        table_id: str,
+        human: bool | Callable[[], bool],
+        fn: Callable[..., Any],
+        *args: Any,
+        kind: str = BOT,
+    ) -> Ticket:
+        """Queue ``fn(*args)`` as a search of ``kind`` (``human`` matters to a bot's only);
+        its ``Ticket``'s future gets the result (BrokenProcessPool as for ``run``)."""
         if self._closed:
             raise BrokenProcessPool("the search pool is shut down")
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of search {kind!r} (kinds: {', '.join(KINDS)})")
         loop = asyncio.get_running_loop()
         self._jobs += 1
-        check = human if callable(human) else None
-        is_human = check() if check is not None else bool(human)
-        job = _Job(self._jobs, table_id, is_human, fn, args, loop.create_future(), False, check)
-        if human:
+        check = human if callable(human) and kind == BOT else None
+        is_human = check() if check is not None else bool(human) and kind == BOT
+        job = _Job(
+            self._jobs, table_id, is_human, fn, args, loop.create_future(), False, check, kind
+        )
+        if kind == HINT:
+            self._queues.hints.append(job)
+        elif is_human:
             self._queues.human.append(job)
         else:
-            self._queues.bots.setdefault(table_id, deque()).append(job)
+            self._queues.bots.setdefault(_round_key(job), deque()).append(job)
         self._note("queued", job)
         self._dispatch()
-        try:
-            return await job.future
-        except asyncio.CancelledError:
-            if not job.started:
-                self._forget(job)
-            raise
+        return Ticket(self, job)
 
     def shutdown(self) -> None:
         """Stop the workers and drop every waiting search."""
         self._closed = True
         q = self._queues
-        for job in [*q.human, *(j for d in q.bots.values() for j in d)]:
+        for job in [*q.human, *q.hints, *(j for d in q.bots.values() for j in d)]:
             if not job.future.done():
                 job.future.cancel()
         q.human.clear()
+        q.hints.clear()
         q.bots.clear()
         if self._executor is not None:
             executor, self._executor = self._executor, None
@@ -160,19 +249,23 @@ class SearchPool:
     # --- dispatching -----------------------------------------------------------------------
 
     def _note(self, event: str, job: _Job) -> None:
-        self.history.append(Dispatch(event, job.number, job.table_id, job.human, time.monotonic()))
+        self.history.append(
+            Dispatch(event, job.number, job.table_id, job.human, time.monotonic(), job.kind)
+        )
 
-    def _forget(self, job: _Job) -> None:
+    def forget(self, job: _Job) -> None:
+        """Drop a waiting search from its queue."""
         q = self._queues
-        if job.human:
-            if job in q.human:
-                q.human.remove(job)
-            return
-        waiting = q.bots.get(job.table_id)
+        for line in (q.human, q.hints):
+            if job in line:
+                line.remove(job)
+                return
+        key = _round_key(job)
+        waiting = q.bots.get(key)
         if waiting is not None and job in waiting:
             waiting.remove(job)
             if not waiting:
-                del q.bots[job.table_id]
+                del q.bots[key]
 
     def _next(self) -> _Job | None:
         """The search to start now, by the rules of the module docstring (None: wait)."""
@@ -187,6 +280,10 @@ class SearchPool:
                 self._note("demoted", job)
                 continue
             return job
+        while q.hints:
+            job = q.hints.popleft()
+            if not job.future.done():
+                return job
         if self._running_bots >= self.bot_share:
             return None
         for table_id in list(q.bots):
@@ -214,9 +311,10 @@ class SearchPool:
         executor = self._executor
         job.started = True
         self._running += 1
-        if not job.human:
+        if job.shared:
             self._running_bots += 1
-            self._busy_tables.add(job.table_id)
+        if job.shared:
+            self._busy_tables.add(_round_key(job))
         self._note("started", job)
         loop = job.future.get_loop()
         try:
@@ -241,9 +339,10 @@ class SearchPool:
         exc: BaseException | None,
     ) -> None:
         self._running -= 1
-        if not job.human:
+        if job.shared:
             self._running_bots -= 1
-            self._busy_tables.discard(job.table_id)
+        if job.shared:
+            self._busy_tables.discard(_round_key(job))
         self._note("done", job)
         if isinstance(exc, BrokenProcessPool) and executor is self._executor:
             executor.shutdown(wait=False, cancel_futures=True)
@@ -254,3 +353,17 @@ class SearchPool:
             else:
                 job.future.set_result(result)
         self._dispatch()
+
+
+def _round_key(job: _Job) -> str:
+    """The key of ``job``'s place in the all-bot round: its table's id, or for an analysis
+    ``analysis/<table id>`` (an analysis takes its turns apart from its table)."""
+    return f"analysis/{job.table_id}" if job.kind == ANALYSIS else job.table_id
+
+
+def _index(line: deque[_Job], job: _Job) -> int:
+    """``job``'s place in ``line`` (its length when not there)."""
+    for i, other in enumerate(line):
+        if other is job:
+            return i
+    return len(line)

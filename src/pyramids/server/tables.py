@@ -71,6 +71,7 @@ from pyramids.server.live import (
     SeatSpec,
     StartupError,
     TableSettings,
+    default_bot_hints,
     default_hints,
     dumps,
     hash_token,
@@ -532,6 +533,7 @@ class TableManager:
         hints: bool | None = None,
         rated: bool = False,
         match_id: str | None = None,
+        bot_hints: bool | None = None,
     ) -> tuple[LiveTable, list[Invite]]:
         """Create and store a table; one invite per human seat. ProtocolError(bad_options) if
         refused. A ``public`` table is listed in the lobby, where anyone may take a free seat.
@@ -541,7 +543,9 @@ class TableManager:
         one is a bot (ProtocolError(seed_not_allowed) otherwise): whoever knows the seed
         knows every hidden thing. ``created_by`` is the creator's client address.
         ``hints``: whether the state messages carry the game's hints (None: on, except at a
-        call-out table, ``live.default_hints``); stored in ``settings``. ``rated``: the game
+        call-out table, ``live.default_hints``); stored in ``settings``, and so is
+        ``bot_hints``: whether a seat may ask the search for a hint (None:
+        ``live.default_bot_hints``). ``rated``: the game
         counts for ratings (``ratings.py``); ``match_id``: the series of rematches the table
         belongs to (``rematch.py``). ``settings.turn_time`` 0: the server's default for the
         table's kind; ProtocolError(bad_turn_time) outside a rated table's bounds
@@ -552,6 +556,9 @@ class TableManager:
             raise ProtocolError("bad_options", str(exc), 422) from None
         self._check_option_caps(game_name, game.options)
         settings.hints = default_hints(game.options) if hints is None else hints
+        settings.bot_hints = (
+            default_bot_hints(game.options, rated=rated) if bot_hints is None else bot_hints
+        )
         settings.turn_time = turn_time_of(
             settings.turn_time, rated=rated, clocked=bool(settings.clock), defaults=self.settings
         )

@@ -4,7 +4,8 @@
 ``terminal`` field: it draws the towers (``render``), asks a human for a move, an
 exchange, a capture or a tree action in the notation of PF-NOTE (or by number; a turn's
 ~200 moves are summed up and filtered by piece or target: ``K1``, ``>K2``, ``?``), says in
-the player's language why an input is refused, and filters events so a seat sees only
+the player's language why an input is refused (``?`` adds the search's hint from the
+seat's view: ``pyramids.cli.prompt_hint``), and filters events so a seat sees only
 what it may know (PF-VIEW: other players' drawn, exchanged and stolen cards appear as
 ``?``). It also tells ``simulate`` and ``bench`` how to count the game: flags,
 captures, exchanges, trees and tree actions (PF-SCORE, PF-CAPTURE, PF-SWAP, PF-TREE),
@@ -23,6 +24,7 @@ from rich.text import Text
 from pyramids.cli.game_ui import BaseUI, CommandTexts
 from pyramids.cli.i18n import join_words, seat_name
 from pyramids.cli.io import dumps_compact
+from pyramids.cli.prompt_hint import prompt_hint
 from pyramids.cli.terminal import Seats, Terminal, ask_until_chosen
 from pyramids.core import ActionParseError, Event
 from pyramids.core.game import Action, Game, State
@@ -255,6 +257,9 @@ def ask_flags_human(term: Terminal, state: FlagsState, seat: int, seats: Seats) 
         tr("f_help", lang),
         lambda line: read_choice(state, line, legal, lang),
         narrow=lambda line: filter_options(state, legal, line, lang, width),
+        hint=prompt_hint(
+            term, state, seat, names[seat], [state.action_to_string(a) for a in legal]
+        ),
     )
 
 

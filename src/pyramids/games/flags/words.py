@@ -87,12 +87,15 @@ WORDS: dict[str, dict[str, str]] = {
         "everything on it onto the top piece TARGET or the table (W1>R2, B3>table); "
         "swap:CZE exchanges a card; take:O2 captures from the bank, take:O2@1 from seat 1, "
         "done stops; tree actions: split:R3, trade:O2:P1@1, grow, newstart, pirate:1, wild:R. "
-        "? lists the options again, q saves the game and quits.",
+        "? lists the options again with a hint: the search's 3 best moves from what you see, "
+        "each with your chance to win after it; h lists them alone; q saves the game and quits.",
         "fr": "Tapez le numéro d'un choix, ou une action : BAS>CIBLE déplace BAS et tout ce qui "
         "est dessus sur la pièce du sommet CIBLE ou sur la table (W1>R2, B3>table) ; "
         "swap:CZE échange une carte ; take:O2 capture à la banque, take:O2@1 chez le joueur 1, "
         "done arrête ; actions des arbres : split:R3, trade:O2:P1@1, grow, newstart, pirate:1, "
-        "wild:R. ? affiche les choix, q enregistre la partie et quitte.",
+        "wild:R. ? affiche les choix avec un conseil : les 3 meilleurs coups selon la "
+        "recherche, d'après ce que vous voyez, chacun avec vos chances de gagner ; h affiche "
+        "les choix seuls ; q enregistre la partie et quitte.",
     },
     "f_overview": {
         "en": "Your options: {moves} moves (LOWEST>TARGET) and {count} in all.",

@@ -9,13 +9,15 @@ refused (never naming other hands) and plays a match of several hands (``--hands
 FP-MATCH). Before a placement that collapses, burns, explodes or curses it warns, with
 the engine's answers (``placement_hints`` and the placement tried on a clone), except in
 call-out mode. A check shows the public pyramid only: no hand, no open spots, no hints.
+``?`` at a decision adds the search's hint from the seat's view (``pyramids.cli.prompt_hint``;
+none at a check).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from pyramids.cli.game_ui import BaseUI, CommandTexts
 from pyramids.cli.hands import finish_hand, play_hand
 from pyramids.cli.i18n import join_words, seat_name
 from pyramids.cli.io import hand_record_path
+from pyramids.cli.prompt_hint import prompt_hint
 from pyramids.cli.terminal import (
     NO_WORDS,
     PlayerLeftError,
@@ -219,6 +222,7 @@ def ask_check(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> A
         tr("check_help", lang),
         lambda line: read_check(state, line, lang),
         empty_line=True,
+        hint=prompt_hint(term, state, seat, names[seat], ()),
     )
 
 
@@ -266,6 +270,7 @@ def ask_human(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> A
         choices,
         tr("help", lang),
         read,
+        hint=prompt_hint(term, state, seat, names[seat], labels),
     )
 
 
@@ -372,6 +377,8 @@ def play_match(
             term.show(Rule(tr("hand_header", language, n=index + 1, total=hands), style="bold"))
         else:
             hand_game, hand_seed = game, seed
+        if term.hints is not None:  # a hand's hints are seeded from the hand's seed
+            term.hints = replace(term.hints, seed=hand_seed)
         result = play_hand(term, hand_game, hand_seed, table, UI)
         finish_hand(term, result, hand_record_path(base_path, index, hands))
         if hands > 1:

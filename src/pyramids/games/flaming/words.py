@@ -96,10 +96,13 @@ WORDS: dict[str, dict[str, str]] = {
     "help": {
         "en": "Type the number of an option, or an action: a tile and a spot like R40@1,1 "
         "(or just R40 when there is one spot), left or right for a fall. "
-        "? lists the options again, q saves the game and quits.",
+        "? lists the options again with a hint: the search's 3 best moves from what you see, "
+        "each with your chance to win after it; h lists them alone; q saves the game and quits.",
         "fr": "Tapez le numéro d'un choix, ou une action : une tuile et un emplacement comme "
         "R40@1,1 (ou juste R40 s'il n'y a qu'un emplacement), left/gauche ou right/droite "
-        "pour une chute. ? affiche les choix, q enregistre la partie et quitte.",
+        "pour une chute. ? affiche les choix avec un conseil : les 3 meilleurs coups selon la "
+        "recherche, d'après ce que vous voyez, chacun avec vos chances de gagner ; h affiche "
+        "les choix seuls ; q enregistre la partie et quitte.",
     },
     "cannot_read": {
         "en": "Cannot read {text!r}: type a number, a tile and spot like R40@1,1, left or right "

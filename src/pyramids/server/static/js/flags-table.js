@@ -7,6 +7,8 @@
 // facts with their values and the size each rates, group badges; the data, with French
 // names and the rating thresholds, is static/data/flags-cards.json (built from the
 // engine's deck by scripts/build_flags_deck.py; the page rates nothing itself).
+// A bot hint's best move (table-hint.js, `ctx.hintAction`) is outlined: the piece moved and
+// the piece it lands on, the bank or scoring piece taken, the card exchanged, its button.
 
 import { eventText, lang, setEventWords, t } from "./i18n.js";
 import { fill, h, replaySeatHead, s, sleep } from "./util.js";
@@ -462,6 +464,38 @@ export function createGame(dom, ctx) {
   fill(dom.gameSide);
 
   let picked = null;
+  let best = null; // the search's best move on screen (a bot hint, table-hint.js), parsed
+
+  /** The pieces the best move acts on, per place: {towers: Set, bank: code, scoring: Map
+   * seat -> Set of codes}; outlined (class hint-best) where the table draws them. */
+  function bestPieces() {
+    best = bestOf(ctx.current); // the seats' panel is drawn before the board
+    const marks = { towers: new Set(), bank: null, scoring: new Map() };
+    if (!best) return marks;
+    const mark = (seat, piece) => {
+      if (!marks.scoring.has(seat)) marks.scoring.set(seat, new Set());
+      marks.scoring.get(seat).add(piece);
+    };
+    if (best.kind === "move") {
+      marks.towers.add(best.piece);
+      if (best.target.toLowerCase() !== "table") marks.towers.add(best.target);
+    } else if (best.kind === "take") {
+      if (best.from === null) marks.bank = best.piece;
+      else mark(best.from, best.piece);
+    } else if (best.kind === "tree" && best.what === "trade") {
+      mark(ctx.seat, best.mine);
+      mark(best.seat, best.theirs);
+    } else if (best.kind === "tree" && best.what === "split") {
+      mark(ctx.seat, best.piece);
+    }
+    return marks;
+  }
+
+  /** The best move of the hint on `msg`, parsed ({kind, …, text}), or null. */
+  function bestOf(msg) {
+    const hinted = ctx.hintAction && msg ? ctx.hintAction(msg) : null;
+    return hinted ? { ...parseAction(hinted), text: hinted } : null;
+  }
 
   function legal(msg) {
     return ctx.isInteractive() ? msg.legal || [] : [];
@@ -483,7 +517,7 @@ export function createGame(dom, ctx) {
       "button",
       {
         type: "button",
-        class: "action-btn",
+        class: `action-btn${best && best.text === text ? " hint-best" : ""}`,
         "data-testid": "action",
         "data-action": text,
         title: `${words} (${text})`,
@@ -502,6 +536,7 @@ export function createGame(dom, ctx) {
     const targets = new Set(moves.filter((a) => a.piece === picked).map((a) => a.target));
     const last = new Set(view.last_moved || []);
     const pickedTower = picked ? view.towers.find((tw) => tw.includes(picked)) : null;
+    const hinted = bestPieces().towers;
     const moving = pickedTower ? new Set(pickedTower.slice(pickedTower.indexOf(picked))) : new Set();
     fill(
       towers,
@@ -516,6 +551,7 @@ export function createGame(dom, ctx) {
             else if (moving.has(piece)) classes.push("moving");
             if (targets.has(piece)) classes.push("target");
             if (last.has(piece)) classes.push("last-moved");
+            if (hinted.has(piece)) classes.push("hint-best");
             const clickable = movable.has(piece) || targets.has(piece);
             return h(
               clickable ? "button" : "span",
@@ -615,11 +651,15 @@ export function createGame(dom, ctx) {
     if (view.tree) parts.push(h("span", {}, t("f_tree_owed", { colour: t(`f_colour_${view.tree}`) })));
     fill(info, parts);
     bankTitle.textContent = t("f_bank");
-    fill(bank, (view.bank || []).map((p) => pieceSvg(p)));
+    const hinted = bestPieces().bank;
+    const at = hinted ? (view.bank || []).indexOf(hinted) : -1;
+    fill(bank, (view.bank || []).map((p, i) => pieceSvg(p, i === at ? "hint-best" : "")));
   }
 
   function cardBox(code, swapAction) {
-    return goalCard(cards.get(code), code, swapAction ? actionButton(swapAction) : null);
+    const box = goalCard(cards.get(code), code, swapAction ? actionButton(swapAction) : null);
+    if (swapAction && best && best.text === swapAction) box.classList.add("hint-best");
+    return box;
   }
 
   function renderHand(msg, actions) {
@@ -709,6 +749,7 @@ export function createGame(dom, ctx) {
 
   function render(msg) {
     if (!msg || !msg.view) return;
+    best = bestOf(msg);
     const actions = legal(msg);
     renderInfo(msg.view);
     renderTowers(msg, actions);
@@ -744,8 +785,17 @@ export function createGame(dom, ctx) {
         h("span", { class: "stat", "data-stat": "flags" }, h("b", {}, String(scored.length)), ` ${t("f_scored")}`),
       ),
       scored.length ? h("div", { class: "seat-known" }, scored.map((c) => flagChip(c, cards))) : null,
-      scoring.length ? h("div", { class: "scoring" }, scoring.map((p) => pieceSvg(p, "small"))) : null,
+      scoring.length ? h("div", { class: "scoring" }, scoringPieces(scoring, bestPieces().scoring.get(seat))) : null,
     );
+  }
+
+  /** A seat's scoring pieces, the first of each hinted code outlined (a bot hint). */
+  function scoringPieces(scoring, hinted) {
+    const left = new Set(hinted || []);
+    return scoring.map((p) => {
+      const mark = left.delete(p);
+      return pieceSvg(p, mark ? "small hint-best" : "small");
+    });
   }
 
   function rankingDetail(view, seat) {

@@ -350,7 +350,11 @@ export function tileSvg(code, className = "tile-svg") {
  * opts.callable: Set of the spots whose tile the viewer may call during a check (call-out
  * mode): each of them is a button calling opts.onTile(spot). Every tile of the pyramid is
  * callable then, right or wrong, and all look alike: nothing tells whether mayhem stands;
- * opts.frame: {minCol, maxCol, maxRow} to keep the frame from jumping (optional).
+ * opts.frame: {minCol, maxCol, maxRow} to keep the frame from jumping (optional);
+ * opts.hint: {spot, tile, label} the search's best move (a bot hint, table-hint.js): the spot
+ * it plays (its tile drawn faintly there when `tile` is given and the spot is free) or the
+ * tile it acts on, outlined with the class hint-best; a legal spot or fall target at that
+ * spot gets the class too. Nothing to click: the hint only shows.
  * Returns the frame used.
  */
 export function drawPyramid(svg, board, opts = {}) {
@@ -360,6 +364,8 @@ export function drawPyramid(svg, board, opts = {}) {
   const cells = [...board.keys()].map(parseSpot);
   for (const sp of spots) cells.push(parseSpot(sp.spot));
   if (fall) for (const target of fall.targets) cells.push(parseSpot(target));
+  const best = opts.hint && opts.hint.spot ? opts.hint : null;
+  if (best) cells.push(parseSpot(best.spot));
   let minCol = 0;
   let maxCol = 0;
   let maxRow = 0;
@@ -464,6 +470,7 @@ export function drawPyramid(svg, board, opts = {}) {
     tiles.append(g);
   }
   svg.append(tiles);
+  if (best) svg.append(bestMoveMark(best, board));
 
   const marks = s("g", { class: "marks" });
   for (const sp of spots) {
@@ -474,7 +481,7 @@ export function drawPyramid(svg, board, opts = {}) {
     const g = s(
       "g",
       {
-        class: `spot${hint.fits === false ? " misfit" : ""}`,
+        class: `spot${hint.fits === false ? " misfit" : ""}${opts.hint && opts.hint.spot === sp.spot ? " hint-best" : ""}`,
         transform: `translate(${x} ${y})`,
         "data-testid": "spot",
         "data-spot": sp.spot,
@@ -507,7 +514,7 @@ export function drawPyramid(svg, board, opts = {}) {
       const g = s(
         "g",
         {
-          class: `fall-target${fall.mine ? " mine" : ""}`,
+          class: `fall-target${fall.mine ? " mine" : ""}${opts.hint && opts.hint.spot === target ? " hint-best" : ""}`,
           transform: `translate(${x} ${y})`,
           "data-testid": "fall-spot",
           "data-side": side,
@@ -526,6 +533,34 @@ export function drawPyramid(svg, board, opts = {}) {
   }
   svg.append(marks);
   return { minCol, maxCol, maxRow };
+}
+
+/** The outline of the search's best move at `hint.spot` (see drawPyramid's opts.hint): the
+ * hinted tile drawn faintly on a free spot, and a thick dashed outline with a star. */
+function bestMoveMark(hint, board) {
+  const [r, c] = parseSpot(hint.spot);
+  const [x, y] = tileXY(r, c);
+  const label = hint.label || hint.spot;
+  const g = s("g", {
+    class: "hint-mark hint-best",
+    transform: `translate(${x} ${y})`,
+    "data-testid": "hint-spot",
+    "data-spot": hint.spot,
+    "data-tile": hint.tile || null,
+    role: "img",
+    "aria-label": label,
+  });
+  g.append(s("title", {}, label));
+  if (hint.tile && !board.has(hint.spot)) {
+    const ghost = drawTile(hint.tile, { class: "hint-ghost", "aria-hidden": "true" });
+    ghost.querySelector("title")?.remove();
+    g.append(ghost);
+  }
+  g.append(
+    s("rect", { class: "hint-outline", x: GAP - 2, y: GAP - 2, width: TW - 2 * GAP + 4, height: TH - 2 * GAP + 4, rx: 8 }),
+    s("text", { class: "hint-star", x: TW - 8, y: 4, "aria-hidden": "true" }, "★"),
+  );
+  return g;
 }
 
 /** The tile <g> at `spot` in a drawn pyramid, or null. */

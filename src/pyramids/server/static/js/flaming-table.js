@@ -11,6 +11,10 @@
 // them). What a check led to is told only by the events that follow it: a call (the
 // called tile is ringed, then the usual mayhem), a false alarm (a short notice), and the
 // "Overlooked mayhem found" badge once a call with `overlooked: true` arrives, never before.
+//
+// A bot hint's best move (table-hint.js, `ctx.hintAction`) is outlined: the tile faint on its
+// spot of the pyramid, the hand tile, the spot chip, or the fall target and its button.
+// `isCheck` tells the page when no hint may be asked (a call-out check).
 
 import {
   TH,
@@ -278,7 +282,24 @@ export function createGame(dom, ctx) {
     render(ctx.current);
   }
 
-  function renderHand(msg, places) {
+  /** The search's best move (a bot hint, table-hint.js) as the drawing shows it: the spot
+   * (and tile) it plays for drawPyramid, the hand tile, or the fall side; null: no hint. */
+  function bestMove(msg, fall) {
+    const action = ctx.hintAction ? ctx.hintAction(msg) : null;
+    if (!action) return null;
+    const label = capitalise(actionWords(action, { form: "button" }));
+    if (action.includes("@")) {
+      const p = parsePlaced(action);
+      return { action, spot: p.spot, tile: p.tile, hand: p.tile, label };
+    }
+    if ((action === "left" || action === "right") && fall) {
+      return { action, spot: fall.targets[action === "left" ? 0 : 1], tile: fall.tile, side: action, label };
+    }
+    if (action.startsWith("call:")) return { action, spot: action.slice("call:".length), label };
+    return { action, label };
+  }
+
+  function renderHand(msg, places, best) {
     const view = msg.view;
     if (!Array.isArray(view.hand)) {
       handPanel.hidden = true;
@@ -304,7 +325,7 @@ export function createGame(dom, ctx) {
           "button",
           {
             type: "button",
-            class: `hand-tile${tile === selected ? " selected" : ""}`,
+            class: `hand-tile${tile === selected ? " selected" : ""}${best && best.hand === tile ? " hint-best" : ""}`,
             "data-testid": "hand-tile",
             "data-tile": tile,
             disabled: !places.has(tile),
@@ -328,7 +349,7 @@ export function createGame(dom, ctx) {
           "button",
           {
             type: "button",
-            class: `chip spot-chip${hint.fits === false ? " misfit" : ""}`,
+            class: `chip spot-chip${hint.fits === false ? " misfit" : ""}${best && best.hand === selected && best.spot === spot ? " hint-best" : ""}`,
             "data-testid": "spot-button",
             "data-spot": spot,
             title: [
@@ -345,13 +366,15 @@ export function createGame(dom, ctx) {
     );
   }
 
-  function renderFall(msg) {
+  function renderFall(msg, best) {
     const fall = fallInfo(msg);
     if (!fall || !fall.mine) {
       fallBox.hidden = true;
       return;
     }
     fallBox.hidden = false;
+    fallLeft.classList.toggle("hint-best", Boolean(best && best.side === "left"));
+    fallRight.classList.toggle("hint-best", Boolean(best && best.side === "right"));
     fallTitle.textContent = capitalise(t("fall_title", { tile: tileWords(fall.tile) }));
     fallTitle.title = `${fall.tile}@${fall.spot}`;
     fallLeft.textContent = `← ${t("fall_left", { spot: fall.targets[0] })}`;
@@ -393,6 +416,7 @@ export function createGame(dom, ctx) {
     const callable = check && check.mine ? check.calls : null;
     // call-out games draw every tile alike (spotting what breaks a rule is the game there)
     leaning = variantOf(view) ? new Set() : oneSupportSpots(board);
+    const best = bestMove(msg, fall);
     frame = drawPyramid(svg, board, {
       oneSupport: leaning,
       spots,
@@ -402,11 +426,13 @@ export function createGame(dom, ctx) {
       onFall: chooseFall,
       callable,
       onTile: callTile,
+      hint: best && best.spot ? best : null,
     });
     svg.classList.toggle("picking", spots.length > 0);
     svg.classList.toggle("checking", Boolean(callable && callable.size));
-    renderHand(msg, places);
-    renderFall(msg);
+    checkOk.classList.toggle("hint-best", Boolean(best && best.action === "ok"));
+    renderHand(msg, places, best);
+    renderFall(msg, best);
     renderNotices();
     renderSide(view);
     renderCalloutPanel(view);
@@ -864,6 +890,7 @@ export function createGame(dom, ctx) {
   return {
     name: "flaming",
     render,
+    isCheck: (msg) => Boolean(msg && msg.view && msg.view.pending && msg.view.pending.kind === "check"),
     animate,
     turnText,
     restingText,

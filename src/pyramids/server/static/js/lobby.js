@@ -19,6 +19,7 @@ import { presetRuleLine, withRuleLine } from "./rules-links.js";
 import { initLearnBanner } from "./learn-banner.js";
 import { getSession, onSessionChange } from "./session.js";
 import { formatDuration, formatSeconds, paceText } from "./words-clocks.js";
+import "./words-advice.js";
 
 const REFRESH_MS = 5000;
 // The option inputs (a rule link beside an option names it with data-option too).
@@ -334,6 +335,21 @@ function followHintsDefault() {
   if (box && !hintsTouched) box.checked = defaultHints();
 }
 
+/** Whether bot hints (the search's best moves at a player's turn, issue 30) are on by
+ * default for the table the form describes: yes, except at a rated table and in a call-out
+ * game (the server's rule when a table does not say, docs/PROTOCOL.md). */
+function defaultBotHints() {
+  return defaultHints() && !isRated();
+}
+
+let botHintsTouched = false; // the creator set the bot hints box: the form no longer changes it
+
+/** Keep the bot hints box at its default while the creator has not set it. */
+function followBotHintsDefault() {
+  const box = form.elements.namedItem("bot_hints");
+  if (box && !botHintsTouched) box.checked = defaultBotHints();
+}
+
 let optionsGame = null;
 
 function renderOptions() {
@@ -374,6 +390,8 @@ function renderOptions() {
   }
   const callout = form.querySelector("[data-option=callout]");
   if (callout) callout.addEventListener("change", followHintsDefault);
+  if (callout) callout.addEventListener("change", followBotHintsDefault);
+  followBotHintsDefault();
   optionsBox.closest("fieldset").hidden = main.length === 0 && !hints;
 }
 
@@ -430,6 +448,7 @@ function renderRated() {
   const field = document.getElementById("rated-field");
   field.hidden = !session.account;
   if (!session.account) form.elements.namedItem("rated").checked = false;
+  followBotHintsDefault();
   renderPace();
 }
 
@@ -514,6 +533,7 @@ async function create(ev) {
   };
   const hints = form.elements.namedItem("hints");
   if (hints && gameInfo().hints) body.hints = hints.checked;
+  body.bot_hints = form.elements.namedItem("bot_hints").checked;
   const clock = readClock();
   if (clock) body.clock = clock;
   if (session.account && form.elements.namedItem("rated").checked) body.rated = true;
@@ -917,6 +937,10 @@ async function init() {
   form.elements.namedItem("clock").addEventListener("change", renderClockFields);
   form.elements.namedItem("clock").addEventListener("change", renderPace);
   form.elements.namedItem("rated").addEventListener("change", renderPace);
+  form.elements.namedItem("rated").addEventListener("change", followBotHintsDefault);
+  form.elements.namedItem("bot_hints").addEventListener("change", () => {
+    botHintsTouched = true;
+  });
   form.elements.namedItem("turn_time").addEventListener("input", renderPace);
   renderClockFields();
   getSession()

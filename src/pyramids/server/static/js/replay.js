@@ -18,11 +18,14 @@
 // crypto.subtle): they must give the commitment the table published at its start.
 // The chat panel shows the table's chat (GET /api/tables/{id}/chat: both channels once the
 // game is over) up to the step shown: each message was said at a seq.
+// The computer analysis (replay-analysis.js) judges every decision on request; a decision
+// in its list shows the step that plays it.
 
 import { eventText, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { api, capitalise, errorText, fill, h, seatNames, tableIdFromPath, toast, withNames } from "./util.js";
 import { copyText } from "./clipboard.js";
 import { isMuted, messageItem, mutedNames } from "./table-chat.js";
+import { initAnalysis } from "./replay-analysis.js";
 
 /** Event kinds that are the ordinary course of play; any other is mayhem worth a jump. */
 const CALM_KINDS = new Set(["place", "draw", "move"]);
@@ -49,6 +52,7 @@ let fairness = null; // {commitment, seed (exact digits), salt, seeded, computed
 let checked = null; // GET /api/tables/{id}/verify, or {error} when it could not be asked
 let timer = null; // the autoplay interval while playing
 let chat = []; // the table's chat messages, oldest first
+let analysis = null; // the computer analysis section (replay-analysis.js)
 
 /** The step's game events (the server's stand-in notices are not the game's). */
 function gameEvents(step) {
@@ -277,6 +281,7 @@ function render() {
   if (drawer) drawer.render(step.state, names, { step, previous: index > 0 ? steps[index - 1] : null });
   renderMarks();
   renderChat(step.seq);
+  if (analysis) analysis.setStep(step.seq);
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("first").disabled = index === 0;
   document.getElementById("next").disabled = index === steps.length - 1;
@@ -370,6 +375,26 @@ function renderMarks() {
   );
 }
 
+/** A move of the game in words, as a sentence about its seat ("Ann plays the red 40 on 1,1"):
+ * the drawer's log words, with the events of the step that played it when `played`. */
+function moveWords(action, seat, index, played) {
+  const step = played ? steps[indexOfSeq(index + 1)] : null;
+  const events = step ? gameEvents(step) : [];
+  const words = drawer && drawer.actionWords ? drawer.actionWords(action, { events, form: "log", names }) : null;
+  const who = names[seat] ?? String(seat);
+  if (!words) return `${who}: ${action}`;
+  return words.includes("{who}") ? capitalise(words.replace("{who}", who)) : `${who}: ${words}`;
+}
+
+/** Show the step of seq `seq` (a decision of the analysis), the board in view. */
+function jumpTo(seq) {
+  const i = indexOfSeq(seq);
+  if (i < 0) return;
+  go(i);
+  const top = dom.action.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight) dom.action.scrollIntoView({ block: "nearest" });
+}
+
 function go(i, { keepPlaying = false } = {}) {
   if (!keepPlaying && timer) stop();
   index = Math.max(0, Math.min(steps.length - 1, i));
@@ -454,6 +479,14 @@ async function init() {
     dom.action.textContent = errorText(err.code, err.message);
     return;
   }
+  document.getElementById("analysis").hidden = false;
+  analysis = initAnalysis({
+    box: document.getElementById("analysis-box"),
+    tableId,
+    names: () => names,
+    moveWords,
+    jump: jumpTo,
+  });
   const asked = seqFromHash();
   const start = asked === null ? -1 : indexOfSeq(asked);
   go(start >= 0 ? start : 0);

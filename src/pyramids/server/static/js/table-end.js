@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { api, errorText, fill, h, s, toast } from "./util.js";
 
 /** The POST /api/tables body of a new table like `summary`: same game, seats (kind, name,
- * bot), rules options, pace, hints and visibility; a new secret seed. */
+ * bot), rules options, pace, hints, bot hints and visibility; a new secret seed. */
 export function playAgainBody(summary) {
   const settings = summary.settings || {};
   const body = {
@@ -18,7 +18,7 @@ export function playAgainBody(summary) {
     options: { ...(summary.options || {}) },
     public: Boolean(summary.public),
   };
-  for (const key of ["bot_delay", "absent_after", "turn_time", "takeover_bot", "hints"]) {
+  for (const key of ["bot_delay", "absent_after", "turn_time", "takeover_bot", "hints", "bot_hints"]) {
     if (settings[key] !== undefined && settings[key] !== null) body[key] = settings[key];
   }
   return body;
@@ -88,29 +88,51 @@ const CHART_H = 140;
 const PAD = { left: 30, right: 10, top: 10, bottom: 24 };
 
 /**
+ * An empty chart of the end screen's kind (also the replay's analysis chart): the SVG with
+ * its axes from 0 to `xMax` and 0 to `yMax`, a tick label at each of `yTicks` (written by
+ * `tick`), `xLabel` under the x axis; returns {svg, x, y}, the scales from data to the
+ * drawing. `width` widens it for a long game; `testid` and `className` name the SVG.
+ */
+export function chartFrame({
+  xMax,
+  yMax,
+  title = "",
+  xLabel = "",
+  yTicks = null,
+  tick = String,
+  width = CHART_W,
+  testid = "end-chart",
+  className = "end-chart",
+}) {
+  const x = (i) => PAD.left + (i / Math.max(1, xMax)) * (width - PAD.left - PAD.right);
+  const y = (v) => PAD.top + (1 - v / yMax) * (CHART_H - PAD.top - PAD.bottom);
+  const svg = s("svg", {
+    class: className,
+    viewBox: `0 0 ${width} ${CHART_H}`,
+    role: "img",
+    "aria-label": title,
+    "data-testid": testid,
+  });
+  if (title) svg.append(s("title", {}, title));
+  const axis = s("g", { class: "chart-axis", "aria-hidden": "true" });
+  axis.append(s("line", { x1: PAD.left, x2: width - PAD.right, y1: y(0), y2: y(0) }));
+  axis.append(s("line", { x1: PAD.left, x2: PAD.left, y1: y(0), y2: y(yMax) }));
+  for (const v of yTicks || [yMax, 0]) {
+    axis.append(s("text", { x: PAD.left - 4, y: y(v) + 4, class: "chart-tick end" }, tick(v)));
+  }
+  if (xLabel) axis.append(s("text", { x: (PAD.left + width - PAD.right) / 2, y: CHART_H - 6, class: "chart-tick mid" }, xLabel));
+  svg.append(axis);
+  return { svg, x, y };
+}
+
+/**
  * A line chart: `series` is one array of numbers per seat (the same length, one point per
  * step), drawn in the seats' colours (seat-c{i}); `names` label the legend.
  */
 export function lineChart(series, names, { title = "", xLabel = "" } = {}) {
   const steps = Math.max(1, ...series.map((line) => line.length - 1));
   const top = Math.max(1, ...series.flat());
-  const x = (i) => PAD.left + (i / steps) * (CHART_W - PAD.left - PAD.right);
-  const y = (v) => PAD.top + (1 - v / top) * (CHART_H - PAD.top - PAD.bottom);
-  const svg = s("svg", {
-    class: "end-chart",
-    viewBox: `0 0 ${CHART_W} ${CHART_H}`,
-    role: "img",
-    "aria-label": title,
-    "data-testid": "end-chart",
-  });
-  if (title) svg.append(s("title", {}, title));
-  const axis = s("g", { class: "chart-axis", "aria-hidden": "true" });
-  axis.append(s("line", { x1: PAD.left, x2: CHART_W - PAD.right, y1: y(0), y2: y(0) }));
-  axis.append(s("line", { x1: PAD.left, x2: PAD.left, y1: y(0), y2: y(top) }));
-  axis.append(s("text", { x: PAD.left - 4, y: y(top) + 4, class: "chart-tick end" }, String(top)));
-  axis.append(s("text", { x: PAD.left - 4, y: y(0) + 4, class: "chart-tick end" }, "0"));
-  if (xLabel) axis.append(s("text", { x: (PAD.left + CHART_W - PAD.right) / 2, y: CHART_H - 6, class: "chart-tick mid" }, xLabel));
-  svg.append(axis);
+  const { svg, x, y } = chartFrame({ xMax: steps, yMax: top, title, xLabel });
   series.forEach((line, seat) => {
     const points = line.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     svg.append(

@@ -7,7 +7,9 @@
 // the turn sound and the game's hand and controls all read it, so they agree during a
 // fall choice, a check and while an animation plays. Words come first: log lines and
 // buttons say what happens (the game module's actionWords); the notation is in tooltips
-// and, with the "Show notation" toggle (remembered), next to the words.
+// and, with the "Show notation" toggle (remembered), next to the words. A bot hint
+// (table-hint.js) is `ctx.hint`; the game module outlines its best move on the state it was
+// asked at only (`ctx.hintAction(msg)`), so it goes when the turn passes.
 
 import { TableConnection } from "./connection.js";
 import * as bus from "./table-bus.js";
@@ -144,6 +146,12 @@ const ctx = {
   isInteractive,
   turnState,
   log: () => logEntries,
+  // the search's hint on screen (table-hint.js): {seq, action, moves}, drawn by the game
+  // module on the state of that seq only, so it goes when the turn passes
+  hint: null,
+  hintAction,
+  isCheck,
+  actionWords: (action, form = "button") => actionWords(action, ctx.seat, [], form),
 };
 
 let game = null;
@@ -173,6 +181,18 @@ function isInteractive() {
       !ctx.animating &&
       queue.length === 0,
   );
+}
+
+/** The best move of the hint for the state `msg` (default: the one on screen), or null. */
+function hintAction(msg = ctx.current) {
+  const hint = ctx.hint;
+  return hint && msg && hint.seq === msg.seq ? hint.action : null;
+}
+
+/** Whether the state on screen asks for a call-out check (the game module knows): no hint
+ * is given there, where spotting the mayhem is the game. */
+function isCheck(msg = ctx.current) {
+  return Boolean(msg && game && game.isCheck && game.isCheck(msg));
 }
 
 /**
@@ -516,6 +536,7 @@ function renderAllActions() {
     return;
   }
   const enabled = isInteractive();
+  const best = hintAction(msg);
   fill(
     dom.allActions,
     h(
@@ -525,7 +546,7 @@ function renderAllActions() {
         h(
           "button",
           {
-            class: "chip",
+            class: `chip${action === best ? " hint-best" : ""}`,
             type: "button",
             "data-testid": "action",
             "data-action": action,
@@ -598,6 +619,7 @@ function renderAll() {
   renderAllActions();
   renderRanking();
   if (game && ctx.current && !ctx.animating) game.render(ctx.current, ctx);
+  bus.rendered();
 }
 
 let catalogPromise = null; // GET /api/games, fetched once
@@ -647,6 +669,7 @@ async function processQueue() {
         renderTurn();
         renderClock();
         renderAllActions();
+        bus.rendered();
         try {
           await game.animate(prev, msg, ctx);
         } catch (err) {

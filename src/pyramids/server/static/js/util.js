@@ -108,6 +108,9 @@ export async function api(path, { method = "GET", body } = {}) {
     const error = data && data.error ? data.error : {};
     const detail = data && data.detail ? JSON.stringify(data.detail) : response.statusText;
     const failure = new ApiError(error.code || "http", error.message || detail, response.status);
+    // a refusal for going too fast says when to ask again (429 rate_limited, seconds)
+    const retryAfter = Number(response.headers.get("Retry-After"));
+    if (Number.isFinite(retryAfter) && retryAfter > 0) failure.retryAfter = retryAfter;
     // a refused action that used an invite still bound the seat: its credential (issue 29)
     if (error.seat_token) failure.seatToken = error.seat_token;
     throw failure;
