@@ -345,3 +345,29 @@ def test_scrambling_the_other_seat_s_hidden_parts_changes_no_hint(
     live.changed(state=True)
     scrambled_hint = ask_hint(app, twin, twin_token, st["seq"])
     assert scrambled_hint["moves"] == ask_hint(app, table, token, st["seq"])["moves"]
+
+
+def test_a_seat_bound_to_your_account_asks_by_its_number(app: TestClient) -> None:
+    """Logged in, a player whose account holds the seat asks with ``seat`` instead of a
+    token (the table page opened through the account has none); another account is 403
+    not_your_seat, nobody logged in 401 not_logged_in."""
+    table, token = seated_table(app, "flaming")
+    st = my_turn(app, table, token)
+    url = f"/api/tables/{table}/hint"
+    r = app.post(url, json={"seat": 0, "seq": st["seq"]})
+    assert r.status_code == 401 and error_code(r) == "not_logged_in"
+    csrf = app.post("/api/accounts", json={"name": "Ann", "password": "a long password 1"})
+    assert csrf.status_code == 201, csrf.text
+    headers = {"X-CSRF-Token": csrf.json()["csrf"]}
+    r = app.post(url, json={"seat": 0, "seq": st["seq"]}, headers=headers)
+    assert r.status_code == 403 and error_code(r) == "not_your_seat"
+    linked = app.post(f"/api/tables/{table}/link", json={"token": token}, headers=headers)
+    assert linked.status_code == 200, linked.text
+
+    def done() -> dict[str, Any] | None:
+        r = app.post(url, json={"seat": 0, "seq": st["seq"]}, headers=headers)
+        assert r.status_code in (200, 202), r.text
+        return dict(r.json()) if r.status_code == 200 else None
+
+    got = wait_until(done, "the account's hint")
+    assert got["seat"] == 0 and got["moves"]

@@ -48,6 +48,7 @@ from pyramids.bots.inference import Memory
 from pyramids.core import GameRecord
 from pyramids.core.game import Action, View
 from pyramids.server import verify
+from pyramids.server.auth import require_account
 from pyramids.server.db import AnalysisRow, Base
 from pyramids.server.limits import RateLimitedError, client_key
 from pyramids.server.live import RUNNING, LiveTable, ProtocolError
@@ -140,15 +141,8 @@ class Advisor:
 
     # --- hints -----------------------------------------------------------------------------
 
-    async def hint(self, table: LiveTable, token: str | None, seq: int, key: str) -> dict[str, Any]:
-        """Where the hint for ``token``'s seat at ``seq`` stands (see the module doc)."""
-        if token is None:
-            raise ProtocolError(
-                "spectator",
-                "hints are for the player whose turn it is: send your seat's token",
-                403,
-            )
-        seat = table.seat_for_token(token)
+    async def hint(self, table: LiveTable, seat: int, seq: int, key: str) -> dict[str, Any]:
+        """Where the hint for ``seat`` at ``seq`` stands (see the module doc)."""
         if not table.settings.bot_hints:
             raise ProtocolError("hints_off", "this table does not allow hints", 403)
         if table.status != RUNNING:
@@ -360,7 +354,10 @@ class HintIn(BaseModel):
     """Ask for a hint at your turn."""
 
     token: Annotated[str, Field(max_length=64)] | None = None
-    """Your seat's token (as for ``POST /api/tables/{id}/actions``); without it: 403."""
+    """Your seat's token (as for ``POST /api/tables/{id}/actions``)."""
+    seat: Annotated[StrictInt, Field(ge=0)] | None = None
+    """Without a token: your seat, bound to your logged-in account (the session cookie and
+    its ``X-CSRF-Token``). Neither: 403 ``spectator``."""
     seq: Annotated[StrictInt, Field(ge=0)]
     """The seq of the state you decide at (409 ``stale`` when the game has moved on)."""
 
@@ -414,6 +411,20 @@ def advisor_of(request: Request) -> Advisor:
     return advisor
 
 
+async def _seat(request: Request, table: LiveTable, body: HintIn) -> int:
+    """The seat asking: its token's, or the logged-in account's seat ``body.seat``."""
+    if body.token is not None:
+        return table.seat_for_token(body.token)
+    if body.seat is None:
+        raise ProtocolError(
+            "spectator", "hints are for the player whose turn it is: send your seat's token", 403
+        )
+    account = await require_account(request, write=True)
+    if body.seat >= table.players or table.seats[body.seat].account_id != account.id:
+        raise ProtocolError("not_your_seat", f"seat {body.seat} is not your account's", 403)
+    return body.seat
+
+
 def _address(request: Request) -> str:
     client = request.client
     return client_key(client.host if client is not None else None)
@@ -433,12 +444,14 @@ async def post_hint(
 ) -> dict[str, Any]:
     """The search's best actions for your seat at your turn, with their chances to win:
     202 while it is queued (``position``) or running, 200 with ``moves`` once done; ask
-    again with the same body (it is searched once). 403 ``spectator``, ``bad_token``,
-    ``hints_off``; 409 ``not_running``, ``stale``, ``not_your_turn``, ``check``; 429
+    again with the same body (it is searched once). A seat bound to your account may ask
+    by ``seat`` instead of ``token`` (logged in, with ``X-CSRF-Token``). 403 ``spectator``,
+    ``bad_token``, ``not_your_seat``, ``hints_off``; 409 ``not_running``, ``stale``, ``not_your_turn``, ``check``; 429
     ``rate_limited``; 503 ``busy``."""
     advisor = advisor_of(request)
     table = await advisor.manager.get(table_id)
-    out = await advisor.hint(table, body.token, body.seq, _address(request))
+    seat = await _seat(request, table, body)
+    out = await advisor.hint(table, seat, body.seq, _address(request))
     if out["status"] != "done":
         response.status_code = 202
     return out

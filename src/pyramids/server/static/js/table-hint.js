@@ -46,10 +46,9 @@ function statusOf(ctx) {
 }
 
 /** Whether the page shows the Hint button: a seated player at a running table with bot
- * hints. The hint endpoint knows a seat by its token only: a seat opened through the
- * account (`?seat=N`, no token in this tab) gets no button. */
+ * hints (a seat held by its token, or opened through the logged-in account: `?seat=N`). */
 function applies(ctx) {
-  if (!ctx || ctx.seat === null || ctx.seat === undefined || !ctx.token) return false;
+  if (!ctx || ctx.seat === null || ctx.seat === undefined) return false;
   const settings = (ctx.summary && ctx.summary.settings) || {};
   return settings.bot_hints === true && statusOf(ctx) === "running";
 }
@@ -85,7 +84,8 @@ async function poll(mine, seq) {
   try {
     answer = await api(`/api/tables/${encodeURIComponent(ctx.tableId)}/hint`, {
       method: "POST",
-      body: { token: ctx.token, seq },
+      // a seat opened through the account asks as the account (cookie and CSRF header)
+      body: ctx.token ? { token: ctx.token, seq } : { seat: ctx.seat, seq },
     });
   } catch (err) {
     if (mine !== gen) return;
