@@ -12,7 +12,7 @@ plays, on a fast machine or a busy one. Then it checks what the cluster promises
 - **nothing acknowledged is lost**: every action a client had acknowledged (a WebSocket
   ``ack`` or an HTTP 200) is in the stored record at the seq the acknowledgement named;
 - **nothing is applied twice**: the record's seqs are 1..n with no gap, it replays
-  (:func:`pyramids.server.live.rebuild`: each action its seat's, legal, the snapshots
+  (:func:`pyramids.server.rebuild.rebuild`: each action its seat's, legal, the snapshots
   equal) and verifies (:func:`pyramids.core.fairness.verify_record`: the chance draws and
   the end), every entry of a human seat is an action that seat's client decided on the
   state just before it, and no seq was acknowledged twice;
@@ -456,7 +456,7 @@ def check(
     from pyramids.core.fairness import verify_record
     from pyramids.core.record import GameRecord
     from pyramids.games import make_game
-    from pyramids.server.live import StartupError, rebuild
+    from pyramids.server.rebuild import StartupError, rebuild
     from pyramids.server.store import load_table
 
     problems: list[str] = []

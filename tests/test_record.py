@@ -2,6 +2,7 @@
 
 A record (game, options, seed, actions as text) is the whole truth about a game: the
 same seed and bots give the same record, and replaying it gives the same final state.
+``replay_actions`` is the one replay loop every replayer goes through.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 import pytest
 
 from pyramids.bots import make_bot
-from pyramids.core import GameRecord, PositionError, State, play_game, replay
+from pyramids.core import CHANCE, GameRecord, PositionError, State, play_game, replay
+from pyramids.core.record import ReplayError, ReplayFault, ReplayStep, replay_actions
 from pyramids.flaming import FlamingGame, FlamingOptions
 from pyramids.games import make_game
 
@@ -235,3 +237,59 @@ def test_a_corrupted_record_replays_the_good_prefix() -> None:
         for text, _ in replay(game, record):
             yielded.append(text)
     assert yielded == record.actions[:6]
+
+
+def test_replay_actions_gives_who_decided_each_action_and_before_sees_the_state_before() -> None:
+    """replay_actions: "``before(step)`` is called with each parsed action before it is
+    applied, while ``step.state`` is still the state it is decided in"."""
+    game, final, record = random_game(8, players=3, fire_die=True)
+    state = game.new_initial_state(record.seed)
+    expected_seats, before_texts = [], []
+    for text in record.actions:
+        expected_seats.append(state.current_player())
+        state.apply(state.parse_action(text))
+
+    def before(step: ReplayStep) -> None:
+        assert step.state.current_player() == step.seat  # not applied yet
+        before_texts.append(step.state.action_to_string(step.action))
+
+    start = game.new_initial_state(record.seed)
+    steps = [(s.seq, s.seat, s.text) for s in replay_actions(start, record.actions, before=before)]
+    assert steps == [
+        (i, seat, text)
+        for i, (seat, text) in enumerate(zip(expected_seats, record.actions, strict=True), 1)
+    ]
+    assert CHANCE in expected_seats  # the fire die rolled: a chance draw is CHANCE's step
+    assert before_texts == record.actions
+    assert start.to_json() == final.to_json()  # the state passed in is replayed in place
+
+
+def test_replay_actions_refuses_an_action_stored_for_a_seat_whose_decision_it_was_not() -> None:
+    """A record that names who decided each action (``deciders``): another seat than the
+    one to decide is a WRONG_SEAT ReplayError, before the action is even parsed."""
+    game, _, record = random_game(4, players=2, preset="basic")
+    state = game.new_initial_state(record.seed)
+    seats = [state.current_player()]
+    seats += [1 - seats[0]] * (len(record.actions) - 1)
+    with pytest.raises(ReplayError) as info:
+        for _ in replay_actions(state, record.actions, deciders=seats):
+            pass
+    error = info.value
+    assert error.fault is ReplayFault.WRONG_SEAT
+    assert error.stored_seat != error.to_move
+    assert f"is stored for seat {error.stored_seat} but it was seat {error.to_move}'s" in str(error)
+
+
+def test_replay_actions_says_when_an_action_comes_after_the_end() -> None:
+    """An action past the end of the game is an AFTER_END ReplayError (a PositionError
+    naming it, as ``replay`` always raised)."""
+    game, _, record = random_game(5, players=2, preset="basic")
+    extra = record.actions[-1]
+    state = game.new_initial_state(record.seed)
+    with pytest.raises(PositionError) as info:
+        for _ in replay_actions(state, [*record.actions, extra]):
+            pass
+    assert isinstance(info.value, ReplayError)
+    assert info.value.fault is ReplayFault.AFTER_END
+    assert info.value.seq == len(record.actions) + 1
+    assert str(info.value).startswith(f"record action {info.value.seq} ({extra!r}) does not apply")

@@ -298,7 +298,7 @@ def _two_decisions(spec: str) -> tuple[Any, View, Action, View, Sequence[Action]
 
 
 def test_a_bot_made_for_one_decision_from_the_seats_memory_infers_as_one_that_played_on() -> None:
-    """The server makes a bot per decision (``server.live.think_on``) and hands it what the
+    """The server makes a bot per decision (``server.bot_runner.bot_action_remembering``) and hands it what the
     seat's bot remembered (``ISMCTSBot.restore`` of its ``memory``): its search is the
     played-on bot's, and not a fresh bot's (which has nothing to infer from)."""
     spec = "ismcts:300+greedy+guided+h10+infer"

@@ -7,7 +7,11 @@ another instance" straight into it. :class:`RecordingPublisher` and
 :class:`RecordingScheduler` write down what the authority asked of them, and a shared
 :class:`Journal` keeps the order of store, publish and schedule across the three.
 :func:`live_table` builds a :class:`~pyramids.server.live.LiveTable` from a
-``TableRecord`` through ``live.rebuild``, as a restart would, with the real rules engines.
+``TableRecord`` through ``rebuild.rebuild``, as a restart would, with the real rules engines.
+
+:class:`MemoryRuntime` is the table runtime as presence, the decision timers and the move
+scheduler see it (``server/ports.py``), on these fakes and a ``ManualClock``: the real
+parts, no database, no sockets, no real time.
 """
 
 from __future__ import annotations
@@ -29,16 +33,17 @@ from pyramids.server.authority import (
     SeqTakenError,
     StoreUnavailableError,
 )
+from pyramids.server.bots import ServerMoveScheduler
 from pyramids.server.clocks import ManualClock
-from pyramids.server.live import (
-    RUNNING,
-    LiveTable,
-    TableSettings,
-    encode,
-    rebuild,
-    viewers,
-)
+from pyramids.server.config import Settings
+from pyramids.server.live import RUNNING, LiveTable
+from pyramids.server.presence import Presence
+from pyramids.server.rebuild import rebuild
 from pyramids.server.store import ActionRecord, ActionWrite, SeatRecord, TableRecord
+from pyramids.server.table_log import viewers
+from pyramids.server.table_settings import TableSettings
+from pyramids.server.timers import Timers, forfeit_end
+from pyramids.server.wire import encode
 
 TABLE_ID = "t1"
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank")
@@ -327,3 +332,91 @@ def facts(table: LiveTable) -> dict[str, Any]:
         "ranking": table.ranking,
         "finished": table.finished,
     }
+
+
+class InlineSearches:
+    """Runs a search bot's decision at once, in this process (no worker pool)."""
+
+    async def run(
+        self, table_id: str, human: bool | Callable[[], bool], fn: Callable[..., Any], *args: Any
+    ) -> Any:
+        """``fn(*args)`` here and now."""
+        return fn(*args)
+
+
+class MemoryRuntime:
+    """The table runtime of one instance that owns every table, as its parts see it
+    (``ports.PresenceRuntime``, ``TimersRuntime``, ``SchedulerRuntime``): the real
+    :class:`Presence`, :class:`Timers` and :class:`ServerMoveScheduler`, an authority on a
+    :class:`MemoryActionStore`, a ``ManualClock``; no cluster, no database (a part that
+    writes fails loudly), no sockets."""
+
+    def __init__(self, settings: Settings, clock: ManualClock | None = None) -> None:
+        self.settings = settings
+        self.clock = clock if clock is not None else ManualClock()
+        self.stopping = False
+        self.cluster = False
+        self.origin = "test/1"
+        self.store = MemoryActionStore()
+        self.publisher = RecordingPublisher()
+        self.searches = InlineSearches()
+        self.presence = Presence(self)
+        self.timers = Timers(self)
+        self.moves = ServerMoveScheduler(self)
+        self.authority = Authority(self.store, self.clock, self.publisher, self.moves)
+        self.finished: list[str] = []
+        """The ids of the tables whose game ended, in order."""
+
+    def spawn(self, table: LiveTable, coro: Any) -> None:
+        """Run ``coro`` as a task of ``table``."""
+        task = asyncio.ensure_future(coro)
+        table.tasks.add(task)
+        task.add_done_callback(table.tasks.discard)
+
+    async def critical(self, coro: Any) -> Any:
+        """Run ``coro`` (nothing cancels it here)."""
+        return await coro
+
+    def owns(self, table: LiveTable) -> bool:
+        """Every table is this instance's."""
+        return True
+
+    def game_over(self, table: LiveTable, *, run_hooks: bool) -> None:
+        """Stop the table's timers and note that its game ended."""
+        self.presence.cancel(table)
+        self.timers.cancel(table)
+        self.finished.append(table.id)
+
+    def end_by_forfeit(
+        self, table: LiveTable, seat: int, ranking: list[int], now: dt.datetime
+    ) -> None:
+        """The forfeit left one seat standing: the game is over."""
+        forfeit_end(table, seat, ranking, now)
+        self.game_over(table, run_hooks=True)
+
+    def notice(self, kind: str, table_id: str, data: str = "") -> str:
+        """A notification's text (never sent: there is no cluster)."""
+        return f"{kind} {table_id} {self.origin} {data}".rstrip()
+
+    def notify_changed(self, conn: Any, table: LiveTable) -> None:
+        """Nobody to tell."""
+
+    async def read(self, job: Callable[[Any], Any]) -> Any:
+        """No database here."""
+        raise NotImplementedError("the memory runtime has no database")
+
+    async def write(self, job: Callable[[Any], Any]) -> Any:
+        """No database here."""
+        raise NotImplementedError("the memory runtime has no database")
+
+    async def write_quietly(self, job: Callable[[Any], Any], what: str) -> None:
+        """No database here."""
+        raise NotImplementedError("the memory runtime has no database")
+
+    async def stop(self, *tables: LiveTable) -> None:
+        """Cancel the tasks of ``tables`` and wait for them to end."""
+        self.stopping = True
+        tasks = [task for table in tables for task in table.tasks]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -18,21 +18,25 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from pyramids.server import Settings, create_app
-from pyramids.server.accounts import (
-    DELETED_NAME,
-    FAILED_LOGIN_RATE,
-    SESSION_MAX_AGE,
-    check_name,
-    name_key,
-)
+from pyramids.server.accounts import DELETED_NAME, check_name, name_key
 from pyramids.server.auth import COOKIE, CSRF_HEADER
 from pyramids.server.config import LimitSettings
-from pyramids.server.live import ProtocolError
+from pyramids.server.protocol import ProtocolError
+from pyramids.server.sessions import SESSION_MAX_AGE
 from tests.http_play import HttpSeat, play_out
 from tests.server.conftest import HUMAN, bot, create, make_settings, receive_until
+from tests.server.rate_clock import RateClock
 
 PASSWORD = "correct horse battery"
-FAILED_LIMIT = int(FAILED_LOGIN_RATE.split("/")[0])
+FAILED_LIMIT = int(LimitSettings().rate_login_failures.split("/")[0])
+"""Failed log-ins a name may take (``rate_login_failures``, by default 5 in 15 minutes)."""
+
+
+@pytest.fixture(autouse=True)
+def rate_clock(monkeypatch: pytest.MonkeyPatch) -> RateClock:
+    """Every rate here counts on a stopped clock (``tests/server/rate_clock.py``): a test
+    that straddles a window's edge counts its requests as sent."""
+    return RateClock(monkeypatch)
 
 
 def error_code(response: Any) -> str:
@@ -291,7 +295,7 @@ def test_log_out_ends_the_session_on_the_server(client: TestClient) -> None:
 
 
 def test_failed_log_ins_per_name_are_limited_from_any_address(client: TestClient) -> None:
-    """At most FAILED_LOGIN_RATE failures per name (the test client's address is exempt from
+    """At most FAILED_LIMIT failures per name (the test client's address is exempt from
     the per-address rates, not from this): then 429 even with the right password; another
     name is not affected."""
     sign_up(client, "Ann")
@@ -313,6 +317,34 @@ def test_unknown_names_are_limited_too(client: TestClient) -> None:
         r = client.post("/api/session", json={"name": "Nobody", "password": PASSWORD})
         assert error_code(r) == "bad_credentials"
     r = client.post("/api/session", json={"name": "nobody", "password": PASSWORD})
+    assert error_code(r) == "rate_limited"
+
+
+def test_failed_log_ins_per_name_are_a_setting_and_their_window_passes(
+    app_with: Any, rate_clock: RateClock
+) -> None:
+    """``rate_login_failures`` (issue 31: every rate is a setting, counted by one limiter):
+    a wrong current password counts as a failed log-in of the name; past the rate even the
+    right password is refused; once the window has room (the limiter's clock moved on)
+    the right password logs in, and that clears the name's count."""
+    client = app_with(rate_login_failures="2/15minutes")
+    token = sign_up(client, "Ann")
+    wrong = {"current_password": "wrong wrong", "name": "Anna"}
+    assert error_code(client.patch("/api/accounts/me", json=wrong, headers=csrf(token))) == (
+        "wrong_password"
+    )
+    client.cookies.clear()
+    guess = {"name": "ann", "password": "guess guess"}
+    assert error_code(client.post("/api/session", json=guess)) == "bad_credentials"
+    r = client.post("/api/session", json={"name": "Ann", "password": PASSWORD})
+    assert error_code(r) == "rate_limited"
+    assert "at most 2 per 15minutes" in r.json()["error"]["message"]
+    assert 0 < int(r.headers["retry-after"]) <= 15 * 60
+    rate_clock.advance(15 * 60)
+    log_in(client, "Ann")
+    for _ in range(2):  # cleared by the log-in: two failures again before a refusal
+        assert error_code(client.post("/api/session", json=guess)) == "bad_credentials"
+    r = client.post("/api/session", json={"name": "Ann", "password": PASSWORD})
     assert error_code(r) == "rate_limited"
 
 

@@ -21,20 +21,13 @@ from pyramids.core import CHANCE
 from pyramids.core.fairness import chance_rng
 from pyramids.server.authority import Authority, Committed
 from pyramids.server.clocks import CLOCK, FORFEITED, ManualClock
-from pyramids.server.live import (
-    ABSENT,
-    EXPIRED,
-    FINISHED,
-    OPEN,
-    RUNNING,
-    TIMEOUT,
-    LiveTable,
-    ProtocolError,
-    ranking_order,
-    rebuild,
-)
+from pyramids.server.live import EXPIRED, FINISHED, OPEN, RUNNING, LiveTable
+from pyramids.server.protocol import ProtocolError
 from pyramids.server.pubsub import Notice
+from pyramids.server.rebuild import rebuild
+from pyramids.server.standings import ranking_order
 from pyramids.server.store import SeatRecord, TableRecord
+from pyramids.server.table_log import ABSENT, TIMEOUT
 from tests.server.fakes import (
     TABLE_ID,
     MemoryActionStore,
@@ -342,7 +335,7 @@ def test_catch_up_with_an_unreadable_store_changes_nothing() -> None:
 
 def test_catch_up_stops_at_a_stored_action_of_the_wrong_seat() -> None:
     """A stored row that names a seat not to move (a corrupt record) is not applied: the
-    replay would refuse it too (``live.rebuild``)."""
+    replay would refuse it too (``rebuild.rebuild``)."""
     parts = memory_authority()
     table = live_table()
     before = facts(table)

@@ -95,7 +95,7 @@ def test_a_bot_seat_plays_on_from_what_its_bot_remembered_so_that_inference_read
     """The server makes a bot per decision (in the search workers, so what it remembers
     crosses processes); the table keeps, per bot seat, what that bot remembered
     (``LiveTable.bot_memory``) and, with more than two seats, the seat's views since
-    (``bot_seen``), handed to the next decision's bot (``think_on``) so that a level that
+    (``bot_seen``), handed to the next decision's bot (``bot_runner.bot_action_remembering``) so that a level that
     infers hands reads every opponent's moves at tables too, belief across turns included."""
     settings = make_settings(tmp_path, ismcts_spec="ismcts:20+greedy+guided+h5+infer")
     with TestClient(create_app(settings)) as client:

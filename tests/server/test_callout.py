@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 
 from pyramids.core import GameRecord, replay
 from pyramids.flaming.game import position_from_json
@@ -22,9 +23,24 @@ from pyramids.flaming.state import FlamingState
 from pyramids.flaming.tiles import spot_name
 from pyramids.games import make_game
 from pyramids.server import Settings, create_app
-from pyramids.server.live import TableSettings, default_hints
+from pyramids.server.clocks import ManualClock
+from pyramids.server.table_settings import TableSettings, default_hints
 from tests.http_play import use_invite, wait_finished
-from tests.server.conftest import HUMAN, bot, create, make_settings, receive, receive_until
+from tests.server.conftest import (
+    HUMAN,
+    bot,
+    create,
+    make_settings,
+    receive,
+    receive_until,
+    start_app,
+)
+from tests.server.test_takeover import (
+    ABSENT_AFTER,
+    TURN_TIME,
+    absence_runs_out,
+    turn_time_runs_out,
+)
 from tests.waiting import wait_until
 
 FAMILY = {"preset": "basic", "callout": "family"}
@@ -268,18 +284,29 @@ def test_bots_answer_checks_at_a_call_out_table(client: TestClient) -> None:
         assert step["seat"] == previous["pending"]["player"]
 
 
+def decision_after(ws: WebSocketTestSession, seq: int) -> dict[str, Any]:
+    """The socket seat's next decision after ``seq`` (a state message with legal actions)."""
+    return receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]) and m["seq"] > seq)
+
+
 def test_a_check_left_to_the_clock_is_answered_by_the_stand_in(tmp_path: Path) -> None:
     """A connected checker whose ``turn_time`` runs out: the stand-in bot answers the check
     for them, announced like any stand-in (the server asks ``current_player()``, which is
-    the checker while a check is pending)."""
-    with TestClient(create_app(make_settings(tmp_path))) as client:
-        body = create(client, [bot("greedy"), ANN], options=FAMILY, turn_time=0.2)
+    the checker while a check is pending). Ann never decides: each of her turn times runs
+    out on the app's manual clock until a check is hers."""
+    clock = ManualClock()
+    with start_app(make_settings(tmp_path), clock) as client:
+        body = create(client, [bot("greedy"), ANN], options=FAMILY, turn_time=TURN_TIME)
         tid, token = body["table"]["id"], body["invites"][0]["token"]
         with client.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
             receive(ws)
-            check = receive_until(ws, lambda m: m["type"] == "state" and is_check(m))
+            check = decision_after(ws, -1)
+            while not is_check(check):
+                turn_time_runs_out(client, clock)
+                check = decision_after(ws, check["seq"])
             assert check["to_move"] == 1
             assert is_check_legal(check["legal"], check["view"]["pyramid"])
+            turn_time_runs_out(client, clock)
             after = receive_until(ws, lambda m: m["type"] == "state" and m["seq"] > check["seq"])
     entry = after["last"]
     assert entry["seat"] == 1 and is_check_action(entry["action"])
@@ -288,13 +315,17 @@ def test_a_check_left_to_the_clock_is_answered_by_the_stand_in(tmp_path: Path) -
     assert {e["kind"] for e in entry["events"][1:]} & {"check_ok", "false_alarm", "call"}
 
 
-def test_an_absent_checker_is_played_by_the_takeover_bot(client: TestClient) -> None:
-    """A checker who left: the takeover bot answers their checks (``absent``)."""
-    body = create(client, [bot("greedy"), ANN], options=FAMILY, absent_after=0.05)
-    tid, token = body["table"]["id"], body["invites"][0]["token"]
-    state(client, tid, token)  # binds the seat; nobody stays connected
-    table = client.app.state.manager.tables[tid]  # type: ignore[attr-defined]
-    wait_until(lambda: any(seat == 1 for seat, _ in table.actions), "the takeover never played")
+def test_an_absent_checker_is_played_by_the_takeover_bot(tmp_path: Path) -> None:
+    """A checker who left: the takeover bot answers their checks (``absent``) once her
+    absence time passed on the app's manual clock."""
+    clock = ManualClock()
+    with start_app(make_settings(tmp_path), clock) as client:
+        body = create(client, [bot("greedy"), ANN], options=FAMILY, absent_after=ABSENT_AFTER)
+        tid, token = body["table"]["id"], body["invites"][0]["token"]
+        state(client, tid, token)  # binds the seat; nobody stays connected
+        absence_runs_out(client, clock, tid, 1)
+        table = client.app.state.manager.tables[tid]  # type: ignore[attr-defined]
+        wait_until(lambda: any(seat == 1 for seat, _ in table.actions), "the takeover played")
     seq, text = next((i, a) for i, (seat, a) in enumerate(table.actions, start=1) if seat == 1)
     assert is_check_action(text)
     assert table.stand_ins[seq] == "absent"

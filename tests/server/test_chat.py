@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
@@ -18,8 +19,16 @@ from pyramids.server import Settings, create_app
 from pyramids.server.config import LimitSettings
 from tests.http_play import use_invite
 from tests.server.conftest import HUMAN, bot, create, make_settings, play_to_end, receive_until
+from tests.server.rate_clock import RateClock
 
 TWO_PEOPLE: dict[str, Any] = {"options": {"preset": "basic"}}
+
+
+@pytest.fixture(autouse=True)
+def rate_clock(monkeypatch: pytest.MonkeyPatch) -> RateClock:
+    """Every rate here counts on a stopped clock (``tests/server/rate_clock.py``): eight
+    messages are "in ten seconds" however slowly a busy machine sends them."""
+    return RateClock(monkeypatch)
 
 
 def path(table_id: str, token: str | None = None) -> str:
@@ -181,16 +190,47 @@ def test_html_and_script_are_kept_verbatim_as_text(client: TestClient) -> None:
     assert [m["text"] for m in stored] == payloads
 
 
-def test_one_connection_sends_at_most_eight_messages_in_ten_seconds(client: TestClient) -> None:
-    """The per-connection cap holds even for an address without limits (the test client)."""
-    tid, t0, _t1 = table_of_two(client)
-    with client.websocket_connect(path(tid, t0)) as ws:
+def test_one_connection_sends_at_most_eight_messages_in_ten_seconds(
+    client: TestClient, rate_clock: RateClock
+) -> None:
+    """The per-connection cap (``rate_chat_connection``, by default 8 in any 10 seconds)
+    holds even for an address without limits (the test client); another connection of
+    the same address is not affected, and after ``retry_after`` seconds the first may
+    write again."""
+    tid, t0, t1 = table_of_two(client)
+    with (
+        client.websocket_connect(path(tid, t0)) as ws,
+        client.websocket_connect(path(tid, t1)) as other,
+    ):
         opened(ws)
+        opened(other)
         for i in range(8):
             assert say(ws, f"m{i}", f"c{i}")["type"] == "ack"
         answer = say(ws, "one too many", "c8")
         assert answer["type"] == "error" and answer["code"] == "rate_limited"
-        assert answer["retry_after"] >= 1
+        assert answer["message"].startswith("too many chat messages on this connection")
+        assert 1 <= answer["retry_after"] <= 10
+        assert say(other, "my own count", "o1")["type"] == "ack"
+        rate_clock.advance(answer["retry_after"])
+        assert say(ws, "again", "c9")["type"] == "ack"
+
+
+def test_the_per_connection_cap_is_a_setting(tmp_path: Path) -> None:
+    """``rate_chat_connection`` sets it (issue 31: every rate is a setting): at 2 per
+    minute the third message of a connection is refused, switches of the spectators'
+    channel count too, and messages refused as malformed do not."""
+    limits = LimitSettings(exempt="testclient", rate_chat_connection="2/minute")
+    with TestClient(create_app(make_settings(tmp_path, limits=limits))) as client:
+        tid, t0, _t1 = table_of_two(client)
+        with client.websocket_connect(path(tid, t0)) as ws:
+            opened(ws)
+            assert say(ws, "", "blank")["code"] == "malformed"
+            assert say(ws, "one", "r1")["type"] == "ack"
+            ws.send_json({"type": "chat_settings", "id": "off", "spectators": False})
+            receive_until(ws, lambda m: m.get("id") == "off" and m["type"] == "ack")
+            answer = say(ws, "three", "r3")
+            assert answer["type"] == "error" and answer["code"] == "rate_limited"
+            assert "at most 2 in 60 s" in answer["message"]
 
 
 def test_the_address_rate_limit_refuses_with_retry_after(tmp_path: Path) -> None:

@@ -1,11 +1,14 @@
 """Players' clocks: the bank arithmetic, and tables whose time runs out (clocks.py).
 
 The integration tests run the real app on a real SQLite file with a ``ManualClock``:
-time moves only when a test advances it, and the timers that fell due fire then.
+time moves only when a test advances it, and the timers that fell due fire then. The
+runtime's pauses (a bot's ``bot_delay``, the wait before a failed write is tried again)
+are that clock's too (issue 31: one clock).
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,12 +26,17 @@ from pyramids.core.fairness import FailureKind, verify_record
 from pyramids.core.record import GameRecord
 from pyramids.games import make_game
 from pyramids.server import Settings
+from pyramids.server.bots import RETRY_FIRST
 from pyramids.server.clocks import ClockError, ClockSpec, ManualClock
-from pyramids.server.live import LiveTable, SeatSpec, TableSettings, placements
+from pyramids.server.live import LiveTable, SeatSpec
+from pyramids.server.protocol import ProtocolError
+from pyramids.server.standings import placements
+from pyramids.server.table_settings import TableSettings
 from pyramids.server.tables import TableManager
 from tests.http_play import use_invite
 from tests.server.conftest import HUMAN, make_settings, start_app
-from tests.waiting import wait_until
+from tests.server.fakes import MemoryRuntime, live_table
+from tests.waiting import until, wait_until
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 HOUR = 3600.0
@@ -507,8 +515,92 @@ def test_a_turn_based_table_has_no_absence_takeover(
     spec = {"mode": mode, "per_move": 86400} if mode == "turn_based" else REALTIME
     table, _ = create_clocked(client, HUMANS, spec, absent_after=3600.0)
     summary = wait_for(client, table.id, to_move_is(0))
-    assert sorted(table.absent) == ([0, 1] if armed else [])
+    assert manager_of(client).presence.absence_clocks(table) == ([0, 1] if armed else [])
     assert not any(s["taken_over"] for s in summary["seats"])
+
+
+# --- one clock: the runtime's pauses -------------------------------------------------------
+
+
+def test_a_manual_clock_wakes_a_sleeper_once_advanced_past_its_time() -> None:
+    """The runtime's pauses (a bot's ``bot_delay``, a retry's wait) are the clock's: on a
+    ``ManualClock`` a pause of 5 s ends when the clock passes 5 s, not at 4.9 s and never by
+    real time; a pause of 0 ends at once; a pause cancelled leaves no timer behind."""
+
+    async def scenario() -> list[tuple[str, Any]]:
+        clock = ManualClock(T0)
+        seen: list[tuple[str, Any]] = []
+        await clock.sleep(0)
+        sleeper = asyncio.create_task(clock.sleep(5))
+        await until(clock.pending, "the pause is set")
+        seen.append(("pending", clock.pending()))
+        clock.advance(4.9)
+        seen.append(("done at 4.9 s", sleeper.done()))
+        clock.advance(0.1)
+        await sleeper
+        seen.append(("left", clock.pending()))
+        cancelled = asyncio.create_task(clock.sleep(5))
+        await until(clock.pending, "the second pause is set")
+        cancelled.cancel()
+        await asyncio.gather(cancelled, return_exceptions=True)
+        seen.append(("left after a cancel", clock.pending()))
+        return seen
+
+    assert asyncio.run(scenario()) == [
+        ("pending", [at(5)]),
+        ("done at 4.9 s", False),
+        ("left", []),
+        ("left after a cancel", []),
+    ]
+
+
+def test_a_bot_seat_moves_once_the_clock_passed_the_tables_bot_delay(
+    client: TestClient, clock: ManualClock
+) -> None:
+    """``bot_delay``: a bot waits that long before its move, on the runtime's clock: at a
+    table of two bots with 5 s, the first move is stored once the clock passed 5 s."""
+    manager = manager_of(client)
+    portal = client.portal
+    assert portal is not None
+    paced = TableSettings(bot_delay=5.0, absent_after=0.0, turn_time=0.0, takeover_bot="greedy")
+    seats = [SeatSpec("bot", bot="greedy"), SeatSpec("bot", bot="random")]
+    table, _ = portal.call(lambda: manager.create_table("flaming", seats, {}, None, paced))
+    wait_until(lambda: at(5) in portal.call(clock.pending), "the first bot's pause of 5 s")
+    advance(client, clock, 4.9)
+    assert table.seq == 0
+    advance(client, clock, 0.1)
+    wait_for(client, table.id, lambda s: s["seq"] >= 1)
+
+
+def test_a_server_move_whose_write_failed_is_tried_again_after_pauses_of_the_clock(
+    tmp_path: Path,
+) -> None:
+    """``until_stored``: "while its write fails because the storage is unavailable, try
+    again after RETRY_FIRST seconds, doubling up to RETRY_MAX": the pauses are the
+    runtime's clock's (the scheduler on fakes: ``fakes.MemoryRuntime``)."""
+
+    async def scenario() -> list[dt.datetime]:
+        clock = ManualClock(T0)
+        moves = MemoryRuntime(make_settings(tmp_path), clock).moves
+        table = live_table()
+        tried: list[dt.datetime] = []
+
+        async def attempt() -> None:
+            tried.append(clock.now())
+            if len(tried) < 3:
+                raise ProtocolError("unavailable", "the database is unreachable", 503)
+
+        stored = asyncio.create_task(moves.until_stored(table, table.seq, "chance", attempt))
+        await until(clock.pending, "the first pause")
+        assert clock.pending() == [at(RETRY_FIRST)]
+        clock.advance(RETRY_FIRST)
+        await until(lambda: len(tried) == 2 and clock.pending(), "the second pause")
+        assert clock.pending() == [at(3 * RETRY_FIRST)]
+        clock.advance(2 * RETRY_FIRST)
+        await stored
+        return tried
+
+    assert asyncio.run(scenario()) == [T0, at(RETRY_FIRST), at(3 * RETRY_FIRST)]
 
 
 # --- the HTTP API ----------------------------------------------------------------------------

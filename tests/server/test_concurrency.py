@@ -16,7 +16,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from pyramids.server import Settings
-from pyramids.server.live import ProtocolError, SeatSpec, TableSettings
+from pyramids.server.live import SeatSpec
+from pyramids.server.protocol import ProtocolError
+from pyramids.server.table_settings import TableSettings
 from pyramids.server.tables import TableManager
 from tests.http_play import use_invite, wait_finished
 from tests.server.conftest import HUMAN, bot, create, db_counts, make_settings, receive_until

@@ -19,7 +19,8 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.asyncio.client import connect
 
-from pyramids.server.live import LiveTable, Outgoing, text_frame
+from pyramids.server.live import LiveTable
+from pyramids.server.wire import Outgoing, text_frame
 from tests.live import live_server
 from tests.server.conftest import HUMAN, bot, create, play_to_end, receive, receive_until
 from tests.waiting import until

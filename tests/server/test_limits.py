@@ -9,7 +9,9 @@ tests/server/test_slow_clients.py runs the real server for what needs real socke
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +23,20 @@ from starlette.websockets import WebSocketDisconnect
 from pyramids.server import Settings, create_app
 from pyramids.server.clocks import ManualClock
 from pyramids.server.config import LimitSettings
-from pyramids.server.limits import ClientLimits, client_key, is_too_deep
+from pyramids.server.limits import ClientLimits, Rate, RateLimitedError, client_key, is_too_deep
 from tests.server.conftest import HUMAN, bot, make_settings, receive
+from tests.server.rate_clock import RateClock
 from tests.waiting import wait_until
 
 TWO_HUMANS = [HUMAN, HUMAN]
+PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+
+
+@pytest.fixture(autouse=True)
+def rate_clock(monkeypatch: pytest.MonkeyPatch) -> RateClock:
+    """Every rate here counts on a stopped clock (``tests/server/rate_clock.py``): the
+    requests of a test that straddles a window's edge count as sent."""
+    return RateClock(monkeypatch)
 
 
 def limited(tmp_path: Path, **limits: Any) -> Settings:
@@ -73,6 +84,72 @@ def test_limit_settings_from_env_and_options() -> None:
         LimitSettings().with_values({"no_such": "1"})
     with pytest.raises(ValueError, match="not a int"):
         LimitSettings().with_values({"max_spectators": "many"})
+
+
+def documented_limits() -> dict[str, str]:
+    """The rows of docs/PROTOCOL.md's "Limits" table: name -> default, as written."""
+    section = PROTOCOL.read_text(encoding="utf-8").split("### Limits", 1)[1].split("\n#", 1)[0]
+    rows = (re.match(r"\| `(\w+)` \| ([^|]*) \|", line) for line in section.splitlines())
+    return {m.group(1): m.group(2).strip() for m in rows if m}
+
+
+def test_every_rate_and_limit_is_a_setting_documented_with_its_default() -> None:
+    """Issue 31, "one limiter [...] for actions, chat, sign-up and log-in, with every
+    number in the settings and documented": each rate ``ClientLimits`` counts is a field
+    ``rate_<name>`` of LimitSettings, and every field is a row of docs/PROTOCOL.md's
+    "Limits" table giving its default."""
+    settings = LimitSettings()
+    names = {f.name for f in fields(LimitSettings)}
+    assert {f"rate_{kind}" for kind in Rate} <= names
+    rows = documented_limits()
+    for name in sorted(names):
+        default = getattr(settings, name)
+        if isinstance(default, str):
+            shown = f"`{default}`" if default else "(none)"
+        else:
+            shown = f"{default:g}" if isinstance(default, float) else str(default)
+        assert rows.get(name) == shown, (name, rows.get(name), shown)
+
+
+def test_a_connections_rate_is_exact_and_applies_to_exempt_addresses(
+    rate_clock: RateClock,
+) -> None:
+    """Per connection the window moves with the hits (8 in any 10 seconds, not 8 per
+    fixed 10-second window), whatever the address: exempt addresses are exempt from the
+    per-address rates only."""
+    limits = ClientLimits(LimitSettings(exempt="testclient"))
+    for _ in range(8):
+        limits.check_connection(Rate.CHAT_CONNECTION, "c1", "chat messages")
+        rate_clock.advance(1)
+    with pytest.raises(RateLimitedError) as refused:  # at 8 s: the first is 8 s old
+        limits.check_connection(Rate.CHAT_CONNECTION, "c1", "chat messages")
+    assert refused.value.retry_after == 2
+    assert "at most 8 in 10 s; try again in 2 s" in refused.value.message
+    limits.check_connection(Rate.CHAT_CONNECTION, "c2", "chat messages")  # its own count
+    rate_clock.advance(3.5)  # at 11.5 s the hits of 0 s and 1 s are out: two more, not eight
+    for _ in range(2):
+        limits.check_connection(Rate.CHAT_CONNECTION, "c1", "chat messages")
+    with pytest.raises(RateLimitedError):
+        limits.check_connection(Rate.CHAT_CONNECTION, "c1", "chat messages")
+    for _ in range(20):
+        limits.check(Rate.CHAT, "testclient")  # the exempt address's own rate: none
+
+
+def test_a_rate_of_failures_counts_only_what_it_is_told_and_forgets_on_request(
+    rate_clock: RateClock,
+) -> None:
+    """Failed log-ins per name: ``wait`` asks without counting, ``count`` counts a failure,
+    ``forget`` clears a name; exempt addresses do not matter (the key is a name)."""
+    limits = ClientLimits(LimitSettings(rate_login_failures="3/15minutes", exempt="ann"))
+    for _ in range(10):
+        assert limits.wait(Rate.LOGIN_FAILURES, "ann") == 0  # asking is free
+    for _ in range(3):
+        limits.count(Rate.LOGIN_FAILURES, "ann")
+    assert 0 < limits.wait(Rate.LOGIN_FAILURES, "ann") <= 15 * 60
+    assert limits.wait(Rate.LOGIN_FAILURES, "bob") == 0
+    limits.forget(Rate.LOGIN_FAILURES, "ann")
+    assert limits.wait(Rate.LOGIN_FAILURES, "ann") == 0
+    assert ClientLimits(LimitSettings(rate_login_failures="")).wait(Rate.LOGIN_FAILURES, "x") == 0
 
 
 def test_table_creation_rate_answers_429_with_retry_after(app_with: Any) -> None:

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from pyramids.server import create_app
 from pyramids.server.finished import FinishedCache, estimated_bytes
-from pyramids.server.live import encode
+from pyramids.server.wire import encode
 from tests import http_play
 from tests.server.conftest import bot, create, make_settings
 
@@ -112,4 +112,4 @@ def test_asking_for_unknown_tables_leaves_nothing_behind(tmp_path: Path) -> None
         for n in range(50):
             r = client.get(f"/api/tables/nosuch{n:04d}")
             assert r.status_code == 404
-        assert manager._loading == {}
+        assert manager.cache.loading == {}

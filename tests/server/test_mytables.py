@@ -14,7 +14,8 @@ from sqlalchemy import Connection, insert
 from pyramids.server import Settings
 from pyramids.server.auth import ACCOUNTS, COOKIE, SESSIONS, Account, session_id
 from pyramids.server.clocks import ManualClock
-from pyramids.server.live import LiveTable, SeatSpec, TableSettings
+from pyramids.server.live import LiveTable, SeatSpec
+from pyramids.server.table_settings import TableSettings
 from tests.server.test_clocks import T0, manager_of, start_app, wait_for
 
 

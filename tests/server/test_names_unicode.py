@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 from pyramids import texts
 from pyramids.server import names
 from pyramids.server.accounts import check_name
-from pyramids.server.live import ProtocolError
+from pyramids.server.protocol import ProtocolError
 from pyramids.server.schemas import clean_name
 
 ZWSP = "\u200b"

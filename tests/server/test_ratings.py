@@ -295,12 +295,12 @@ def test_a_finished_game_is_rated_once_however_often_the_hook_runs(
     play_out(client, tid, [(tokens[0], alice), (tokens[1], bob)])
     wait_results(settings, tid)
     first = rating_of(settings, "alice")
-    manager = client.app.state.manager  # type: ignore[attr-defined]
-    table = manager.tables[tid]
+    table = client.app.state.manager.tables[tid]  # type: ignore[attr-defined]
+    database = client.app.state.database  # type: ignore[attr-defined]
     assert client.portal is not None
     for _ in range(2):
-        assert client.portal.call(ratings.rate_table, manager, table) is None
-    assert client.portal.call(ratings.catch_up, manager) == []
+        assert client.portal.call(ratings.rate_table, database, table) is None
+    assert client.portal.call(ratings.catch_up, database) == []
     assert rating_of(settings, "alice") == first
     assert query(settings, "SELECT COUNT(*) AS n FROM rating_history")[0].n == 2
     assert query(settings, "SELECT COUNT(*) AS n FROM results")[0].n == 2
@@ -321,6 +321,12 @@ def test_a_game_that_ended_while_ratings_were_not_running_is_rated_at_the_next_s
         play_out(first, tid, [(tokens[0], alice), (tokens[1], bob)])
         places = final_places(first, tid)
         settle(first, tid)  # whatever the game's end started has run and committed
+        # the state the test is about, both halves read back: the end is stored (the
+        # positive event settle waited for), and nothing rated it (issue 31: a check that
+        # followed a sleep could not fail; this one fails if anything but the cleared hook
+        # rates a game, or if the end was not committed)
+        status = query(settings, "SELECT status FROM tables WHERE id = :t", t=tid)
+        assert [row.status for row in status] == ["finished"]
         assert query(settings, "SELECT COUNT(*) AS n FROM results")[0].n == 0
     with TestClient(create_app(settings)) as second:
         after = expected([DEFAULT, DEFAULT], places)

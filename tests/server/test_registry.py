@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from pyramids.core import Outcome
 from pyramids.games import descriptor, descriptors, names, register, unregister
-from pyramids.server.live import final_order
+from pyramids.server.standings import final_order
 from tests.http_play import use_invite
 from tests.server.conftest import HUMAN, bot, create
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from pyramids.server.live import FINISHED, SeatSpec, TableSettings
+from pyramids.server.live import FINISHED, SeatSpec
 from pyramids.server.search import ANALYSIS, HINT, Dispatch, SearchPool
+from pyramids.server.table_settings import TableSettings
 from pyramids.server.tables import TableManager
 from tests.waiting import until
 

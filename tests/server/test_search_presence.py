@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from pyramids.server.clocks import ManualClock
-from pyramids.server.live import Client, SeatSpec, TableSettings
+from pyramids.server.live import SeatSpec
 from pyramids.server.search import SearchPool
+from pyramids.server.table_settings import TableSettings
 from pyramids.server.tables import TableManager
+from pyramids.server.wire import Client
 from tests.waiting import HANG, until
 
 from .conftest import make_settings

@@ -30,7 +30,7 @@ FAILURES = 3
 
 class FlakyActions:
     """Makes ``INSERT INTO actions`` fail at the database, FAILURES times per (table, seat):
-    the write layer the TableManager uses (store.Writer) sees an OperationalError exactly
+    the database gateway's writer thread (database.Writer) sees an OperationalError exactly
     as from a full disk, then the storage recovers."""
 
     def __init__(self) -> None:

@@ -20,9 +20,9 @@ from pyramids.core import GameRecord, replay
 from pyramids.games import make_game
 from pyramids.server import Settings, create_app
 from pyramids.server.config import DB_ENV, resolve_settings, sqlite_url
+from pyramids.server.database import Writer
 from pyramids.server.db import make_engine, migrate, normalize_url
-from pyramids.server.live import StartupError
-from pyramids.server.store import Writer
+from pyramids.server.rebuild import StartupError
 from tests.http_play import use_invite
 from tests.server.conftest import (
     HUMAN,

@@ -1,6 +1,6 @@
 """Game records as tables: one row per record, or one row per action, for notebooks.
 
-``records_table`` replays each record (``pyramids.core.record.replay``, on the engine
+``records_table`` replays each record (``pyramids.core.record.replay_actions``, on the engine
 ``make_game`` picks) and returns plain dicts: the game, its rules version, options
 (flattened as ``options.NAME``), seed, seats, how many actions, the outcome, the turns
 (counted as ``simulate`` counts them, by the game's ``EventTally``). ``records_frame``
@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from pyramids.analysis.simulate import tally_of
 from pyramids.core.errors import PositionError, PyramidsError
-from pyramids.core.record import GameRecord, replay
+from pyramids.core.record import GameRecord, replay_actions
 from pyramids.games import make_game
 
 NOTEBOOK_EXTRA = "pip install 'pyramids[notebook]'"
@@ -72,10 +72,10 @@ def record_row(record: GameRecord, *, engine: str | None = None) -> dict[str, An
     EngineError) when it cannot be replayed."""
     game = make_game(record.game, record.players, record.options, engine=engine)
     tally = tally_of(record.game)
-    state = game.new_initial_state(record.seed)
+    state = game.new_initial_state(record.seed)  # replayed in place: the result
     turns = 0
-    for _text, state in replay(game, record):  # the last state is the result
-        turns += tally.turns(state.events())
+    for step in replay_actions(state, record.actions):
+        turns += tally.turns(step.state.events())
     outcome = state.outcome()
     winner = outcome.winner
     seats = list(record.seats)
@@ -127,22 +127,17 @@ def actions_table(record: GameRecord, *, engine: str | None = None) -> list[dict
     ``action`` text, the ``events`` kinds it caused and the ``turn`` count after it."""
     game = make_game(record.game, record.players, record.options, engine=engine)
     tally = tally_of(record.game)
-    state = game.new_initial_state(record.seed)
     rows: list[dict[str, Any]] = []
     turns = 0
-    for index, text in enumerate(record.actions, start=1):
-        seat = state.current_player()
-        try:
-            state.apply(state.parse_action(text))
-        except PyramidsError as exc:
-            raise PositionError(f"record action {index} ({text!r}) does not apply: {exc}") from None
-        events = state.events()
+    # a ReplayError (a PositionError) names the first action that does not apply
+    for step in replay_actions(game.new_initial_state(record.seed), record.actions):
+        events = step.state.events()
         turns += tally.turns(events)
         rows.append(
             {
-                "index": index,
-                "seat": seat,
-                "action": text,
+                "index": step.seq,
+                "seat": step.seat,
+                "action": step.text,
                 "events": [e.kind for e in events],
                 "turn": turns,
             }

@@ -57,6 +57,7 @@ from pyramids.cli.terminal import (
 from pyramids.core import CHANCE, Event, GameRecord, PyramidsError
 from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.core.game import Game, State
+from pyramids.core.record import ReplayError, replay_actions
 from pyramids.games import descriptor, descriptors, make, make_game
 from pyramids.games.engine import EngineError
 
@@ -271,14 +272,12 @@ def replay_steps(record: GameRecord, source: str, lang: str = "en") -> Replayed:
     initial = state.clone()
     setup = state.events()
     steps: list[Step] = []
-    for index, text in enumerate(record.actions, start=1):
-        who = state.current_player()
-        try:
-            state.apply(state.parse_action(text))
-        except PyramidsError as exc:
-            error = for_players(str(exc))
-            fail(tr("e_replay_action", lang, source=source, i=index, text=text, error=error))
-        steps.append(Step(who, text, state.events(), state.clone()))
+    try:
+        for step in replay_actions(state, record.actions):
+            steps.append(Step(step.seat, step.text, state.events(), state.clone()))
+    except ReplayError as exc:
+        error = for_players(exc.reason)
+        fail(tr("e_replay_action", lang, source=source, i=exc.seq, text=exc.text, error=error))
     return Replayed(game, ui, initial, setup, steps)
 
 

@@ -23,12 +23,19 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import islice
 from typing import Any
 
 from pyramids.core.clock import Move, banks_at, deadline_of, format_time, timed_out_run
-from pyramids.core.errors import PyramidsError
 from pyramids.core.game import CHANCE, Game
-from pyramids.core.record import ENDED_BY_FORFEIT, GameRecord
+from pyramids.core.record import (
+    ENDED_BY_FORFEIT,
+    GameRecord,
+    ReplayError,
+    ReplayFault,
+    ReplayStep,
+    replay_actions,
+)
 
 COMMITMENT_SCHEME = "sha256-hex of UTF-8 '{seed}:{salt}'"
 """How a commitment is computed, as documented in docs/PROTOCOL.md."""
@@ -186,53 +193,58 @@ def verify_record(game: Game, record: GameRecord) -> Verdict:
             f"({computed}): the seed or salt is not the one committed at the start",
             computed=computed,
         )
+
+    def after_the_end(seq: int, text: str) -> Verdict:
+        return failed(
+            FailureKind.ILLEGAL_ACTION,
+            f"action {seq} ({text!r}) comes after the end of the game",
+            seq,
+            action=text,
+            reason="after_the_end",
+        )
+
     state = game.new_initial_state(record.seed)
     movers: list[int] = []  # who decided each action (CHANCE: a draw): the clocks need it
-    for index, text in enumerate(record.actions):
-        seq = index + 1
-        if state.is_terminal():
-            return failed(
-                FailureKind.ILLEGAL_ACTION,
-                f"action {seq} ({text!r}) comes after the end of the game",
-                seq,
-                action=text,
-                reason="after_the_end",
-            )
-        try:
-            action = state.parse_action(text)
-        except PyramidsError as exc:
-            return failed(
-                FailureKind.ILLEGAL_ACTION,
-                f"action {seq} ({text!r}) is not legal: {exc}",
-                seq,
-                action=text,
-                reason=str(exc),
-            )
-        movers.append(state.current_player())
-        if state.current_player() == CHANCE:
-            expected = state.sample_chance(chance_rng(record.seed, index))
-            if action != expected:
-                wanted = state.action_to_string(expected)
-                return failed(
-                    FailureKind.WRONG_CHANCE,
-                    f"the chance outcome at seq {seq} is {text!r} but the seed gives "
-                    f"{wanted!r} (Random('{record.seed}/chance/{index}'))",
-                    seq,
-                    found=text,
-                    expected=wanted,
-                    generator=f"Random('{record.seed}/chance/{index}')",
+
+    def check(step: ReplayStep) -> None:
+        """Refuse an action after the end, and a chance outcome the seed does not give."""
+        nonlocal draws
+        seq, text, index = step.seq, step.text, step.seq - 1
+        if step.state.is_terminal():
+            raise _RefutedError(after_the_end(seq, text))
+        movers.append(step.seat)
+        if step.seat == CHANCE:
+            expected = step.state.sample_chance(chance_rng(record.seed, index))
+            if step.action != expected:
+                wanted = step.state.action_to_string(expected)
+                raise _RefutedError(
+                    failed(
+                        FailureKind.WRONG_CHANCE,
+                        f"the chance outcome at seq {seq} is {text!r} but the seed gives "
+                        f"{wanted!r} (Random('{record.seed}/chance/{index}'))",
+                        seq,
+                        found=text,
+                        expected=wanted,
+                        generator=f"Random('{record.seed}/chance/{index}')",
+                    )
                 )
             draws += 1
-        try:
-            state.apply(action)
-        except PyramidsError as exc:
-            return failed(
-                FailureKind.ILLEGAL_ACTION,
-                f"action {seq} ({text!r}) is not legal: {exc}",
-                seq,
-                action=text,
-                reason=str(exc),
-            )
+
+    try:
+        for _step in replay_actions(state, record.actions, before=check):
+            pass
+    except _RefutedError as refuted:
+        return refuted.verdict
+    except ReplayError as exc:
+        if exc.fault is ReplayFault.AFTER_END:
+            return after_the_end(exc.seq, exc.text)
+        return failed(
+            FailureKind.ILLEGAL_ACTION,
+            f"action {exc.seq} ({exc.text!r}) is not legal: {exc.reason}",
+            exc.seq,
+            action=exc.text,
+            reason=exc.reason,
+        )
     ended_by_forfeit = False
     if not state.is_terminal():
         standing = set(range(record.players)) - set(record.forfeits)
@@ -255,6 +267,14 @@ def verify_record(game: Game, record: GameRecord) -> Verdict:
     if isinstance(proofs, Failure):
         return Verdict(proofs, len(record.actions), draws, ended_by_forfeit)
     return Verdict(None, len(record.actions), draws, ended_by_forfeit, proofs)
+
+
+class _RefutedError(Exception):
+    """Stops :func:`verify_record`'s replay at a failure found before an action applies."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.failure)
+        self.verdict = verdict
 
 
 def check_forfeits(
@@ -315,6 +335,7 @@ def check_forfeits(
         return record.times[index - 1] if index > 0 else started
 
     state = game.new_initial_state(record.seed)
+    steps = replay_actions(state, record.actions)  # pulled up to each forfeit's seq
     played = 0
     proofs: list[ForfeitProof] = []
     last = len(record.forfeits) - 1
@@ -330,8 +351,8 @@ def check_forfeits(
 
         if seq < played:
             return wrong("order", "the forfeits are not in the order of the game")
-        for text in record.actions[played:seq]:
-            state.apply(state.parse_action(text))
+        for _step in islice(steps, seq - played):
+            pass
         played = seq
         if state.is_terminal() or state.current_player() != seat:
             return wrong("not_to_move", f"after {seq} actions it was not seat {seat}'s decision")

@@ -3,19 +3,33 @@
 A record is the whole truth about a game: replaying its actions on the initial
 state of its seed reproduces every state exactly. Actions are stored as text in the
 game's notation so records stay readable and survive changes of action numbering.
+
+:func:`replay_actions` is the one replay loop: the server's rebuild after a restart and
+its replay page, ``verify_record``, ``pyramids replay`` and the notebooks' tables all
+replay through it, each adding its own checks (``deciders``, ``before``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from pyramids.core.clock import RecordClock, format_time, parse_time
 from pyramids.core.errors import PositionError, PyramidsError
-from pyramids.core.game import CHANCE, Bot, Game, OracleBot, State, choose, observe_all
+from pyramids.core.game import (
+    CHANCE,
+    Action,
+    Bot,
+    Game,
+    OracleBot,
+    State,
+    choose,
+    observe_all,
+)
 
 RECORD_FORMAT = 1
 
@@ -201,20 +215,134 @@ class GameRecord:
         )
 
 
-def replay(game: Game, record: GameRecord) -> Iterator[tuple[str, State]]:
-    """Yield (action text, state after it) for every action of ``record``.
+class ReplayFault(StrEnum):
+    """Why an action of a record does not replay."""
 
-    Raises PositionError naming the first action that does not apply.
+    ILLEGAL = "illegal"
+    """It does not parse, or is not legal, in the state it comes to."""
+    AFTER_END = "after_the_end"
+    """It comes after the end of the game (the state it comes to is terminal)."""
+    WRONG_SEAT = "wrong_seat"
+    """The record stores it for another seat than the one whose decision it was."""
+
+
+class ReplayError(PositionError):
+    """An action of a record that does not replay: its seq, text, fault and the reason.
+
+    The message is ``record action SEQ ('TEXT') does not apply: REASON`` (the rules'
+    error), or for ``WRONG_SEAT`` says which seat was stored and whose decision it was.
     """
-    state = game.new_initial_state(record.seed)
-    for index, text in enumerate(record.actions):
+
+    def __init__(
+        self,
+        fault: ReplayFault,
+        seq: int,
+        text: str,
+        reason: str,
+        *,
+        stored_seat: int | None = None,
+        to_move: int | None = None,
+    ) -> None:
+        if fault is ReplayFault.WRONG_SEAT:
+            message = (
+                f"record action {seq} ({text!r}) is stored for seat {stored_seat} but it was "
+                f"seat {to_move}'s decision"
+            )
+        else:
+            message = f"record action {seq} ({text!r}) does not apply: {reason}"
+        super().__init__(message)
+        self.fault = fault
+        self.seq = seq
+        """The action's 1-based position in the record."""
+        self.text = text
+        self.reason = reason
+        """The rules' error (``str`` of it); for ``WRONG_SEAT`` the message's own words."""
+        self.stored_seat = stored_seat
+        """``WRONG_SEAT``: the seat the record stores the action for."""
+        self.to_move = to_move
+        """``WRONG_SEAT``: the seat whose decision it was (``State.current_player``)."""
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One action of a record replayed: its seq, who decided it, its text and number, and
+    the state after it."""
+
+    seq: int
+    """The action's 1-based position in the record."""
+    seat: int
+    """Who decided it: a seat, or CHANCE for a chance draw."""
+    text: str
+    """The action as the record spells it."""
+    action: Action
+    state: State
+    """The one state the replay plays on: after this action once the step is yielded (the
+    next step changes it: clone it to keep it); in ``before``, still the state the action
+    is decided in."""
+
+
+def replay_actions(
+    state: State,
+    actions: Iterable[str],
+    *,
+    deciders: Iterable[int] | None = None,
+    before: Callable[[ReplayStep], None] | None = None,
+) -> Iterator[ReplayStep]:
+    """Apply each of ``actions`` (text, in order) to ``state`` and yield a
+    :class:`ReplayStep` after each: the one replay loop.
+
+    ``state`` is changed in place: pass ``game.new_initial_state(seed)`` and read the
+    initial position (its setup events) from it before the first step. ``deciders``: the
+    seat the record stores for each action, checked before the action is parsed (a
+    ``WRONG_SEAT`` ReplayError). ``before(step)`` is called with each parsed action before
+    it is applied, while ``step.state`` is still the state it is decided in: to read what
+    only that state tells (the action's text for each viewer, the seed's chance draw); it
+    may raise to stop the replay. Raises ReplayError naming the first action that does
+    not parse or apply (``AFTER_END`` when the game was over before it). Actions are
+    pulled one at a time, so a lazy ``actions`` can check each as it comes.
+    """
+    seats = iter(deciders) if deciders is not None else None
+    for seq, text in enumerate(actions, start=1):
+        seat = state.current_player()
+        if seats is not None:
+            stored = next(seats)
+            if stored != seat:
+                raise ReplayError(
+                    ReplayFault.WRONG_SEAT,
+                    seq,
+                    text,
+                    f"stored for seat {stored}",
+                    stored_seat=stored,
+                    to_move=seat,
+                )
         try:
-            state.apply(state.parse_action(text))
+            action = state.parse_action(text)
         except PyramidsError as exc:
-            raise PositionError(
-                f"record action {index + 1} ({text!r}) does not apply: {exc}"
-            ) from None
-        yield text, state
+            raise _replay_error(state, seq, text, exc) from None
+        step = ReplayStep(seq, seat, text, action, state)
+        if before is not None:
+            before(step)
+        try:
+            state.apply(action)
+        except PyramidsError as exc:
+            raise _replay_error(state, seq, text, exc) from None
+        yield step
+
+
+def _replay_error(state: State, seq: int, text: str, exc: PyramidsError) -> ReplayError:
+    """The error of an action the rules refuse (after the end, or illegal)."""
+    fault = ReplayFault.AFTER_END if state.is_terminal() else ReplayFault.ILLEGAL
+    return ReplayError(fault, seq, text, str(exc))
+
+
+def replay(game: Game, record: GameRecord) -> Iterator[tuple[str, State]]:
+    """Yield (action text, state after it) for every action of ``record``
+    (:func:`replay_actions` from the seed's initial state).
+
+    Raises PositionError (a ReplayError) naming the first action that does not apply.
+    """
+    for step in replay_actions(game.new_initial_state(record.seed), record.actions):
+        yield step.text, step.state
 
 
 def play_game(

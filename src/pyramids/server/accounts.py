@@ -1,39 +1,30 @@
 """Accounts: sign up, log in and out, change name or password, delete (docs/PLAYERS.md).
 
 An account is a unique name (compared by :func:`name_key`: NFKC, then case-folded) and an
-argon2id hash of its password (argon2-cffi's ``PasswordHasher`` with its RFC 9106 defaults,
-run in a worker thread, at most :data:`HASH_CONCURRENCY` at once: each takes 64 MiB).
-Logging in makes a server-side session (``auth.py`` reads them): a random token in an
-``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over TLS) whose SHA-256 keys the
-``sessions`` row, with the session's CSRF token and a fixed expiry :data:`SESSION_DAYS`
-later. Every write made with the cookie carries that CSRF token (``X-CSRF-Token``).
+argon2id hash of its password. Logging in makes a server-side session: a random token in
+a cookie whose SHA-256 keys the ``sessions`` row (the hashing, the session rows and the
+cookie are ``sessions.py``'s). Every write made with the cookie carries the session's
+CSRF token (``X-CSRF-Token``).
 
-Guessing is slowed three ways: the per-address ``login`` and ``signup`` rates
-(``LimitSettings``), at most :data:`FAILED_LOGIN_RATE` failed attempts per account name
-(in memory, whoever tries), and the same work and answer for an unknown name as for a
-wrong password. Sign-up and log-in refuse a browser ``Origin`` other than the server's
-own (login CSRF). Deleting an account keeps its finished games under :data:`DELETED_NAME`.
+Guessing is slowed three ways, all counted by ``limits.ClientLimits``: the per-address
+``signup`` and ``login`` rates, at most ``rate_login_failures`` failed attempts per
+account name (in memory, whoever tries), and the same work and answer for an unknown
+name as for a wrong password. Sign-up and log-in refuse a browser ``Origin`` other than
+the server's own (login CSRF). Deleting an account keeps its finished games under
+:data:`DELETED_NAME`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-import math
-import secrets
-import time
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from limits import parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
 from pydantic import Field, StrictStr
 from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -41,7 +32,6 @@ from sqlalchemy.exc import IntegrityError
 from pyramids.server import names
 from pyramids.server.auth import (
     ACCOUNTS,
-    COOKIE,
     SESSIONS,
     Account,
     Session,
@@ -50,19 +40,28 @@ from pyramids.server.auth import (
     session_id,
     session_of,
 )
+from pyramids.server.database import Database, database_of
 from pyramids.server.db import Base, ChatRow, ResultRow, SeatRow
 from pyramids.server.hardening import is_origin_allowed
-from pyramids.server.limits import RateLimitedError, client_key
-from pyramids.server.live import ProtocolError, iso
+from pyramids.server.limits import ClientLimits, Rate, RateLimitedError, client_key
+from pyramids.server.live import LiveTable
 from pyramids.server.pages import static_page
+from pyramids.server.protocol import ProtocolError, iso
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.schemas import Request as Body
 from pyramids.server.schemas import Response as Out
+from pyramids.server.sessions import (
+    PASSWORDS,
+    clear_cookie,
+    delete_session,
+    hashing_of,
+    insert_session,
+    new_token,
+    no_store,
+    set_cookie,
+)
 from pyramids.server.store import as_utc, utcnow
 from pyramids.texts import message
-
-if TYPE_CHECKING:
-    from pyramids.server.tables import TableManager
 
 router = APIRouter(tags=["accounts"])
 
@@ -76,18 +75,6 @@ PASSWORD_MAX = 256
 DELETED_NAME = names.DELETED_NAME
 """The name a deleted account's seats and messages take; no account may be called so, nor
 anything that looks like it (``names.is_reserved``)."""
-SESSION_DAYS = 30
-SESSION_MAX_AGE = SESSION_DAYS * 24 * 3600
-"""The session cookie's ``Max-Age`` (seconds); the server-side row expires with it."""
-FAILED_LOGIN_RATE = "5/15minutes"
-"""Failed log-ins one account name may take, from any address (``limits`` notation)."""
-HASH_CONCURRENCY = 2
-"""Password hashes computed at once (the others wait): argon2id takes 64 MiB each."""
-TOKEN_BYTES = 32
-
-PASSWORDS = PasswordHasher()
-"""argon2id with argon2-cffi's RFC 9106 low-memory profile (t=3, m=64 MiB, p=4)."""
-
 SEATS = Base.metadata.tables[SeatRow.__tablename__]
 RESULTS = Base.metadata.tables[ResultRow.__tablename__]
 CHAT = Base.metadata.tables[ChatRow.__tablename__]
@@ -227,78 +214,16 @@ class SessionOut(Out):
 # --- per-app state --------------------------------------------------------------------------
 
 
-class Guard:
-    """One app's password hashing (bounded) and its failed log-ins per account name."""
-
-    def __init__(self) -> None:
-        self._hashing = asyncio.Semaphore(HASH_CONCURRENCY)
-        self._dummy: str | None = None
-        self._rules = list(parse_many(FAILED_LOGIN_RATE))
-        self._failures = SlidingWindowCounterRateLimiter(MemoryStorage())
-
-    async def hash(self, password: str) -> str:
-        """The argon2id hash of a (normalised) password."""
-        async with self._hashing:
-            return await asyncio.to_thread(PASSWORDS.hash, password)
-
-    async def ready(self) -> None:
-        """Make the dummy hash an unknown name is checked against (once, before any
-        log-in is answered: the first unknown name must not take longer than the others)."""
-        if self._dummy is None:
-            self._dummy = await self.hash(secrets.token_urlsafe(TOKEN_BYTES))
-
-    async def verify(self, stored: str | None, password: str) -> bool:
-        """Whether ``password`` matches ``stored``; for no account (None) one verification
-        of a dummy hash is spent all the same, so the answer takes as long."""
-        if stored is None:
-            await self.ready()
-            assert self._dummy is not None
-            stored = self._dummy
-            password = ""
-        async with self._hashing:
-            return await asyncio.to_thread(_verify, stored, password)
-
-    def wait_after_failures(self, key: str) -> int:
-        """Seconds until the name ``key`` may try again (0: it may now)."""
-        waits = [
-            self._failures.get_window_stats(rule, "login", key).reset_time
-            for rule in self._rules
-            if not self._failures.test(rule, "login", key)
-        ]
-        if not waits:
-            return 0
-        return max(1, math.ceil(max(waits) - time.time()))
-
-    def count_failure(self, key: str) -> None:
-        """One more failed log-in for the name ``key``."""
-        for rule in self._rules:
-            self._failures.hit(rule, "login", key)
-
-    def forget_failures(self, key: str) -> None:
-        """A successful log-in clears the name's failures."""
-        for rule in self._rules:
-            self._failures.clear(rule, "login", key)
+def _limits(request: Request) -> ClientLimits:
+    """The app's rates (``limits.ClientLimits``): per address, and failed log-ins per name."""
+    limits: ClientLimits = request.app.state.client_limits
+    return limits
 
 
-def _verify(stored: str, password: str) -> bool:
-    try:
-        return PASSWORDS.verify(stored, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False
-
-
-def guard_of(request: Request) -> Guard:
-    """The app's Guard (made on first use)."""
-    state = request.app.state
-    guard = getattr(state, "account_guard", None)
-    if guard is None:
-        guard = state.account_guard = Guard()
-    return guard
-
-
-def _manager(request: Request) -> TableManager:
-    manager: TableManager = request.app.state.manager
-    return manager
+def _tables(request: Request) -> Mapping[str, LiveTable]:
+    """The tables this instance holds in memory (the table manager's)."""
+    tables: Mapping[str, LiveTable] = request.app.state.manager.tables
+    return tables
 
 
 def _address(request: Request) -> str:
@@ -392,30 +317,6 @@ def insert_account(conn: Connection, name: str, password_hash: str, now: dt.date
     return int(key_row[0])
 
 
-def insert_session(
-    conn: Connection,
-    *,
-    account_id: int,
-    sid: str,
-    csrf: str,
-    now: dt.datetime,
-    replaces: str | None,
-) -> None:
-    """Store a new session (ending the one it replaces, and every expired one)."""
-    conn.execute(delete(SESSIONS).where(SESSIONS.c.expires <= now))
-    if replaces is not None:
-        conn.execute(delete(SESSIONS).where(SESSIONS.c.id == replaces))
-    conn.execute(
-        SESSIONS.insert().values(
-            id=sid,
-            account_id=account_id,
-            csrf=csrf,
-            created=now,
-            expires=now + dt.timedelta(seconds=SESSION_MAX_AGE),
-        )
-    )
-
-
 def set_hash(conn: Connection, account_id: int, password_hash: str) -> None:
     """Replace an account's password hash (a rehash with newer parameters)."""
     conn.execute(
@@ -477,11 +378,6 @@ def delete_account(conn: Connection, account_id: int) -> None:
     conn.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
 
 
-def delete_session(conn: Connection, sid: str) -> None:
-    """End one session."""
-    conn.execute(delete(SESSIONS).where(SESSIONS.c.id == sid))
-
-
 # --- answers ----------------------------------------------------------------------------------
 
 
@@ -490,38 +386,13 @@ def account_json(account: Stored) -> dict[str, Any]:
     return {"name": account.name, "created": iso(account.created)}
 
 
-def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def set_cookie(request: Request, response: Response, token: str) -> None:
-    """Give the browser its session cookie (``Secure`` when the page came over TLS)."""
-    response.set_cookie(
-        COOKIE,
-        token,
-        max_age=SESSION_MAX_AGE,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
-
-
-def clear_cookie(request: Request, response: Response) -> None:
-    """Tell the browser to forget its session cookie."""
-    response.delete_cookie(
-        COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
-    )
-
-
 async def start_session(
     request: Request, account: Stored, status: int, replaces: Session | None
 ) -> Response:
     """Log ``account`` in: a new session row and cookie; the answer ``{"account", "csrf"}``."""
-    token = secrets.token_urlsafe(TOKEN_BYTES)
-    csrf = secrets.token_urlsafe(TOKEN_BYTES)
-    await _manager(request).write(
+    token = new_token()
+    csrf = new_token()
+    await database_of(request).write(
         partial(
             insert_session,
             account_id=account.id,
@@ -533,13 +404,13 @@ async def start_session(
     )
     response = JSONResponse({"account": account_json(account), "csrf": csrf}, status_code=status)
     set_cookie(request, response, token)
-    return _no_store(response)
+    return no_store(response)
 
 
 def _rename_live(request: Request, account_id: int, name: str | None) -> None:
     """The tables in memory take an account's new name (None: the account was deleted, its
     seats become ``deleted player`` bound to no account)."""
-    for table in list(_manager(request).tables.values()):
+    for table in list(_tables(request).values()):
         touched = False
         for seat in table.seats:
             if seat.account_id == account_id:
@@ -555,31 +426,32 @@ def _rename_live(request: Request, account_id: int, name: str | None) -> None:
 async def _check_password(request: Request, account: Account, password: str) -> Stored:
     """The stored account if ``password`` is its password; 403 ``wrong_password`` otherwise
     (counted as a failed log-in of the name: a stolen session cannot guess it either)."""
-    guard = guard_of(request)
+    limits = _limits(request)
     key = name_key(account.name)
-    _refuse_after_failures(guard, key)
-    stored = await _manager(request).read(partial(get_account, account_id=account.id))
+    _refuse_after_failures(limits, key)
+    stored = await database_of(request).read(partial(get_account, account_id=account.id))
     if stored is None:
         raise ProtocolError("not_logged_in", "this account no longer exists", 401)
-    if not await guard.verify(stored.password_hash, normalize_password(password)):
-        guard.count_failure(key)
+    if not await hashing_of(request).verify(stored.password_hash, normalize_password(password)):
+        limits.count(Rate.LOGIN_FAILURES, key)
         raise ProtocolError("wrong_password", "the current password is wrong", 403)
     return stored
 
 
-def _refuse_after_failures(guard: Guard, key: str) -> None:
-    wait = guard.wait_after_failures(key)
+def _refuse_after_failures(limits: ClientLimits, key: str) -> None:
+    """429 ``rate_limited`` while the name ``key`` has spent its ``rate_login_failures``."""
+    wait = limits.wait(Rate.LOGIN_FAILURES, key)
     if wait:
+        allowed = limits.settings.rate_login_failures.replace("/", " per ")
         raise RateLimitedError(
-            f"too many failed log-ins for this name (at most {FAILED_LOGIN_RATE.replace('/', ' per ')}); "
-            f"try again in {wait} s",
+            f"too many failed log-ins for this name (at most {allowed}); try again in {wait} s",
             wait,
         )
 
 
-async def _refuse_look_alike(manager: TableManager, name: str, exclude: int | None = None) -> None:
+async def _refuse_look_alike(database: Database, name: str, exclude: int | None = None) -> None:
     """409 ``name_taken`` saying whose name ``name`` looks like, if another account's does."""
-    other = await manager.read(partial(find_look_alike, name=name, exclude=exclude))
+    other = await database.read(partial(find_look_alike, name=name, exclude=exclude))
     if other is not None:
         raise _refuse("looks_taken", 409, "name_taken", name=name, other=other)
 
@@ -591,17 +463,17 @@ async def _refuse_look_alike(manager: TableManager, name: str, exclude: int | No
 async def sign_up(request: Request, body: Credentials) -> Response:
     """Make an account and log in at once: ``{"account": {"name", "created"}, "csrf"}``."""
     _check_origin(request)
-    manager = _manager(request)
-    manager.limits.check("signup", _address(request))
+    database = database_of(request)
+    _limits(request).check(Rate.SIGNUP, _address(request))
     name = check_name(body.name)
     password = check_password(body.password, name)
-    if await manager.read(partial(find_account, key=name_key(name))) is not None:
+    if await database.read(partial(find_account, key=name_key(name))) is not None:
         raise _refuse("taken", 409, "name_taken", name=name)
-    await _refuse_look_alike(manager, name)
-    password_hash = await guard_of(request).hash(password)
+    await _refuse_look_alike(database, name)
+    password_hash = await hashing_of(request).hash(password)
     now = utcnow()
     try:
-        account_id = await manager.write(
+        account_id = await database.write(
             partial(insert_account, name=name, password_hash=password_hash, now=now)
         )
     except IntegrityError:  # another process took it in between
@@ -617,22 +489,23 @@ async def log_in(request: Request, body: Credentials) -> Response:
     """Log in: ``{"account", "csrf"}`` and the session cookie; 401 ``bad_credentials`` for
     a wrong name or password alike."""
     _check_origin(request)
-    manager = _manager(request)
-    manager.limits.check("login", _address(request))
-    guard = guard_of(request)
+    database = database_of(request)
+    limits = _limits(request)
+    limits.check(Rate.LOGIN, _address(request))
+    hashing = hashing_of(request)
     key = name_key(body.name)
-    _refuse_after_failures(guard, key)
-    await guard.ready()
-    stored = await manager.read(partial(find_account, key=key))
+    _refuse_after_failures(limits, key)
+    await hashing.ready()
+    stored = await database.read(partial(find_account, key=key))
     password = normalize_password(body.password)
-    ok = await guard.verify(stored.password_hash if stored else None, password)
+    ok = await hashing.verify(stored.password_hash if stored else None, password)
     if stored is None or not ok:
-        guard.count_failure(key)
+        limits.count(Rate.LOGIN_FAILURES, key)
         raise ProtocolError("bad_credentials", "wrong name or password", 401)
-    guard.forget_failures(key)
+    limits.forget(Rate.LOGIN_FAILURES, key)
     if PASSWORDS.check_needs_rehash(stored.password_hash):
-        new_hash = await guard.hash(password)
-        await manager.write(partial(set_hash, account_id=stored.id, password_hash=new_hash))
+        new_hash = await hashing.hash(password)
+        await database.write(partial(set_hash, account_id=stored.id, password_hash=new_hash))
     return await start_session(request, stored, 200, await session_of(request))
 
 
@@ -642,10 +515,12 @@ async def get_session(request: Request) -> Response:
     session = await session_of(request)
     stored = None
     if session is not None:
-        stored = await _manager(request).read(partial(get_account, account_id=session.account.id))
+        stored = await database_of(request).read(
+            partial(get_account, account_id=session.account.id)
+        )
     if session is None or stored is None:
-        return _no_store(JSONResponse({"account": None, "csrf": None}))
-    return _no_store(JSONResponse({"account": account_json(stored), "csrf": session.csrf}))
+        return no_store(JSONResponse({"account": None, "csrf": None}))
+    return no_store(JSONResponse({"account": account_json(stored), "csrf": session.csrf}))
 
 
 @router.delete("/api/session", status_code=204, responses=ERRORS)
@@ -654,10 +529,10 @@ async def log_out(request: Request) -> Response:
     session = await session_of(request)
     if session is not None:
         check_csrf(request, session)
-        await _manager(request).write(partial(delete_session, sid=session.id))
+        await database_of(request).write(partial(delete_session, sid=session.id))
     response = Response(status_code=204)
     clear_cookie(request, response)
-    return _no_store(response)
+    return no_store(response)
 
 
 @router.patch("/api/accounts/me", response_model=SessionOut, responses=ERRORS)
@@ -675,7 +550,7 @@ async def change_me(request: Request, body: AccountChange) -> Response:
     password_hash = None
     if body.password is not None:
         password = check_password(body.password, name or stored.name)
-        password_hash = await guard_of(request).hash(password)
+        password_hash = await hashing_of(request).hash(password)
     elif name is not None and normalize_password(body.current_password).casefold() == name_key(
         name
     ):
@@ -683,8 +558,8 @@ async def change_me(request: Request, body: AccountChange) -> Response:
     if name == stored.name:
         name = None
     if name is not None:
-        await _refuse_look_alike(_manager(request), name, stored.id)
-    done = await _manager(request).write(
+        await _refuse_look_alike(database_of(request), name, stored.id)
+    done = await database_of(request).write(
         partial(
             change_account,
             account_id=stored.id,
@@ -698,7 +573,7 @@ async def change_me(request: Request, body: AccountChange) -> Response:
     if name is not None:
         _rename_live(request, stored.id, name)
         stored = Stored(stored.id, name, password_hash or stored.password_hash, stored.created)
-    return _no_store(JSONResponse({"account": account_json(stored), "csrf": session.csrf}))
+    return no_store(JSONResponse({"account": account_json(stored), "csrf": session.csrf}))
 
 
 @router.delete("/api/accounts/me", status_code=204, responses=ERRORS)
@@ -707,11 +582,11 @@ async def delete_me(request: Request, body: AccountDeletion) -> Response:
     ``deleted player``; its ratings and sessions go. 204, the cookie cleared."""
     account = await require_account(request, write=True)
     stored = await _check_password(request, account, body.password)
-    await _manager(request).write(partial(delete_account, account_id=stored.id))
+    await database_of(request).write(partial(delete_account, account_id=stored.id))
     _rename_live(request, stored.id, None)
     response = Response(status_code=204)
     clear_cookie(request, response)
-    return _no_store(response)
+    return no_store(response)
 
 
 @router.get("/account", include_in_schema=False)

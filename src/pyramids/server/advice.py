@@ -49,9 +49,11 @@ from pyramids.core import GameRecord
 from pyramids.core.game import Action, View
 from pyramids.server import verify
 from pyramids.server.auth import require_account
+from pyramids.server.database import Database
 from pyramids.server.db import AnalysisRow, Base
 from pyramids.server.limits import RateLimitedError, client_key
-from pyramids.server.live import RUNNING, LiveTable, ProtocolError
+from pyramids.server.live import RUNNING, LiveTable
+from pyramids.server.protocol import ProtocolError
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.search import ANALYSIS, HINT, Ticket
 from pyramids.server.store import utcnow
@@ -133,6 +135,7 @@ class Advisor:
     """The hints and analyses one server process is computing (``install``)."""
 
     manager: TableManager
+    database: Database
     hints: dict[tuple[str, int, int], _HintJob] = field(default_factory=dict)
     analyses: dict[str, Ticket] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
@@ -219,8 +222,9 @@ class Advisor:
 
     async def analysis(self, table_id: str, key: str) -> tuple[int, dict[str, Any]]:
         """(HTTP status, answer) of ``GET /api/tables/{id}/analysis``."""
-        record = await verify.finished_record(self.manager, table_id)  # 404, 409 not_finished
-        stored = await self.manager.read(partial(load_analysis, table_id=table_id))
+        # 404, 409 not_finished
+        record = await verify.finished_record(self.database, self.manager.settings, table_id)
+        stored = await self.database.read(partial(load_analysis, table_id=table_id))
         if stored is not None:
             return 200, {"status": "done", "analysis": stored}
         if table_id in self.failed:
@@ -252,7 +256,7 @@ class Advisor:
     async def _store_when_done(self, table_id: str, ticket: Ticket) -> None:
         try:
             data: dict[str, Any] = await ticket.future
-            await self.manager.write(partial(store_analysis, table_id=table_id, data=data))
+            await self.database.write(partial(store_analysis, table_id=table_id, data=data))
             log.info(
                 "table %s: analysed in %.1f s of processor time",
                 table_id,
@@ -342,9 +346,9 @@ def store_analysis(conn: Connection, table_id: str, data: dict[str, Any]) -> Non
         log.info("table %s: its analysis was already stored", table_id)
 
 
-def install(manager: TableManager) -> Advisor:
+def install(manager: TableManager, database: Database) -> Advisor:
     """The process's advisor (kept on the app's state by ``create_app``)."""
-    return Advisor(manager)
+    return Advisor(manager, database)
 
 
 # --- HTTP ----------------------------------------------------------------------------------

@@ -15,17 +15,14 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Table, select
 from starlette.requests import HTTPConnection
 
+from pyramids.server.database import database_of
 from pyramids.server.db import AccountRow, Base, SessionRow
-from pyramids.server.live import ProtocolError
+from pyramids.server.protocol import ProtocolError
 from pyramids.server.store import as_utc, utcnow
-
-if TYPE_CHECKING:
-    from pyramids.server.tables import TableManager
 
 COOKIE = "pyramids_session"
 """The session cookie's name."""
@@ -82,8 +79,7 @@ async def session_of(connection: HTTPConnection) -> Session | None:
     token = connection.cookies.get(COOKIE)
     if not token or len(token) > 128:
         return None
-    manager: TableManager = connection.app.state.manager
-    return await manager.read(partial(load_session, token=token, now=utcnow()))
+    return await database_of(connection).read(partial(load_session, token=token, now=utcnow()))
 
 
 async def account_of(connection: HTTPConnection) -> Account | None:

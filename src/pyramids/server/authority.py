@@ -29,19 +29,12 @@ from pyramids.core import CHANCE, State
 from pyramids.core.clock import deadline_of
 from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
 from pyramids.server.clocks import Clock
-from pyramids.server.live import (
-    EXPIRED,
-    FINISHED,
-    OPEN,
-    LiveTable,
-    ProtocolError,
-    encode,
-    log_entries,
-    ranking_order,
-    stand_in_event,
-    viewers,
-)
+from pyramids.server.live import EXPIRED, FINISHED, OPEN, LiveTable
+from pyramids.server.protocol import ProtocolError
+from pyramids.server.standings import ranking_order
 from pyramids.server.store import ActionRecord, ActionWrite
+from pyramids.server.table_log import log_entries, stand_in_event, viewers
+from pyramids.server.wire import encode
 
 log = logging.getLogger("pyramids.server")
 

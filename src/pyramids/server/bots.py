@@ -1,11 +1,17 @@
 """The moves the server makes itself: bots, chance draws and stand-ins for human seats.
 
-:class:`ServerMoves` is the :class:`~pyramids.server.authority.Scheduler` of a server.
-After every committed action it starts what does not wait for a human: the chance draw
-(``fairness.chance_rng(seed, seq)``), a bot seat's move, the takeover bot of an absent
+:class:`ServerMoveScheduler` is the :class:`~pyramids.server.authority.Scheduler` of a
+server. After every committed action it starts what does not wait for a human: the chance
+draw (``fairness.chance_rng(seed, seq)``), a bot seat's move, the takeover bot of an absent
 seat or of one that forfeited, or else the human's timer (``timers.py``). Only on the
 instance that owns the table (``ownership.py``): another instance holding the table for
-its sockets only follows it. Every move goes through the authority like a human's.
+its sockets only follows it. Every move goes through the authority like a human's. Why a
+bot decides is a :class:`~pyramids.server.ports.BotMode`.
+
+The scheduler receives the runtime as the few operations it uses
+(``ports.SchedulerRuntime``). A bot's pause (``bot_delay``) and the pause before a failed
+write is tried again are the runtime's clock's (``Clock.sleep``), so a test with a
+``clocks.ManualClock`` decides when they end.
 """
 
 from __future__ import annotations
@@ -16,33 +22,30 @@ import random
 from collections.abc import Callable, Coroutine
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pyramids.bots.inference import Memory
 from pyramids.core import CHANCE
 from pyramids.core.fairness import chance_rng
 from pyramids.server.authority import Committed
+from pyramids.server.bot_runner import bot_action, bot_action_remembering
 from pyramids.server.clocks import CLOCK, FORFEITED
-from pyramids.server.live import (
-    ABSENT,
-    FINISHED,
-    RUNNING,
-    TIMEOUT,
-    LiveTable,
-    ProtocolError,
-    think,
-    think_on,
-)
-
-if TYPE_CHECKING:
-    from pyramids.server.tables import TableManager
+from pyramids.server.live import FINISHED, RUNNING, LiveTable
+from pyramids.server.ports import BotMode, SchedulerRuntime
+from pyramids.server.protocol import ProtocolError
+from pyramids.server.table_log import ABSENT, TIMEOUT
 
 log = logging.getLogger("pyramids.server")
 
 INLINE_BOTS = frozenset({"random", "beginner", "greedy"})
 """Bot specs cheap enough to decide on the event loop; search bots use worker processes
 (``search.SearchPool``: tables with a human seat first)."""
-PLAYED_BY = {"timeout": TIMEOUT, "takeover": ABSENT, "clock": CLOCK, "forfeit": FORFEITED}
+PLAYED_BY = {
+    BotMode.TIMEOUT: TIMEOUT,
+    BotMode.TAKEOVER: ABSENT,
+    BotMode.CLOCK: CLOCK,
+    BotMode.FORFEIT: FORFEITED,
+}
 """The stand-in modes of ``bot`` that play a human seat, and what its log entry says."""
 FALLBACK_BOT = "greedy"
 """Plays a search bot's move when its worker process died, so the table never stalls."""
@@ -52,11 +55,11 @@ tried again; the wait doubles after each failure up to ``RETRY_MAX``."""
 RETRY_MAX = 5.0
 
 
-class ServerMoves:
+class ServerMoveScheduler:
     """Schedules and plays the server's own moves for the tables this instance owns."""
 
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(self, runtime: SchedulerRuntime) -> None:
+        self.runtime = runtime
 
     # --- the Scheduler ---------------------------------------------------------------------
 
@@ -65,7 +68,7 @@ class ServerMoves:
         hooks (where the table is owned, or where its last action was committed: a hook is
         idempotent); otherwise start the next move."""
         if table.status == FINISHED:
-            self.m.game_over(table, run_hooks=committed.here or self.m.owns(table))
+            self.runtime.game_over(table, run_hooks=committed.here or self.runtime.owns(table))
             return
         self.schedule(table)
 
@@ -73,11 +76,11 @@ class ServerMoves:
 
     def resume(self, table: LiveTable) -> None:
         """Start what a running table needs: absence clocks and the next server move."""
-        if table.status != RUNNING or not self.m.owns(table):
+        if table.status != RUNNING or not self.runtime.owns(table):
             return
         for s in table.seats:
             if s.is_human and not s.present:
-                self.m.presence.start_absence(table, s.seat)
+                self.runtime.presence.start_absence(table, s.seat)
         self.reschedule(table)
 
     def reschedule(self, table: LiveTable) -> None:
@@ -91,29 +94,31 @@ class ServerMoves:
     def schedule(self, table: LiveTable) -> None:
         """Start the move that does not wait for a human: chance, a bot, a stand-in; or the
         human's timer. Once per seq; nothing unless this instance owns the table."""
-        m = self.m
-        if m.stopping or table.status != RUNNING or table.state.is_terminal():
+        runtime = self.runtime
+        if runtime.stopping or table.status != RUNNING or table.state.is_terminal():
             return
-        if table.scheduled_seq == table.seq or not m.owns(table):
+        if table.scheduled_seq == table.seq or not runtime.owns(table):
             return
         table.scheduled_seq = seq = table.seq
         to_move = table.state.current_player()
-        delay = table.settings.bot_delay
         if to_move == CHANCE:
-            m.spawn(table, self.chance(table, seq))
+            runtime.spawn(table, self.chance(table, seq))
             return
         s = table.seats[to_move]
         if not s.is_human:
-            spec = m.settings.bot_spec(s.bot or "greedy")
-            m.spawn(table, self.bot(table, seq, to_move, spec=spec, delay=delay, mode="bot"))
+            self._play(table, seq, to_move, s.bot or "greedy", BotMode.BOT)
         elif to_move in table.forfeits:
-            spec = m.settings.bot_spec(table.settings.takeover_bot)
-            m.spawn(table, self.bot(table, seq, to_move, spec=spec, delay=delay, mode="forfeit"))
+            self._play(table, seq, to_move, table.settings.takeover_bot, BotMode.FORFEIT)
         elif s.taken_over:
-            spec = m.settings.bot_spec(table.settings.takeover_bot)
-            m.spawn(table, self.bot(table, seq, to_move, spec=spec, delay=delay, mode="takeover"))
+            self._play(table, seq, to_move, table.settings.takeover_bot, BotMode.TAKEOVER)
         else:
-            m.timers.start(table, seq, to_move)
+            runtime.timers.start(table, seq, to_move)
+
+    def _play(self, table: LiveTable, seq: int, seat: int, bot: str, mode: BotMode) -> None:
+        """Start ``bot``'s move for ``seat`` at ``seq``, after the table's ``bot_delay``."""
+        spec = self.runtime.settings.bot_spec(bot)
+        delay = table.settings.bot_delay
+        self.runtime.spawn(table, self.bot(table, seq, seat, spec=spec, delay=delay, mode=mode))
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -130,7 +135,7 @@ class ServerMoves:
             if table.seq != seq or table.status != RUNNING or state.current_player() != CHANCE:
                 return
             action = state.sample_chance(chance_rng(table.seed, seq))
-            await self.m.authority.apply(table, CHANCE, action)
+            await self.runtime.authority.apply(table, CHANCE, action)
 
     async def until_stored(
         self,
@@ -141,7 +146,8 @@ class ServerMoves:
     ) -> None:
         """Apply a move the server makes (``attempt``); while its write fails because the
         storage is unavailable, try again after RETRY_FIRST seconds, doubling up to RETRY_MAX,
-        as long as the table still waits at ``seq``. Nothing else would: ``scheduled_seq``
+        as long as the table still waits at ``seq`` (pauses of the runtime's clock). Nothing
+        else would: ``scheduled_seq``
         already names this seq. A refusal of another kind (stale, finished) drops the move;
         a retry after a write that did commit is refused by the (table, seq) key and
         catches up from the database instead, so nothing is stored twice."""
@@ -149,9 +155,9 @@ class ServerMoves:
         failures = 0
         while True:
             try:
-                await self.m.critical(attempt())
+                await self.runtime.critical(attempt())
             except ProtocolError as exc:
-                if exc.code != "unavailable" or self.m.stopping or table.seq != seq:
+                if exc.code != "unavailable" or self.runtime.stopping or table.seq != seq:
                     log.debug(
                         "table %s: %s move at seq %d dropped: %s", table.id, what, seq, exc.message
                     )
@@ -176,34 +182,34 @@ class ServerMoves:
                         failures,
                     )
                 return
-            await asyncio.sleep(wait)
+            await self.runtime.clock.sleep(wait)
             wait = min(wait * 2, RETRY_MAX)
 
     async def bot(
-        self, table: LiveTable, seq: int, seat: int, *, spec: str, delay: float, mode: str
+        self, table: LiveTable, seq: int, seat: int, *, spec: str, delay: float, mode: BotMode
     ) -> None:
-        """Let a bot decide for ``seat`` at ``seq`` (seeing only its view), then apply it.
-        ``mode``: ``bot`` (a bot seat) or the stand-in's (``takeover``, ``timeout``,
-        ``clock``, ``forfeit``)."""
+        """Let a bot decide for ``seat`` at ``seq`` (seeing only its view), then apply it
+        once ``delay`` seconds of the runtime's clock passed since it started thinking.
+        ``mode``: a bot seat's own move or a stand-in's (:class:`BotMode`)."""
         state = table.state
         if table.seq != seq or state.current_player() != seat:
             return
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+        runtime = self.runtime
+        started = runtime.clock.monotonic()
         rng = random.Random(f"{table.seed}/bot/{seat}/{seq}")
         try:
             view, legal = state.view(seat), state.legal_actions()
             memory: Memory | None = None
             if spec in INLINE_BOTS:
-                action = think(spec, view, legal, rng)  # well under a millisecond
+                action = bot_action(spec, view, legal, rng)  # well under a millisecond
             else:
                 # people really there, not bound seats; asked again when its turn comes
-                human = partial(self.m.presence.has_person, table)
+                human = partial(runtime.presence.has_person, table)
                 try:
-                    action, memory = await self.m.searches.run(
+                    action, memory = await runtime.searches.run(
                         table.id,
                         human,
-                        think_on,
+                        bot_action_remembering,
                         spec,
                         view,
                         legal,
@@ -218,25 +224,25 @@ class ServerMoves:
                         seq,
                         FALLBACK_BOT,
                     )
-                    action = think(FALLBACK_BOT, view, legal, rng)
-            wait = delay - (loop.time() - started)
+                    action = bot_action(FALLBACK_BOT, view, legal, rng)
+            wait = delay - (runtime.clock.monotonic() - started)
             if wait > 0:
-                await asyncio.sleep(wait)
+                await runtime.clock.sleep(wait)
 
             def still_valid() -> bool:
-                if not self.m.owns(table):
+                if not runtime.owns(table):
                     return False  # the table moved to another instance meanwhile
                 s = table.seats[seat]
-                if mode == "takeover":
+                if mode == BotMode.TAKEOVER:
                     return s.taken_over
-                if mode in ("timeout", "clock"):
+                if mode in (BotMode.TIMEOUT, BotMode.CLOCK):
                     return not s.taken_over and seat not in table.forfeits
-                if mode == "forfeit":
+                if mode == BotMode.FORFEIT:
                     return seat in table.forfeits
                 return True
 
             move = partial(
-                self.m.authority.act,
+                runtime.authority.act,
                 table,
                 seat,
                 seq,

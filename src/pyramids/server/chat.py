@@ -11,13 +11,15 @@ read what:
   player switches it off and on (``chat_settings``). A finished table shows both channels.
 
 Sending is limited per address (``LimitSettings.rate_chat``) and per connection
-(``CONNECTION_RATE``). Muting is the browser's business (``table-chat.js``).
+(``LimitSettings.rate_chat_connection``), both counted by ``limits.ClientLimits``.
+Muting is the browser's business (``table-chat.js``).
 
 In a cluster (docs/CLUSTER.md) a table's connections may be held by any instance. The
 transaction that stores a message, or the switch of the spectators' channel, also sends
 a notification (``cluster_store.notify``: delivered once it commits); every other
 instance holding the table then reads the change back and tells its own connections,
-under the same rules as above. Notification kinds (``TableManager.remote_handlers``):
+under the same rules as above. Notification kinds
+(``follower.ClusterFollower.remote_handlers``):
 
 - ``c`` (:data:`CHAT_NOTICE`): a message was said; data: its id in the ``chat`` table;
 - ``s`` (:data:`SWITCH_NOTICE`): the spectators' channel was switched; data: the seat
@@ -28,11 +30,10 @@ under the same rules as above. Notification kinds (``TableManager.remote_handler
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
-import time
 import unicodedata
 import weakref
-from collections import deque
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any, Literal
@@ -43,12 +44,15 @@ from sqlalchemy import Connection, Table, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from pyramids.server import cluster_store, names
+from pyramids.server.database import Database, Db
 from pyramids.server.db import Base, ChatRow, TableRow
-from pyramids.server.limits import RateLimitedError, ws_error
-from pyramids.server.live import FINISHED, Client, LiveTable, ProtocolError, dumps, iso
+from pyramids.server.limits import ClientLimits, Rate, ws_error
+from pyramids.server.live import FINISHED, LiveTable
+from pyramids.server.protocol import ProtocolError, iso
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.store import as_utc, utcnow
 from pyramids.server.tables import TableManager
+from pyramids.server.wire import Client, dumps
 
 log = logging.getLogger("pyramids.server")
 
@@ -70,10 +74,6 @@ FINISHED_HISTORY = 5000
 """Most messages ``GET /api/tables/{id}/chat`` gives for a finished table."""
 SPECTATOR_NAME = "Spectator"
 """The name a spectator's messages carry (spectators are anonymous)."""
-CONNECTION_RATE = (8, 10.0)
-"""At most 8 chat messages (and settings changes) per connection in any 10 seconds, on
-top of the per-address ``rate_chat``: one page cannot flood a table from an address that
-is exempt or shared."""
 LINE_BREAKS = frozenset("\n\r\t\v\f\x85\u2028\u2029")
 """Characters turned into spaces: a message is one line."""
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -83,7 +83,9 @@ CHAT_NOTICE = "c"
 SWITCH_NOTICE = "s"
 """Notification kind: the spectators' channel was switched (data: the switching seat)."""
 
-_recent: weakref.WeakKeyDictionary[Client, deque[float]] = weakref.WeakKeyDictionary()
+_connection_keys: weakref.WeakKeyDictionary[Client, str] = weakref.WeakKeyDictionary()
+"""The key each connection's chat is counted under (``rate_chat_connection``)."""
+_connection_numbers = itertools.count()
 _remote_order: weakref.WeakKeyDictionary[LiveTable, asyncio.Lock] = weakref.WeakKeyDictionary()
 """Per table, the lock that keeps other instances' messages in the order they came."""
 
@@ -240,20 +242,20 @@ def stored_spectator_chat(conn: Connection, table_id: str) -> bool | None:
 # --- the WebSocket -------------------------------------------------------------------------
 
 
-async def on_connect(manager: TableManager, table: LiveTable, client: Client) -> None:
+async def on_connect(database: Database, table: LiveTable, client: Client) -> None:
     """After hello and state: send the connection the chat it may read, if there is any
     (the hello's table settings already say whether the spectators' channel is open)."""
-    await _send_history(manager, table, [client], skip_empty=True)
+    await _send_history(database, table, [client], skip_empty=True)
 
 
 async def _send_history(
-    manager: TableManager, table: LiveTable, clients: list[Client], *, skip_empty: bool = False
+    database: Database, table: LiveTable, clients: list[Client], *, skip_empty: bool = False
 ) -> None:
     """Send each of ``clients`` a ``chat_history`` of what it may read (``skip_empty``: not
     to a client that may read nothing yet)."""
     if not clients:
         return
-    messages = await manager.read(
+    messages = await database.read(
         partial(load_messages, table_id=table.id, channels=CHANNELS, limit=HISTORY * 2)
     )
     for client in clients:
@@ -274,6 +276,7 @@ async def _send_history(
 
 async def handle(
     manager: TableManager,
+    database: Database,
     table: LiveTable,
     client: Client,
     data: dict[str, Any],
@@ -284,37 +287,33 @@ async def handle(
     """One chat WebSocket message of ``client`` (a type in MESSAGE_TYPES)."""
     try:
         if data.get("type") == "chat":
-            message = await say(manager, table, client, data, key=key)
+            message = await say(manager, database, table, client, data, key=key)
             client.send(dumps({"type": "ack", "id": msg_id, "message_id": message.id}))
         else:
-            await switch_spectators(manager, table, client, data)
+            await switch_spectators(manager, database, table, client, data)
             client.send(dumps({"type": "ack", "id": msg_id}))
     except ProtocolError as exc:
         client.send(dumps(ws_error(msg_id, exc)))
 
 
-def _check_connection_rate(client: Client) -> None:
-    """Refuse (rate_limited) a connection's message past ``CONNECTION_RATE`` (messages
-    refused as malformed do not count: they cost nothing to refuse)."""
-    most, window = CONNECTION_RATE
-    now = time.monotonic()
-    recent = _recent.get(client)
-    if recent is None:
-        recent = _recent[client] = deque()
-    while recent and recent[0] <= now - window:
-        recent.popleft()
-    if len(recent) >= most:
-        wait = max(1, int(recent[0] + window - now + 0.999))
-        raise RateLimitedError(
-            f"too many chat messages on this connection: at most {most} in {window:g} s; "
-            f"try again in {wait} s",
-            wait,
-        )
-    recent.append(now)
+def _check_connection_rate(limits: ClientLimits, client: Client) -> None:
+    """Refuse (rate_limited) a connection's message past ``rate_chat_connection``, on top of
+    the per-address ``rate_chat`` (messages refused as malformed do not count: they cost
+    nothing to refuse)."""
+    key = _connection_keys.get(client)
+    if key is None:  # a number of its own: a connection's id() may be reused after it
+        key = _connection_keys[client] = f"connection/{next(_connection_numbers)}"
+    limits.check_connection(Rate.CHAT_CONNECTION, key, "chat messages")
 
 
 async def say(
-    manager: TableManager, table: LiveTable, client: Client, data: dict[str, Any], *, key: str
+    manager: TableManager,
+    database: Database,
+    table: LiveTable,
+    client: Client,
+    data: dict[str, Any],
+    *,
+    key: str,
 ) -> Message:
     """Store one chat message, then send it to every connection that may read it."""
     seat = client.seat
@@ -332,8 +331,8 @@ async def say(
         raise ProtocolError(
             "chat_off", "the players switched the spectators' chat off at this table", 409
         )
-    _check_connection_rate(client)
-    manager.limits.check("chat", key)
+    _check_connection_rate(manager.limits, client)
+    manager.limits.check(Rate.CHAT, key)
     s = table.seats[seat] if seat is not None else None
     insert_row = partial(
         insert_message,
@@ -351,7 +350,7 @@ async def say(
         cluster_store.notify(conn, manager.notice(CHAT_NOTICE, table.id, str(message.id)))
         return message
 
-    message = await manager.write(job)
+    message = await database.write(job)
     deliver(table, message)
     return message
 
@@ -365,7 +364,11 @@ def deliver(table: LiveTable, message: Message) -> None:
 
 
 async def switch_spectators(
-    manager: TableManager, table: LiveTable, client: Client, data: dict[str, Any]
+    manager: TableManager,
+    database: Database,
+    table: LiveTable,
+    client: Client,
+    data: dict[str, Any],
 ) -> None:
     """A seated player switches the spectators' channel off or on: stored, then told."""
     if client.seat is None:
@@ -377,7 +380,7 @@ async def switch_spectators(
         raise ProtocolError("malformed", "chat_settings needs 'spectators': true or false", 422)
     if wanted == table.settings.spectator_chat:
         return
-    _check_connection_rate(client)
+    _check_connection_rate(manager.limits, client)
     settings = table.settings.to_json()
     settings["spectator_chat"] = wanted
     by = client.seat
@@ -386,11 +389,11 @@ async def switch_spectators(
         store_spectator_chat(conn, table.id, settings)
         cluster_store.notify(conn, manager.notice(SWITCH_NOTICE, table.id, str(by)))
 
-    await manager.write(job)
-    await _switched(manager, table, wanted, by)
+    await database.write(job)
+    await _switched(database, table, wanted, by)
 
 
-async def _switched(manager: TableManager, table: LiveTable, wanted: bool, by: int | None) -> None:
+async def _switched(database: Database, table: LiveTable, wanted: bool, by: int | None) -> None:
     """The spectators' channel is now ``wanted`` (switched by seat ``by``): tell this
     instance's connections, and send each the chat it may read now."""
     table.settings.spectator_chat = wanted
@@ -399,13 +402,13 @@ async def _switched(manager: TableManager, table: LiveTable, wanted: bool, by: i
     for other in list(table.clients):
         other.send(notice)
     table.broadcast_table()
-    await _send_history(manager, table, list(table.clients))
+    await _send_history(database, table, list(table.clients))
 
 
 # --- the other instances -------------------------------------------------------------------
 
 
-async def on_remote_message(manager: TableManager, table: LiveTable, data: str) -> None:
+async def on_remote_message(database: Database, table: LiveTable, data: str) -> None:
     """Another instance stored message ``data`` (its id) at ``table``: read it and send it
     to this instance's connections that may read it, in the order the notifications came."""
     if not data.isdigit():
@@ -415,7 +418,7 @@ async def on_remote_message(manager: TableManager, table: LiveTable, data: str) 
         lock = _remote_order[table] = asyncio.Lock()
     async with lock:  # taken in arrival order: the tasks start in the order they were made
         try:
-            message = await manager.read(
+            message = await database.read(
                 partial(load_message, table_id=table.id, message_id=int(data))
             )
         except (SQLAlchemyError, ProtocolError) as exc:
@@ -425,25 +428,25 @@ async def on_remote_message(manager: TableManager, table: LiveTable, data: str) 
             deliver(table, message)
 
 
-async def on_remote_switch(manager: TableManager, table: LiveTable, data: str) -> None:
+async def on_remote_switch(database: Database, table: LiveTable, data: str) -> None:
     """Another instance's player switched ``table``'s spectators' channel: take the stored
     setting (the latest switch) and, if it differs from this instance's, tell as a switch
     made here would."""
     try:
-        stored = await manager.read(partial(stored_spectator_chat, table_id=table.id))
+        stored = await database.read(partial(stored_spectator_chat, table_id=table.id))
     except (SQLAlchemyError, ProtocolError) as exc:
         log.warning("table %s: the spectators' chat switch not read: %s", table.id, exc)
         return
     if stored is None or stored == table.settings.spectator_chat:
         return
     by = int(data) if data.isdigit() else None
-    await _switched(manager, table, stored, by)
+    await _switched(database, table, stored, by)
 
 
-def install(manager: TableManager) -> None:
+def install(manager: TableManager, database: Database) -> None:
     """Follow the other instances' chat at the tables this one holds (cluster mode)."""
-    manager.remote_handlers[CHAT_NOTICE] = partial(on_remote_message, manager)
-    manager.remote_handlers[SWITCH_NOTICE] = partial(on_remote_switch, manager)
+    manager.remote_handlers[CHAT_NOTICE] = partial(on_remote_message, database)
+    manager.remote_handlers[SWITCH_NOTICE] = partial(on_remote_switch, database)
 
 
 # --- HTTP ----------------------------------------------------------------------------------
@@ -484,6 +487,7 @@ class ChatOut(BaseModel):
 )
 async def get_chat(
     request: Request,
+    database: Db,
     table_id: Annotated[str, Path(description="A table id (10 letters and digits).")],
     token: Annotated[str | None, Query(max_length=64)] = None,
 ) -> dict[str, Any]:
@@ -495,7 +499,7 @@ async def get_chat(
     seat = table.seat_for_token(token) if token else None
     channels = readable_channels(table, seat)
     limit = FINISHED_HISTORY if table.status == FINISHED else HISTORY
-    messages = await manager.read(
+    messages = await database.read(
         partial(load_messages, table_id=table.id, channels=channels, limit=limit)
     )
     return {

@@ -17,17 +17,22 @@ says what happens: ``stand_in`` (the takeover bot plays that decision, logged as
 (the seat forfeits, the bot plays it to the end and it ranks last; with one seat left
 standing the game ends at once). Bots and the chance draws have no clock.
 
-The runtime reads time through a :class:`Clock` and sets its expiry timers through a
-:class:`Scheduler` (``TableManager(clock=...)``); :class:`SystemClock` is real time,
-:class:`ManualClock` a clock that tests move by hand.
+The runtime reads time, sets its timers and takes its pauses through one :class:`Clock`
+(``TableManager(clock=...)``): the players' clocks and turn times (``timers.py``), the
+absence clocks (``presence.py``), the bots' pauses and the retries of the server's own
+moves (``bots.py``). :class:`SystemClock` is real time, :class:`ManualClock` a clock that
+tests move by hand: its timers fire and its sleepers wake only when it is advanced, so no
+test waits for real time to pass.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import heapq
 import itertools
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -182,25 +187,40 @@ class Timer(Protocol):
 
 
 class Clock(Protocol):
-    """Where the runtime reads the time and sets its clock timers."""
+    """Where the runtime reads the time, sets its timers and takes its pauses."""
 
     def now(self) -> dt.datetime:
         """The current time, aware UTC."""
 
+    def monotonic(self) -> float:
+        """Seconds on a clock that never goes back (for durations: a bot's thinking time)."""
+
     def call_later(self, delay: float, fn: Callable[..., None], *args: Any) -> Timer:
         """Call ``fn(*args)`` after ``delay`` seconds of this clock's time."""
 
+    async def sleep(self, seconds: float) -> None:
+        """Return once ``seconds`` of this clock's time have passed (0 or less: after one
+        turn of the event loop)."""
+
 
 class SystemClock:
-    """Real time: ``datetime.now(UTC)`` and the running loop's ``call_later``."""
+    """Real time: ``datetime.now(UTC)``, ``time.monotonic`` and the running loop's timers."""
 
     def now(self) -> dt.datetime:
         """The current time in UTC."""
         return dt.datetime.now(dt.UTC)
 
+    def monotonic(self) -> float:
+        """``time.monotonic()``."""
+        return time.monotonic()
+
     def call_later(self, delay: float, fn: Callable[..., None], *args: Any) -> Timer:
         """The event loop's timer."""
         return asyncio.get_running_loop().call_later(max(0.0, delay), fn, *args)
+
+    async def sleep(self, seconds: float) -> None:
+        """``asyncio.sleep``."""
+        await asyncio.sleep(max(0.0, seconds))
 
 
 class _ManualTimer:
@@ -211,14 +231,20 @@ class _ManualTimer:
         self.cancelled = True
 
 
+def _wake(sleeper: asyncio.Future[None]) -> None:
+    """End a :meth:`ManualClock.sleep` (unless it was cancelled meanwhile)."""
+    if not sleeper.done():
+        sleeper.set_result(None)
+
+
 class ManualClock:
     """A clock that moves only when told (tests): :meth:`advance` moves the time and makes
-    the calls that fell due, in order of their time."""
+    the calls that fell due, in order of their time, and wakes the sleepers whose time came."""
 
     EPOCH: ClassVar[dt.datetime] = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
     def __init__(self, start: dt.datetime | None = None) -> None:
-        self._now = start or self.EPOCH
+        self._now = self._start = start or self.EPOCH
         self._due: list[tuple[dt.datetime, int, _ManualTimer, Callable[..., None], tuple[Any, ...]]]
         self._due = []
         self._order = itertools.count()
@@ -226,6 +252,30 @@ class ManualClock:
     def now(self) -> dt.datetime:
         """The clock's current time."""
         return self._now
+
+    def monotonic(self) -> float:
+        """Seconds since the clock's start."""
+        return (self._now - self._start).total_seconds()
+
+    async def sleep(self, seconds: float) -> None:
+        """Return once the clock was advanced past ``now + seconds`` (0 or less: after one
+        turn of the loop). The sleeper wakes in its own event loop, whichever thread
+        advances the clock."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        loop = asyncio.get_running_loop()
+        sleeper: asyncio.Future[None] = loop.create_future()
+
+        def due() -> None:
+            with contextlib.suppress(RuntimeError):  # its loop closed: nobody waits any more
+                loop.call_soon_threadsafe(_wake, sleeper)
+
+        timer = self.call_later(seconds, due)
+        try:
+            await sleeper
+        finally:
+            timer.cancel()
 
     def call_later(self, delay: float, fn: Callable[..., None], *args: Any) -> Timer:
         """Remember the call until the clock passes ``now + delay``."""
@@ -239,7 +289,8 @@ class ManualClock:
         return sorted(when for when, _, timer, _, _ in self._due if not timer.cancelled)
 
     def advance(self, seconds: float) -> int:
-        """Move the time on by ``seconds`` and make every call due by then; how many ran."""
+        """Move the time on by ``seconds`` and make every call due by then (a sleeper due
+        wakes at its loop's next turn); how many ran."""
         target = self._now + dt.timedelta(seconds=seconds)
         ran = 0
         while self._due and self._due[0][0] <= target:

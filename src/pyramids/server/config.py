@@ -83,10 +83,18 @@ class LimitSettings:
     rate_signup: str = "5/hour;20/day"
     """Accounts one address may create (``POST /api/accounts``)."""
     rate_login: str = "10/minute;50/hour"
-    """Log-in attempts one address may make (``POST /api/session``); ``accounts.py`` also
-    limits the failed attempts per account name."""
+    """Log-in attempts one address may make (``POST /api/session``), right or wrong."""
+    rate_login_failures: str = "5/15minutes"
+    """Failed log-ins (and wrong current passwords) one account name may take, from any
+    address, exempt ones too; past it every log-in to the name is 429 ``rate_limited``,
+    right or wrong, until the window has room. A log-in that succeeds clears the count."""
     rate_chat: str = "5/10seconds;60/hour"
     """Chat messages one address may send (every table together)."""
+    rate_chat_connection: str = "8/10seconds"
+    """Chat messages and switches of the spectators' channel one connection may send,
+    counted exactly (in any 10 seconds) and whatever its address, exempt ones too: one
+    page cannot flood a table from a shared or exempt address. Refused messages that were
+    malformed do not count."""
     rate_hint: str = "6/minute;60/hour"
     """Hints one address may ask for (``POST /api/tables/{id}/hint``; asking again for the
     same decision while it is computed or shown counts once)."""

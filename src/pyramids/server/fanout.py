@@ -2,7 +2,7 @@
 
 ASGI lets an application send one message at a time, each framed by the server for that
 one socket. A state goes to every connection of its viewer (each seat, and one public
-view for all spectators); :class:`live.Outgoing` frames it once, and the extension
+view for all spectators); :class:`wire.Outgoing` frames it once, and the extension
 :data:`FRAMES_EXTENSION` (``scope["extensions"]["pyramids.frames"]["send"]``) writes those
 bytes to a socket as they are: every message queued for the connection since its last
 write goes out in one write. Servers without the extension (the test client, another

@@ -19,7 +19,7 @@ from typing import Any
 
 from pyramids import texts
 from pyramids.server.limits import is_too_deep
-from pyramids.server.live import ProtocolError
+from pyramids.server.protocol import ProtocolError
 
 MAX_ID_CHARS = 64
 """The longest string ``id`` a message may carry."""

@@ -32,11 +32,13 @@ from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsE
 from pyramids.core.game import CHANCE, State
 from pyramids.games import GameDescriptor, descriptor, names
 from pyramids.server.limits import client_key
-from pyramids.server.live import ProtocolError, event_json, hints_of
+from pyramids.server.live import hints_of
 from pyramids.server.pages import static_page
+from pyramids.server.protocol import ProtocolError
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.schemas import Request as RequestBody
 from pyramids.server.schemas import Response as ResponseBody
+from pyramids.server.table_log import event_json
 
 log = logging.getLogger("pyramids.server.learn")
 

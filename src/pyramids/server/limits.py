@@ -1,11 +1,18 @@
-"""What one client may do: per-address rates, caps on connections, and message nesting.
+"""What one client may do: its rates, caps on connections, and message nesting.
 
-Rates use the ``limits`` library (its sliding-window counter: two counters per address and
-rule, no burst at a window's edge) on its in-memory storage: the server is one process,
-the counts are short-lived and may be forgotten at a restart, and memory needs no other
-service (a Redis would only pay off with several server processes behind one address).
-A refused request is :class:`RateLimitedError` (HTTP 429 with ``Retry-After``); the caps
-are plain counters here. The settings are :class:`~pyramids.server.config.LimitSettings`.
+Every rate of the server is counted here, one :class:`ClientLimits` per app, each set by
+a field ``rate_<name>`` of :class:`~pyramids.server.config.LimitSettings` (:class:`Rate`
+names them): the per-address rates (tables, claims, actions, sockets, sign-ups, log-ins,
+chat, hints, analyses), a connection's chat messages, and the failed log-ins of one
+account name. They use the ``limits`` library on its in-memory storage: the server is one
+process, the counts are short-lived and may be forgotten at a restart, and memory needs
+no other service (a Redis would only pay off with several server processes behind one
+address). Per address and per name it is the sliding-window counter (two counters per
+key and rule, no burst at a window's edge); per connection the moving window, exact ("at
+most 8 in any 10 seconds") for the few hits a connection may make. A refused request is
+:class:`RateLimitedError` (HTTP 429 with ``Retry-After``); the caps are plain counters.
+Time is the wall clock the ``limits`` library reads (``time.time``), here too, so a test
+stops it for all of them at once (``tests/server/rate_clock.py``).
 """
 
 from __future__ import annotations
@@ -14,36 +21,53 @@ import ipaddress
 import math
 import time
 from collections import Counter
+from enum import StrEnum
 from typing import Any
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
+from limits.strategies import (
+    MovingWindowRateLimiter,
+    RateLimiter,
+    SlidingWindowCounterRateLimiter,
+)
 
 from pyramids.server.config import LimitSettings
-from pyramids.server.live import ProtocolError
+from pyramids.server.protocol import ProtocolError
 
 WS_CLOSE_POLICY = 1008
 """The WebSocket close code of a socket closed for breaking a limit (RFC 6455: policy)."""
-RATE_KINDS = (
-    "create",
-    "claim",
-    "action",
-    "connect",
-    "signup",
-    "login",
-    "chat",
-    "hint",
-    "hint_table",
-    "analysis",
-)
-"""The per-address rates, each ``LimitSettings.rate_<kind>``."""
+
+
+class Rate(StrEnum):
+    """Each rate a client is held to: ``LimitSettings.rate_<value>`` sets it."""
+
+    CREATE = "create"
+    CLAIM = "claim"
+    ACTION = "action"
+    CONNECT = "connect"
+    SIGNUP = "signup"
+    LOGIN = "login"
+    CHAT = "chat"
+    HINT = "hint"
+    HINT_TABLE = "hint_table"
+    """Per table (its key ``table/<id>``), whoever asks."""
+    ANALYSIS = "analysis"
+    CHAT_CONNECTION = "chat_connection"
+    """Per connection (:meth:`ClientLimits.check_connection`), exempt addresses too."""
+    LOGIN_FAILURES = "login_failures"
+    """Per account name, from any address: only failures count (:meth:`ClientLimits.count`)."""
+
+
+PER_CONNECTION = frozenset({Rate.CHAT_CONNECTION})
+"""The rates counted per connection, on a moving window (exact; a connection hits little)."""
 IPV6_PREFIX = 64
 """An IPv6 client counts by its network: one host usually holds a whole /64."""
 
 
 class RateLimitedError(ProtocolError):
-    """Too many requests of one kind from one address: 429 ``rate_limited``, retry later."""
+    """Too many requests of one kind (from one address, connection or account name): 429
+    ``rate_limited``, retry ``retry_after`` seconds later."""
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__("rate_limited", message, 429)
@@ -152,13 +176,16 @@ EXEMPT_CACHE_SIZE = 4096
 
 
 class ClientLimits:
-    """The per-address rates and caps of one server process."""
+    """The rates and caps of one server process: per address, per connection, per name."""
 
     def __init__(self, settings: LimitSettings) -> None:
         self.settings = settings
         self._storage = MemoryStorage()
         self._limiter = SlidingWindowCounterRateLimiter(self._storage)
-        self._rates = {kind: parse_rate(getattr(settings, f"rate_{kind}")) for kind in RATE_KINDS}
+        self._exact = MovingWindowRateLimiter(self._storage)
+        self._rates: dict[str, list[RateLimitItem]] = {
+            kind: parse_rate(getattr(settings, f"rate_{kind}")) for kind in Rate
+        }
         self._flood = parse_rate(settings.ws_flood)
         self._exempt, self._exempt_names = parse_exempt(settings.exempt)
         self._exempt_cache: dict[str, bool] = {}
@@ -188,25 +215,35 @@ class ClientLimits:
     def _compute_exempt(self, key: str) -> bool:
         return _listed(key, self._exempt, self._exempt_names)
 
-    def _hit(self, rules: list[RateLimitItem], *identifiers: str) -> int:
-        """Count one hit against every rule; 0 if all allow it, else seconds to wait."""
-        if not all(self._limiter.test(rule, *identifiers) for rule in rules):
-            waits = [
-                self._limiter.get_window_stats(rule, *identifiers).reset_time - time.time()
-                for rule in rules
-                if not self._limiter.test(rule, *identifiers)
-            ]
-            return max(1, math.ceil(max(waits, default=1.0)))
+    def _strategy(self, kind: str) -> RateLimiter:
+        return self._exact if kind in PER_CONNECTION else self._limiter
+
+    def _wait(self, limiter: RateLimiter, rules: list[RateLimitItem], *identifiers: str) -> int:
+        """Seconds until every rule allows one more hit (0: they do now; at least 1 else)."""
+        waits = [
+            limiter.get_window_stats(rule, *identifiers).reset_time - time.time()
+            for rule in rules
+            if not limiter.test(rule, *identifiers)
+        ]
+        return max(1, math.ceil(max(waits))) if waits else 0
+
+    def _hit(self, limiter: RateLimiter, rules: list[RateLimitItem], *identifiers: str) -> int:
+        """Count one hit against every rule; 0 if all allow it, else seconds to wait (and
+        nothing counted)."""
+        wait = self._wait(limiter, rules, *identifiers)
+        if wait:
+            return wait
         for rule in rules:
-            self._limiter.hit(rule, *identifiers)
+            limiter.hit(rule, *identifiers)
         return 0
 
     def check(self, kind: str, key: str) -> None:
-        """Count a ``kind`` request from ``key``; RateLimitedError when it is one too many."""
+        """Count a ``kind`` request from the address ``key`` (none from an exempt one);
+        RateLimitedError when it is one too many."""
         rules = self._rates[kind]
         if not rules or self.is_exempt(key):
             return
-        wait = self._hit(rules, kind, key)
+        wait = self._hit(self._limiter, rules, kind, key)
         if wait:
             allowed = ", ".join(str(r) for r in rules)
             raise RateLimitedError(
@@ -215,11 +252,44 @@ class ClientLimits:
                 wait,
             )
 
+    def check_connection(self, kind: str, connection: str, what: str) -> None:
+        """Count one of ``what`` (``"chat messages"``) sent on ``connection`` (a key of its
+        own, whatever its address: exempt or shared ones too); RateLimitedError when it is
+        one too many."""
+        rules = self._rates[kind]
+        if not rules:
+            return
+        wait = self._hit(self._strategy(kind), rules, kind, connection)
+        if wait:
+            allowed = ", ".join(f"{r.amount} in {r.get_expiry():g} s" for r in rules)
+            raise RateLimitedError(
+                f"too many {what} on this connection: at most {allowed}; try again in {wait} s",
+                wait,
+            )
+
+    def wait(self, kind: str, key: str) -> int:
+        """Seconds until ``key`` may make one more ``kind`` request (0: now); nothing is
+        counted (with :meth:`count`: a rate of failures, counted once they failed)."""
+        rules = self._rates[kind]
+        return self._wait(self._strategy(kind), rules, kind, key) if rules else 0
+
+    def count(self, kind: str, key: str) -> None:
+        """Count one ``kind`` event of ``key`` (a failed log-in of a name), allowed or not."""
+        limiter = self._strategy(kind)
+        for rule in self._rates[kind]:
+            limiter.hit(rule, kind, key)
+
+    def forget(self, kind: str, key: str) -> None:
+        """Clear ``key``'s count of ``kind`` (a name's failures, once it logged in)."""
+        limiter = self._strategy(kind)
+        for rule in self._rates[kind]:
+            limiter.clear(rule, kind, key)
+
     def is_flooding(self, key: str, socket_id: str) -> bool:
         """Count one message on a WebSocket of ``key``; True once it is over ``ws_flood``."""
         if not self._flood or self.is_exempt(key):
             return False
-        return self._hit(self._flood, "flood", socket_id) > 0
+        return self._hit(self._limiter, self._flood, "flood", socket_id) > 0
 
     def check_tables(self, key: str, unfinished: int) -> None:
         """Refuse a new table to an address that already has its cap of unfinished ones."""

@@ -2,251 +2,61 @@
 
 :class:`LiveTable` holds what the runtime (``tables.TableManager``) needs to answer a
 connection at once: the current state, each viewer's log, cached ``state`` messages
-per seat. :func:`rebuild` replays a stored record (checking seats, seqs and snapshots)
-to bring a table back after a restart. Hidden information leaves only through
-``state.view(seat)`` (and the game's hints, computed from that view alone),
-``state.action_text_for`` and ``state.events_for``.
+per seat. It starts from a :class:`~pyramids.server.rebuild.GameSoFar` (a new table's,
+or one ``rebuild.rebuild`` replayed from its record after a restart). Hidden information
+leaves only through ``state.view(seat)`` (and the game's hints, computed from that view
+alone), ``state.action_text_for`` and ``state.events_for`` (``table_log.py``). The wire
+it writes to is ``wire.py``; the refusals and ids of the protocol are ``protocol.py``;
+its settings are ``table_settings.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
-import datetime as dt
-import hashlib
 import hmac
-import json
 import logging
-import random
-import secrets
-import string
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, ClassVar
+from enum import StrEnum
+from typing import Any
 
-import orjson
-
-from pyramids import texts
-from pyramids.bots import ISMCTSBot, make_bot
 from pyramids.bots.inference import Memory
-from pyramids.core import Event, Game, GameRecord, State, View
+from pyramids.core import Game, GameRecord, View
 from pyramids.core.clock import Banks, Move, banks_at
-from pyramids.core.errors import PyramidsError
-from pyramids.games import descriptor, descriptor_of, make_game
-from pyramids.server.clocks import (
-    CLOCK,
-    FORFEITED,
-    ClockError,
-    ClockNotice,
-    ClockSpec,
-    Timer,
-    clocks_json,
-)
-from pyramids.server.config import Settings
+from pyramids.games import descriptor_of
+from pyramids.server.clocks import FORFEITED, Clock, SystemClock, Timer, clocks_json
+from pyramids.server.protocol import ProtocolError, hash_token, invite_used, iso
+from pyramids.server.rebuild import GameSoFar
+from pyramids.server.standings import ranking_order
 from pyramids.server.store import SeatRecord, TableRecord
-from pyramids.texts import describe
+from pyramids.server.table_log import forfeit_end_entry
+from pyramids.server.table_settings import TableSettings, clock_of
+from pyramids.server.wire import Client, Outgoing, encode, json_fragment, log_array
 
 log = logging.getLogger("pyramids.server")
 
-ID_ALPHABET = string.ascii_letters + string.digits
-ID_LENGTH = 10
-TOKEN_BYTES = 24
-"""32 URL-safe characters."""
 
-OPEN, RUNNING, FINISHED = "open", "running", "finished"
-EXPIRED = "expired"
-"""An open table nobody started within ``LimitSettings.open_table_ttl`` (kept, not resumed)."""
-TIMEOUT, ABSENT = "timeout", "absent"
-"""Why a bot chose a human seat's action: its turn time ran out, or its player is away."""
+class TableStatus(StrEnum):
+    """Where a table is in its life; stored and sent as the value (``"running"``)."""
 
-
-class ProtocolError(Exception):
-    """A request the server turns down: a protocol error code, a message and an HTTP status."""
-
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.seat_token: str | None = None
-        """The seat's new credential when the refused request used its invite (bound it):
-        the refusal still hands it over (``POST …/actions``)."""
+    OPEN = "open"
+    """Created, waiting for its human seats to be claimed."""
+    RUNNING = "running"
+    """Started: every human seat bound to its player (at once when it has none to hand out)."""
+    FINISHED = "finished"
+    """Over: by its rules, or by forfeits on time that left one seat standing."""
+    EXPIRED = "expired"
+    """An open table nobody started within ``LimitSettings.open_table_ttl`` (kept, not
+    resumed)."""
 
 
-class StartupError(RuntimeError):
-    """The stored games cannot be resumed (a record that does not replay, a bad snapshot)."""
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 (hex) under which a seat's token is stored."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def new_token() -> str:
-    """A fresh seat token: 32 URL-safe characters."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def invite_used() -> ProtocolError:
-    """The refusal of an invite whose first use bound its seat (issue 29: used once)."""
-    return ProtocolError("invite_used", texts.message("seats.invite_used", "en"), 403)
-
-
-def new_table_id() -> str:
-    """A fresh table id: 10 letters and digits."""
-    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
-
-
-def is_table_id(text: str) -> bool:
-    """Whether ``text`` could be a table id (checked before touching the database)."""
-    return 0 < len(text) <= 16 and all(c in ID_ALPHABET for c in text)
-
-
-def iso(value: dt.datetime | None) -> str | None:
-    """A timestamp as ``2026-11-29T20:41:03Z``."""
-    if value is None:
-        return None
-    return _iso(value)
-
-
-@lru_cache(maxsize=4096)
-def _iso(value: dt.datetime) -> str:
-    # a table's summary is rebuilt after every change; its times rarely change
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    """An event as sent to clients: its game, kind and facts, and both sentences.
-
-    The sentences come from the shared message catalogue (``pyramids.texts``); the browser
-    formats the same catalogue from ``game``, ``kind`` and ``data`` and falls back on them.
-    """
-    return {
-        "game": event.game,
-        "kind": event.kind,
-        "data": event.data,
-        "text_en": describe(event, "en"),
-        "text_fr": describe(event, "fr"),
-    }
-
-
-@dataclass(frozen=True)
-class StandIn(Event):
-    """A server notice, not a rules event: a bot chose this action for a human seat because
-    the turn time ran out (``reason`` ``timeout``) or its player is away (``absent``).
-    Told by the catalogue entry ``server.stand_in``: "time ran out: a bot played for Alice"."""
-
-    kind: ClassVar[str] = "stand_in"
-    game: ClassVar[str] = "server"
-    seat: int
-    name: str
-    reason: str
-
-
-def stand_in_event(reason: str | None, seat: int, seats: Sequence[SeatRecord]) -> Event | None:
-    """The notice of an action a bot chose for seat ``seat`` (None: its own player did);
-    a clock's (``clock``, ``forfeit``) is a :class:`~pyramids.server.clocks.ClockNotice`."""
-    if reason is None or not 0 <= seat < len(seats):
-        return None
-    if reason in (CLOCK, FORFEITED):
-        return ClockNotice(seat=seat, name=seats[seat].name, reason=reason)
-    return StandIn(seat=seat, name=seats[seat].name, reason=reason)
-
-
-def forfeit_end_entry(seq: int, seat: int, seats: Sequence[SeatRecord]) -> bytes:
-    """The log entry (every viewer's) of a forfeit on time that ended the game: no action,
-    the seq of the last one."""
-    notice = ClockNotice(seat=seat, name=seats[seat].name, reason="forfeit_end")
-    return encode({"seq": seq, "seat": seat, "action": "", "events": [event_json(notice)]})
-
-
-def encode(data: Any) -> bytes:
-    """Compact JSON as UTF-8 (orjson; the standard library's for what orjson refuses, such
-    as an integer over 64 bits): what every message leaving the server is made of. Parts
-    already encoded (a log, :func:`raw`) go in as they are."""
-    try:
-        # a copy of exactly its length: orjson's own bytes keep the whole buffer it wrote
-        # into (4 KiB at least, 8 times a long string), and logs keep entries a whole game
-        return memoryview(orjson.dumps(data)).tobytes()
-    except orjson.JSONEncodeError:
-        # (a message with a raw part holds no such integer: logs hold seats, tiles, cards)
-        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=_raw_text)
-        try:
-            return text.encode()
-        except UnicodeEncodeError:  # a lone surrogate: JSON spells it \udXXX, UTF-8 cannot
-            return json.dumps(data, separators=(",", ":"), default=_raw_text).encode()
-
-
-def raw(data: bytes) -> Any:
-    """JSON already encoded, to be put in a message as it is (``orjson.Fragment``)."""
-    return orjson.Fragment(data)
-
-
-def _raw_text(value: Any) -> Any:
-    raise TypeError(f"cannot encode {type(value).__name__} with the standard library")
-
-
-def log_array(entries: Sequence[bytes]) -> Any:
-    """A viewer's log (encoded entries) as one JSON array for a message."""
-    return raw(b"[" + b",".join(entries) + b"]")
-
-
-def dumps(data: Any) -> str:
-    """Compact JSON text."""
-    return encode(data).decode()
-
-
-def final_order(state: State) -> list[int] | None:
-    """The seats from first to last once the game is over (None before).
-
-    From the game's ``outcome()``: by rank (1 first), seats of equal rank in seat order
-    (after a win the winner first, then the others).
-    """
-    ranks = state.outcome().ranking if state.is_terminal() else None
-    if ranks is None:
-        return None
-    return sorted(range(state.num_players), key=lambda s: (ranks[s], s))
-
-
-def ranking_order(state: State, forfeits: Sequence[int] = ()) -> list[int] | None:
-    """The seats from first to last by :func:`placements` (forfeits last), seats of equal
-    place in seat order; None while the game goes on. Without forfeits: ``final_order``."""
-    places = placements(state, forfeits)
-    if places is None:
-        return None
-    return sorted(range(state.num_players), key=lambda s: (places[s], s))
-
-
-def placements(state: State, forfeits: Sequence[int] = ()) -> list[int] | None:
-    """Each seat's final place, 1 the best, tied seats sharing (standard competition
-    ranking), or None while the game goes on and nobody forfeited it away.
-
-    The game's ``outcome().ranking`` orders the seats that did not forfeit; every seat that
-    forfeited on time (``forfeits``, in order) comes after them, the first to forfeit last.
-    A game that forfeits left with one seat standing (``clocks.py`` ends it then, before
-    its rules do) puts that seat first.
-    """
-    n = state.num_players
-    out = set(forfeits)
-    if state.is_terminal():
-        ranks = state.outcome().ranking
-        if ranks is None:
-            return None
-        standing = [s for s in range(n) if s not in out]
-        keys = {s: ranks[s] for s in standing}
-    else:
-        standing = [s for s in range(n) if s not in out]
-        if len(standing) != 1 or not forfeits:
-            return None
-        keys = {standing[0]: 1}
-    places = [0] * n
-    for s in standing:
-        places[s] = 1 + sum(1 for o in standing if keys[o] < keys[s])
-    for i, s in enumerate(reversed(list(dict.fromkeys(forfeits)))):
-        places[s] = len(standing) + 1 + i
-    return places
+OPEN, RUNNING, FINISHED, EXPIRED = (
+    TableStatus.OPEN,
+    TableStatus.RUNNING,
+    TableStatus.FINISHED,
+    TableStatus.EXPIRED,
+)
+"""The statuses under the short names the table code compares them by."""
 
 
 Hints = Callable[[View], Mapping[str, Any] | None]
@@ -264,96 +74,6 @@ def hints_of(game: Game) -> Hints | None:
         log.exception("game %s: its hints %r do not load; sending none", desc.name, desc.hints)
         return None
     return fn
-
-
-def viewers(players: int) -> list[int | None]:
-    """Every viewer of a table: each seat, then the spectator (None)."""
-    return [*range(players), None]
-
-
-def default_hints(options: Mapping[str, Any]) -> bool:
-    """Whether a table sends the game's hints when its creator does not say: yes, except
-    at a call-out table (rules option ``callout`` other than ``off``, Flaming contract
-    §12), where spotting what breaks a rule is the game: hints that tell whether a tile
-    fits would do the checking for the players."""
-    callout = options.get("callout")
-    return callout is None or callout == "off"
-
-
-def default_bot_hints(options: Mapping[str, Any], *, rated: bool) -> bool:
-    """Whether a table lets its players ask the search for hints when its creator does not
-    say: yes, except at a rated table (the game counts for ratings: a search's advice would
-    play for the player) and at a call-out table (``default_hints``)."""
-    return not rated and default_hints(options)
-
-
-@dataclass
-class TableSettings:
-    """A table's pace (bot delay, absence before takeover, turn time, the takeover bot) and
-    whether its state messages carry the game's ``hints``."""
-
-    bot_delay: float
-    absent_after: float
-    turn_time: float
-    takeover_bot: str
-    hints: bool = True
-    """Send the game's hints (``hints_of``) with each state; False: ``hints`` is always null.
-    When the creator does not say: ``default_hints`` of the rules options."""
-    spectator_chat: bool = True
-    """Whether the spectators' chat channel is open (a seated player may switch it off;
-    ``chat.py``)."""
-    bot_hints: bool = False
-    """Whether a seated player may ask the search for a hint at their turn (``advice.py``).
-    When the creator does not say: ``default_bot_hints``; False for a table stored before
-    the setting existed."""
-    clock: dict[str, Any] | None = None
-    """The table's clock as ``clocks.py`` reads it (None: none; the old ``turn_time``
-    alone applies)."""
-    match_players: list[int] | None = None
-    """In a series of rematches (``rematch.py``): for each seat, which player of the
-    series' first game sits there (None: the first game, each seat its own)."""
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {
-            "bot_delay": self.bot_delay,
-            "absent_after": self.absent_after,
-            "turn_time": self.turn_time,
-            "takeover_bot": self.takeover_bot,
-            "hints": self.hints,
-            "spectator_chat": self.spectator_chat,
-            "bot_hints": self.bot_hints,
-            "clock": self.clock,
-            "match_players": self.match_players,
-        }
-
-    @classmethod
-    def from_json(
-        cls, data: Mapping[str, Any], defaults: Settings, *, hints: bool = True
-    ) -> TableSettings:
-        """Parse stored settings, falling back on the server defaults (and on ``hints`` for
-        a table stored before the setting existed)."""
-        return cls(
-            bot_delay=float(data.get("bot_delay", defaults.bot_delay)),
-            absent_after=float(data.get("absent_after", defaults.absent_after)),
-            turn_time=float(data.get("turn_time", defaults.turn_time)),
-            takeover_bot=str(data.get("takeover_bot", defaults.takeover_bot)),
-            hints=bool(data.get("hints", hints)),
-            spectator_chat=bool(data.get("spectator_chat", True)),
-            bot_hints=bool(data.get("bot_hints", False)),
-            clock=dict(data["clock"]) if data.get("clock") else None,
-            match_players=list(data["match_players"]) if data.get("match_players") else None,
-        )
-
-
-def clock_of(settings: TableSettings, table_id: str = "") -> ClockSpec | None:
-    """The clock of a table's settings; a stored clock that breaks the rules (written by
-    hand) is logged and ignored rather than stopping the table."""
-    try:
-        return ClockSpec.from_json(settings.clock)
-    except (ClockError, TypeError, ValueError) as exc:
-        log.error("table %s: its clock %r is ignored: %s", table_id, settings.clock, exc)
-        return None
 
 
 @dataclass
@@ -421,240 +141,13 @@ class Seat(SeatRecord):
         return data
 
 
-def text_frame(data: bytes) -> bytes:
-    """``data`` as one unmasked WebSocket text frame (RFC 6455 5.2: what a server sends)."""
-    n = len(data)
-    if n < 126:
-        head = bytes((0x81, n))
-    elif n < 1 << 16:
-        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
-    else:
-        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    return head + data
-
-
-class Outgoing:
-    """A message as it leaves the server: its JSON text and, built on first use, its
-    WebSocket frame. One object goes to every connection of a viewer, so a state is
-    serialised and framed once per view, not once per socket."""
-
-    __slots__ = ("_frame", "_text", "data")
-
-    def __init__(self, text: str | bytes) -> None:
-        self.data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-        """The message's JSON as UTF-8."""
-        self._text = text if isinstance(text, str) else None
-        self._frame: bytes | None = None
-
-    @property
-    def text(self) -> str:
-        """The message's JSON text."""
-        if self._text is None:
-            self._text = self.data.decode("utf-8", "surrogatepass")
-        return self._text
-
-    @property
-    def frame(self) -> bytes:
-        """The text frame carrying the message (the same bytes for every socket)."""
-        if self._frame is None:
-            self._frame = text_frame(self.data)
-        return self._frame
-
-
-class Client:
-    """One WebSocket connection's outbox: messages queue here and a sender task writes
-    them, every message queued since its last write at once (:meth:`take`)."""
-
-    def __init__(self, seat: int | None, limit: int = 2000, linger: float = 0.0) -> None:
-        self.seat = seat
-        self.linger = linger
-        """Seconds a spectator's messages wait for the next ones, to go out together in
-        one write (0: at once; players' connections never wait): LiveTable.flush_public."""
-        self.write_now: Callable[[bytes], bool] | None = None
-        """Writes ready frames to the socket at once if it can (``fanout``), else False."""
-        self.busy = False
-        """Whether the sender task holds taken messages it has not finished writing."""
-        self.outbox: collections.deque[Outgoing] = collections.deque()
-        self.limit = limit
-        self.closed = False
-        self.close_code = 1000
-        self.close_reason = ""
-        self._waiter: asyncio.Future[None] | None = None
-        self._flush_soon = False
-
-    def send(self, message: str | Outgoing) -> None:
-        """Send a message: the messages of one turn of the event loop go to the socket in
-        one write at its end (``_flush``), else through the sender task; a client too far
-        behind is dropped (it resyncs on reconnect)."""
-        if self.closed:
-            return
-        if len(self.outbox) >= self.limit:
-            self.close(1013)
-            return
-        self.outbox.append(message if isinstance(message, Outgoing) else Outgoing(message))
-        if self.write_now is not None and not self.busy:
-            if not self._flush_soon:
-                self._flush_soon = True
-                asyncio.get_running_loop().call_soon(self._flush)
-            return
-        self._wake()
-
-    def _flush(self) -> None:
-        """Write what was sent during this turn of the event loop in one write, straight
-        to the socket (a state and its ack go out together); when the socket cannot take
-        it now, the sender task writes it once it can."""
-        self._flush_soon = False
-        if not self.outbox or self.busy or self.closed:
-            self._wake()
-            return
-        write = self.write_now
-        if write is not None and write(b"".join(out.frame for out in self.outbox)):
-            self.outbox.clear()
-            return
-        self._wake()
-
-    async def take(self) -> list[Outgoing]:
-        """Wait for messages and take all that are queued; empty once closed and sent."""
-        self.busy = False
-        while not self.outbox and not self.closed:
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiter = waiter
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-        batch = list(self.outbox)
-        self.outbox.clear()
-        self.busy = bool(batch)
-        return batch
-
-    def can_write_now(self) -> bool:
-        """Whether a write straight to the socket keeps the order (nothing queued before)."""
-        return self.write_now is not None and not self.outbox and not self.busy and not self.closed
-
-    def _wake(self) -> None:
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        """Ask the sender to close the connection (WebSocket ``code`` and ``reason``) after
-        what is queued."""
-        if not self.closed:
-            self.closed = True
-            self.close_code = code
-            self.close_reason = reason
-            self._wake()
-
-
-@dataclass
-class Rebuilt:
-    """A table rebuilt from its record: the state, the plain actions and per-viewer logs."""
-
-    game: Game
-    state: State
-    actions: list[tuple[int, str]]
-    logs: list[list[bytes]]
-    """Each viewer's log entries, encoded (JSON as UTF-8): a table's log is kept for its
-    whole game, and as bytes it costs the garbage collector nothing."""
-
-
-def log_entries(
-    state: State, seq: int, seat: int, texts: Sequence[str], notice: Event | None = None
-) -> list[dict[str, Any]]:
-    """The log entry of the action just applied to ``state``, for each viewer in order.
-
-    Each viewer gets ``state.events_for`` (a ``notice``, :class:`StandIn`, first); an
-    event that several viewers see is put into words once for all of them.
-    """
-    first = [] if notice is None else [notice]
-    made: dict[Event, dict[str, Any]] = {}
-
-    def entry_of(event: Event) -> dict[str, Any]:
-        try:
-            found = made.get(event)
-        except TypeError:  # an event holding an unhashable fact
-            return event_json(event)
-        if found is None:
-            found = made[event] = event_json(event)
-        return found
-
-    return [
-        {
-            "seq": seq,
-            "seat": seat,
-            "action": texts[i],
-            "events": [entry_of(e) for e in [*first, *state.events_for(v)]],
-        }
-        for i, v in enumerate(viewers(state.num_players))
-    ]
-
-
-def is_older_rules(record: TableRecord) -> bool:
-    """Whether ``record`` was stored under another rules version than its game's today."""
-    try:
-        return record.rules_version != descriptor(record.game).info.rules_version
-    except PyramidsError:
-        return False
-
-
-def rebuild(record: TableRecord) -> Rebuilt:
-    """Replay a stored table's record, checking seats, seqs and snapshots (StartupError).
-
-    A table stored under an older rules version is replayed with today's rules; when
-    that fails, the error names both versions (the game cannot be continued faithfully).
-    """
-    where = f"table {record.id}"
-    try:
-        game = make_game(record.game, record.players, record.options)
-    except PyramidsError as exc:
-        raise StartupError(f"{where}: its rules do not load: {exc}") from None
-    if record.rules_version != game.info.rules_version:
-        where += (
-            f" (recorded under rules {record.rules_version}, this server plays "
-            f"{game.info.rules_version})"
-        )
-    state = game.new_initial_state(record.seed)
-    who = viewers(record.players)
-    logs: list[list[bytes]] = [[] for _ in who]
-    actions: list[tuple[int, str]] = []
-    for seq, seat, text in record.actions:
-        if seq != len(actions) + 1:
-            raise StartupError(f"{where}: action {len(actions) + 1} is missing (found seq {seq})")
-        if seat != state.current_player():
-            raise StartupError(
-                f"{where}: action {seq} ({text!r}) is stored for seat {seat} but it was seat "
-                f"{state.current_player()}'s decision"
-            )
-        try:
-            action = state.parse_action(text)
-        except PyramidsError as exc:
-            raise StartupError(f"{where}: action {seq} ({text!r}) does not apply: {exc}") from None
-        texts = [state.action_text_for(action, v) for v in who]
-        state.apply(action)
-        actions.append((seat, text))
-        notice = stand_in_event(record.stand_ins.get(seq), seat, record.seats)
-        for i, entry in enumerate(log_entries(state, seq, seat, texts, notice)):
-            logs[i].append(encode(entry))
-        snapshot = record.snapshots.get(seq)
-        if snapshot is not None and json.loads(json.dumps(state.to_json())) != snapshot:
-            raise StartupError(
-                f"{where}: the snapshot at seq {seq} does not match the replay of its record "
-                "(the stored game is inconsistent; refusing to start)"
-            )
-    for seq in record.snapshots:
-        if seq > len(actions) or seq < 0:
-            raise StartupError(f"{where}: a snapshot at seq {seq} has no action")
-    return Rebuilt(game, state, actions, logs)
-
-
 class LiveTable:
     """A table in memory: its game, the current state, seats, logs and connections."""
 
-    def __init__(self, record: TableRecord, rebuilt: Rebuilt, settings: TableSettings) -> None:
+    def __init__(self, record: TableRecord, so_far: GameSoFar, settings: TableSettings) -> None:
         self.id = record.id
         self.game_name = record.game
-        self.game = rebuilt.game
+        self.game = so_far.game
         self.players = record.players
         self.options = dict(record.options)
         self.seed = record.seed
@@ -675,9 +168,9 @@ class LiveTable:
         self.created = record.created
         self.finished = record.finished
         self.settings = settings
-        self.state = rebuilt.state
-        self.seq = len(rebuilt.actions)
-        self.actions = rebuilt.actions
+        self.state = so_far.state
+        self.seq = len(so_far.actions)
+        self.actions = so_far.actions
         self.stand_ins = dict(record.stand_ins)
         """The seqs whose action a bot chose for a human seat, and why (TIMEOUT, ABSENT,
         ``clocks.CLOCK``, ``clocks.FORFEITED``)."""
@@ -685,9 +178,9 @@ class LiveTable:
             record.action_times.get(seq, record.updated) for seq, _, _ in record.actions
         ]
         """When each action was stored (seq 1 first): what the clocks are computed from."""
-        self.logs = rebuilt.logs
+        self.logs = so_far.logs
         self.seats = [Seat(**vars(s)) for s in record.seats]
-        self.status = record.status
+        self.status = TableStatus(record.status)
         self.ranking: list[int] | None = None
         self.clock = clock_of(settings, record.id)
         """The table's clock (None: none)."""
@@ -706,11 +199,11 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
-        self.absent: dict[int, asyncio.TimerHandle] = {}
         self.bot_memory: dict[int, Memory] = {}
         """Per seat a bot decided for, what that bot remembered after its last decision (its
-        ``memory``), handed to the next decision's bot (``think_on``) so that inference
-        reads on. In memory only: after a restart the bots decide without it."""
+        ``memory``), handed to the next decision's bot
+        (``bot_runner.bot_action_remembering``) so that inference reads on. In memory only:
+        after a restart the bots decide without it."""
         self.bot_seen: dict[int, list[tuple[int, View]]] = {}
         """With more than two seats of a game with inference, per bot seat (or seat a bot
         decided for): its view after each action since its bot's last decision, by seq
@@ -718,12 +211,15 @@ class LiveTable:
         self.turn_timer: Timer | None = None
         """The pending end of the current decision: its ``turn_time`` or its clock."""
         self.scheduled_seq = -1
-        self.used = time.monotonic()
+        self.used = 0.0
         """When the table was last asked for (an instance that does not own it forgets it
         once it has had no socket for a while: ``TableManager.forget_idle``)."""
         self._messages: dict[int, Outgoing] = {}
         self._public: list[Outgoing] = []
-        self._public_flush: asyncio.TimerHandle | None = None
+        self._public_flush: Timer | None = None
+        self.server_clock: Clock = SystemClock()
+        """The server's clock (its ``call_later`` times the spectators' linger); the table
+        cache and seating give each table the manager's."""
         self._views: dict[int, tuple[dict[str, Any], Any]] = {}
         self._hints = hints_of(self.game)
         self._watched = self.players > 2 and bool(descriptor_of(self.game).inference)
@@ -888,7 +384,7 @@ class LiveTable:
             "hints": self.hints_json(shown),
             "to_move": to_move,
             "legal": list(self.legal_texts()) if mine else [],
-            "last": raw(log_[-1]) if log_ else None,
+            "last": json_fragment(log_[-1]) if log_ else None,
             "ranking": self.ranking,
             "seats": self.summary()["seats"],
             "commitment": self.commitment,
@@ -967,8 +463,7 @@ class LiveTable:
             return
         self._public.append(out)
         if self._public_flush is None:
-            loop = asyncio.get_running_loop()
-            self._public_flush = loop.call_later(linger, self.flush_public)
+            self._public_flush = self.server_clock.call_later(linger, self.flush_public)
 
     def flush_public(self) -> None:
         """Write the spectators' pending messages: the same bytes, one write per socket,
@@ -1023,42 +518,6 @@ class LiveTable:
             forfeits=list(self.forfeits),
             ended=self.ended,
         )
-
-
-def think(spec: str, view: View, legal: Sequence[int], rng: random.Random) -> int:
-    """A bot's decision; a bot that fails or answers an illegal action is replaced by a
-    random legal choice (logged) so that a table never stalls on a bot's bug."""
-    action, _ = think_on(spec, view, legal, rng, (None, []))
-    return action
-
-
-def think_on(
-    spec: str,
-    view: View,
-    legal: Sequence[int],
-    rng: random.Random,
-    recall: tuple[Memory | None, Sequence[View]],
-) -> tuple[int, Memory | None]:
-    """``think`` for a bot that plays on from what the seat's bot remembered
-    (``LiveTable.bot_memory``) having seen the views since (``LiveTable.seen_by``):
-    ``recall``, as if the seat's bot had played on; the decision and what the bot
-    remembers after it (None for a bot without memory)."""
-    memory, seen = recall
-    kept: Memory | None = None
-    try:
-        bot = make_bot(spec)
-        if isinstance(bot, ISMCTSBot):
-            bot.restore(memory, seen)
-        action = bot.act(view, legal, rng)
-        if isinstance(bot, ISMCTSBot):
-            kept = bot.memory
-    except Exception:
-        log.exception("the %s bot failed; playing a random legal action instead", spec)
-        return rng.choice(list(legal)), None
-    if action not in legal:
-        log.error("the %s bot chose an illegal action %r; playing a random one", spec, action)
-        return rng.choice(list(legal)), None
-    return action, kept
 
 
 def stored_summary(record: TableRecord) -> dict[str, Any]:

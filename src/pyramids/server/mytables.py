@@ -15,7 +15,9 @@ from fastapi import APIRouter, Request
 
 from pyramids.server import store
 from pyramids.server.auth import require_account
-from pyramids.server.live import RUNNING, LiveTable, ProtocolError
+from pyramids.server.database import Db
+from pyramids.server.live import RUNNING, LiveTable
+from pyramids.server.protocol import ProtocolError
 from pyramids.server.schemas import ErrorOut, Response, TableOut
 from pyramids.server.tables import TableManager
 
@@ -83,11 +85,11 @@ def order_key(item: dict[str, Any]) -> tuple[bool, str, float]:
     response_model=MyTablesOut,
     responses={401: {"model": ErrorOut, "description": "not_logged_in: log in first"}},
 )
-async def my_tables(request: Request) -> dict[str, Any]:
+async def my_tables(request: Request, database: Db) -> dict[str, Any]:
     """The logged-in player's open and running tables (401 ``not_logged_in`` otherwise)."""
     account = await require_account(request, write=False)
     manager: TableManager = request.app.state.manager
-    records = await manager.read(
+    records = await database.read(
         partial(store.account_tables, account_id=account.id, limit=MAX_TABLES)
     )
     items: list[dict[str, Any]] = []

@@ -24,12 +24,12 @@ from pyramids.games import GAMES, descriptor
 from pyramids.server import ratings
 from pyramids.server.accounts import name_key
 from pyramids.server.auth import ACCOUNTS
-from pyramids.server.live import ProtocolError, iso
+from pyramids.server.database import database_of
 from pyramids.server.pages import static_page
+from pyramids.server.protocol import ProtocolError, iso
 from pyramids.server.ratings import HISTORY, POOLS, RATED, RATINGS, RESULTS, display
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.store import SEATS, as_utc
-from pyramids.server.tables import TableManager
 
 router = APIRouter(tags=["players"])
 
@@ -299,11 +299,6 @@ def parse_before(text: str | None) -> dt.datetime | None:
     return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
 
 
-def _manager(request: Request) -> TableManager:
-    manager: TableManager = request.app.state.manager
-    return manager
-
-
 @router.get("/api/players/{name}", response_model=PlayerOut, responses=ERRORS)
 async def get_player(
     request: Request,
@@ -316,7 +311,7 @@ async def get_player(
     when = parse_before(before)
     page = None
     if 0 < len(name) <= NAME_MAX:
-        page = await _manager(request).read(
+        page = await database_of(request).read(
             partial(player_page, key=name_key(name), limit=limit, before=when)
         )
     if page is None:
@@ -425,7 +420,7 @@ async def get_leaderboard(
         raise ProtocolError(
             "unknown_pool", f"pool {pool[:16]!r} is not a rating pool: {', '.join(POOLS)}", 422
         )
-    chosen, rows = await _manager(request).read(
+    chosen, rows = await database_of(request).read(
         partial(leaderboard_rows, game=game, band=band, pool=pool, limit=limit, bands=bands)
     )
     return {

@@ -12,26 +12,27 @@ bots go before the all-bot tables' (``search.py``): a human seat counts while it
 socket, or while less than its absence time has passed since its last sign of life (its
 last socket closing, its last own action, the table's start), and never once a bot has
 taken it over. So a seat bound and abandoned does not keep a table ahead of everyone else's
-(issue 29, item 10). The time is the manager's clock.
+(issue 29, item 10).
+
+Presence receives the runtime as the few operations it uses (``ports.PresenceRuntime``):
+its absence clocks are timers of the runtime's one clock, so a test drives them with a
+``clocks.ManualClock``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 import weakref
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
 from pyramids.server import cluster_store
+from pyramids.server.clocks import Timer
 from pyramids.server.live import RUNNING, LiveTable
-
-if TYPE_CHECKING:
-    from pyramids.server.tables import TableManager
+from pyramids.server.ports import PresenceRuntime
 
 log = logging.getLogger("pyramids.server")
 
@@ -45,18 +46,22 @@ the server has an absence time (``absent_after`` 0: takeovers off)."""
 class Presence:
     """The sockets of every seat and what their absence starts."""
 
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(self, runtime: PresenceRuntime) -> None:
+        self.runtime = runtime
         self._left: weakref.WeakKeyDictionary[LiveTable, dict[int, dt.datetime]] = (
             weakref.WeakKeyDictionary()
         )
-        """When each seat's last socket (anywhere) closed, by the manager's clock."""
+        """When each seat's last socket (anywhere) closed, by the runtime's clock."""
+        self._absence: weakref.WeakKeyDictionary[LiveTable, dict[int, Timer]] = (
+            weakref.WeakKeyDictionary()
+        )
+        """The running absence clocks of each table, by seat."""
 
     # --- people ----------------------------------------------------------------------------
 
     def absence_time(self, table: LiveTable) -> float:
         """Seconds without a sign of life after which a human seat is no longer a person."""
-        return table.settings.absent_after or self.m.settings.absent_after or PERSON_ABSENCE
+        return table.settings.absent_after or self.runtime.settings.absent_after or PERSON_ABSENCE
 
     def last_seen(self, table: LiveTable, seat: int) -> dt.datetime:
         """The seat's last sign of life: its last socket closing, its last own action (not
@@ -79,7 +84,7 @@ class Presence:
             return False
         if s.present:
             return True
-        away = (self.m.clock.now() - self.last_seen(table, seat)).total_seconds()
+        away = (self.runtime.clock.now() - self.last_seen(table, seat)).total_seconds()
         return away < self.absence_time(table)
 
     def has_person(self, table: LiveTable) -> bool:
@@ -87,7 +92,7 @@ class Presence:
         return any(self.is_person(table, s.seat) for s in table.seats)
 
     def _note_left(self, table: LiveTable, seat: int) -> None:
-        self._left.setdefault(table, {})[seat] = self.m.clock.now()
+        self._left.setdefault(table, {})[seat] = self.runtime.clock.now()
 
     # --- sockets ---------------------------------------------------------------------------
 
@@ -113,18 +118,19 @@ class Presence:
 
     def _share(self, table: LiveTable, seat: int) -> None:
         """Store this instance's count of ``seat``'s sockets for the others (cluster only)."""
-        m = self.m
-        if not m.cluster or m.stopping:
+        runtime = self.runtime
+        if not runtime.cluster or runtime.stopping:
             return
         count = table.seats[seat].connections
-        owner, ttl = m.origin, m.settings.lease_ttl
-        notice = m.notice(PRESENCE_NOTICE, table.id)
+        owner, ttl = runtime.origin, runtime.settings.lease_ttl
+        notice = runtime.notice(PRESENCE_NOTICE, table.id)
 
         def job(conn: Connection) -> None:
             cluster_store.set_presence(conn, owner, table.id, seat, connections=count, ttl=ttl)
             cluster_store.notify(conn, notice)
 
-        m.spawn(table, m.write_quietly(job, f"table {table.id}: the presence of seat {seat}"))
+        what = f"table {table.id}: the presence of seat {seat}"
+        runtime.spawn(table, runtime.write_quietly(job, what))
 
     def remote(self, table: LiveTable, counts: Sequence[int]) -> None:
         """The other instances' socket counts of ``table`` per seat, as just read: a seat
@@ -149,12 +155,12 @@ class Presence:
 
     async def refresh(self, tables: Sequence[LiveTable]) -> None:
         """Read the other instances' socket counts of ``tables`` (cluster only)."""
-        m = self.m
-        if not m.cluster or not tables:
+        runtime = self.runtime
+        if not runtime.cluster or not tables:
             return
         ids = [t.id for t in tables]
-        counts: Mapping[str, list[int]] = await m.read(
-            partial(cluster_store.presence, table_ids=ids, other_than=m.origin)
+        counts: Mapping[str, list[int]] = await runtime.read(
+            partial(cluster_store.presence, table_ids=ids, other_than=runtime.origin)
         )
         for table in tables:
             self.remote(table, counts.get(table.id, []))
@@ -163,21 +169,19 @@ class Presence:
 
     def present(self, table: LiveTable, seat: int) -> None:
         """A seat's human is here: stop its absence clock and any takeover."""
-        handle = table.absent.pop(seat, None)
-        if handle is not None:
-            handle.cancel()
+        self._stop_absence(table, seat)
         s = table.seats[seat]
-        if s.taken_over and self.m.owns(table):
+        if s.taken_over and self.runtime.owns(table):
             self._set_taken_over(table, seat, False)
-            self.m.moves.reschedule(table)
+            self.runtime.moves.reschedule(table)
 
     def start_absence(self, table: LiveTable, seat: int) -> None:
         """Start ``seat``'s absence clock if its player is away (on the table's owner)."""
         s = table.seats[seat]
-        m = self.m
+        runtime = self.runtime
         if (
-            m.stopping
-            or not m.owns(table)
+            runtime.stopping
+            or not runtime.owns(table)
             or table.settings.absent_after <= 0
             or (table.clock is not None and table.clock.is_turn_based)
             or table.status != RUNNING
@@ -186,40 +190,46 @@ class Presence:
             or s.taken_over
         ):
             return
-        old = table.absent.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        loop = asyncio.get_running_loop()
-        table.absent[seat] = loop.call_later(
+        self._stop_absence(table, seat)
+        self._absence.setdefault(table, {})[seat] = runtime.clock.call_later(
             table.settings.absent_after, self.take_over, table, seat
         )
 
+    def absence_clocks(self, table: LiveTable) -> list[int]:
+        """The seats of ``table`` whose absence clock runs, in order."""
+        return sorted(self._absence.get(table, {}))
+
+    def _stop_absence(self, table: LiveTable, seat: int) -> None:
+        timer = self._absence.get(table, {}).pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+
     def take_over(self, table: LiveTable, seat: int) -> None:
         """The absence clock ran out: the takeover bot plays ``seat`` until its player is back."""
-        table.absent.pop(seat, None)
+        self._absence.get(table, {}).pop(seat, None)
         s = table.seats[seat]
-        if table.status != RUNNING or s.present or s.taken_over or not self.m.owns(table):
+        if table.status != RUNNING or s.present or s.taken_over or not self.runtime.owns(table):
             return
         self._set_taken_over(table, seat, True)
-        self.m.moves.reschedule(table)
+        self.runtime.moves.reschedule(table)
 
     def _set_taken_over(self, table: LiveTable, seat: int, value: bool) -> None:
         """Set (and in a cluster store and tell) whether the takeover bot plays ``seat``."""
         table.seats[seat].taken_over = value
         table.changed()
         table.broadcast_table()
-        m = self.m
-        if not m.cluster or m.stopping:
+        runtime = self.runtime
+        if not runtime.cluster or runtime.stopping:
             return
 
         def job(conn: Connection) -> None:
             cluster_store.set_taken_over(conn, table.id, seat, value)
-            m.notify_changed(conn, table)
+            runtime.notify_changed(conn, table)
 
-        m.spawn(table, m.write_quietly(job, f"table {table.id}: the takeover of seat {seat}"))
+        what = f"table {table.id}: the takeover of seat {seat}"
+        runtime.spawn(table, runtime.write_quietly(job, what))
 
     def cancel(self, table: LiveTable) -> None:
         """Stop every absence clock of ``table``."""
-        for handle in table.absent.values():
-            handle.cancel()
-        table.absent.clear()
+        for timer in self._absence.pop(table, {}).values():
+            timer.cancel()

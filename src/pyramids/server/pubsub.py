@@ -72,7 +72,8 @@ def conninfo(url: str) -> str:
 
 class Listener:
     """LISTENs on the cluster's channel; calls ``on_notice`` on the loop for each
-    notification and ``on_reconnect`` after the connection was lost and got back."""
+    notification and ``on_reconnect`` after the connection was lost and got back (the
+    loss is logged once, not at every attempt to reconnect, and so is the return)."""
 
     def __init__(
         self,
@@ -115,6 +116,7 @@ class Listener:
 
     def _run(self) -> None:
         first = True
+        lost = False  # told already: an outage is one line when it starts, one when it ends
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self.conninfo, autocommit=True) as conn:
@@ -123,7 +125,7 @@ class Listener:
                     if not first:
                         log.warning("listening to the cluster's notifications again")
                         self._deliver(self.on_reconnect)
-                    first = False
+                    first = lost = False
                     while not self._stop.is_set():
                         for n in conn.notifies(timeout=POLL):
                             notice = Notice.parse(n.payload)
@@ -133,5 +135,12 @@ class Listener:
                 if self._stop.is_set():
                     break
                 first = False
-                log.warning("lost the cluster's notifications (%s); reconnecting", exc)
+                if not lost:
+                    lost = True
+                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    log.warning(
+                        "lost the cluster's notifications (%s); reconnecting every %.1f s",
+                        reason,
+                        RECONNECT_WAIT,
+                    )
                 self._stop.wait(RECONNECT_WAIT)

@@ -1,7 +1,7 @@
 """Ratings: OpenSkill Plackett-Luce per game and player-count band, from final placements.
 
 When a table's game is over (``TableManager.finished_hooks``) one write transaction stores
-a ``results`` row per seat (its place from ``live.placements``, forfeits last; the game's
+a ``results`` row per seat (its place from ``standings.placements``, forfeits last; the game's
 own per-seat statistics from its descriptor's ``player_stats``; the account; the pool) and,
 for a rated game, each account's new rating and a ``rating_history`` row. Nothing happens
 when the table already has results, so the hook may run twice (a restart, another server
@@ -30,11 +30,11 @@ import datetime as dt
 import functools
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from openskill.models import PlackettLuce
 from sqlalchemy import Connection, Table, insert, select, update
@@ -45,10 +45,12 @@ from pyramids.core.errors import PyramidsError
 from pyramids.core.game import State
 from pyramids.games import descriptor, make_game
 from pyramids.server import store
+from pyramids.server.database import Database
 from pyramids.server.db import Base, RatingHistoryRow, RatingRow, ResultRow
-from pyramids.server.live import FINISHED, LiveTable, StartupError, placements, rebuild
+from pyramids.server.live import FINISHED, LiveTable
+from pyramids.server.rebuild import StartupError, rebuild
+from pyramids.server.standings import placements
 from pyramids.server.store import TableRecord, utcnow
-from pyramids.server.tables import TableManager
 
 log = logging.getLogger("pyramids.server")
 
@@ -287,7 +289,7 @@ class Assessed:
 
 
 def assess(game: FinishedGame, state: State) -> Assessed | None:
-    """Places (``live.placements``: forfeits last), statistics and pool of a finished game
+    """Places (``standings.placements``: forfeits last), statistics and pool of a finished game
     whose final state is ``state``; None when it has no final placing (logged)."""
     places = placements(state, game.forfeits)
     if places is None:
@@ -417,19 +419,19 @@ def store_game(conn: Connection, assessed: Assessed) -> Stored | None:
     return stored
 
 
-async def store_assessed(manager: TableManager, assessed: Assessed) -> Stored | None:
+async def store_assessed(database: Database, assessed: Assessed) -> Stored | None:
     """Commit one game's results and ratings (tried again when another writer stored a
     rating row or the results first: then the results are there, or the rows to update)."""
     for attempt in range(WRITE_ATTEMPTS):
         try:
-            return await manager.write(partial(store_game, assessed=assessed))
+            return await database.write(partial(store_game, assessed=assessed))
         except IntegrityError:
             if attempt == WRITE_ATTEMPTS - 1:
                 raise
     return None  # pragma: no cover (the loop returns or raises)
 
 
-async def rate_table(manager: TableManager, table: LiveTable) -> Stored | None:
+async def rate_table(database: Database, table: LiveTable) -> Stored | None:
     """The finished hook: store a finished live table's results and ratings (once)."""
     if table.status != FINISHED:
         return None
@@ -438,7 +440,7 @@ async def rate_table(manager: TableManager, table: LiveTable) -> Stored | None:
     if assessed is None:
         return None
     try:
-        return await store_assessed(manager, assessed)
+        return await store_assessed(database, assessed)
     except Exception:
         log.exception("table %s: its results and ratings could not be stored", table.id)
         return None
@@ -474,16 +476,16 @@ def load_finished(conn: Connection, table_id: str) -> Assessed | None:
     return assess(FinishedGame.of_record(record), state)
 
 
-async def catch_up(manager: TableManager) -> list[Stored]:
+async def catch_up(database: Database) -> list[Stored]:
     """The started hook: store every finished table that has no results yet, oldest end
     first (so ratings follow the order in which the games ended)."""
     out: list[Stored] = []
-    for table_id in await manager.read(unrated_ids):
+    for table_id in await database.read(unrated_ids):
         try:
-            assessed = await manager.read(partial(load_finished, table_id=table_id))
+            assessed = await database.read(partial(load_finished, table_id=table_id))
             if assessed is None:
                 continue
-            stored = await store_assessed(manager, assessed)
+            stored = await store_assessed(database, assessed)
         except Exception:
             log.exception("table %s: its results and ratings could not be stored", table_id)
             continue
@@ -494,15 +496,30 @@ async def catch_up(manager: TableManager) -> list[Stored]:
     return out
 
 
-def install(manager: TableManager) -> None:
+class GameHooks(Protocol):
+    """Where the runtime (``tables.TableManager``) keeps the work to do when a game ends
+    and when it has started."""
+
+    @property
+    def finished_hooks(self) -> list[Callable[[LiveTable], Coroutine[Any, Any, None]]]:
+        """Called once a table's game is over and committed."""
+        ...
+
+    @property
+    def started_hooks(self) -> list[Callable[[], Coroutine[Any, Any, None]]]:
+        """Called once the runtime has started."""
+        ...
+
+
+def install(manager: GameHooks, database: Database) -> None:
     """Rate every game that finishes (``manager.finished_hooks``) and, at start, every
-    finished game not rated yet (``manager.started_hooks``)."""
+    finished game not rated yet (``manager.started_hooks``), in ``database``."""
 
     async def on_finished(table: LiveTable) -> None:
-        await rate_table(manager, table)
+        await rate_table(database, table)
 
     async def on_started() -> None:
-        await catch_up(manager)
+        await catch_up(database)
 
     manager.finished_hooks.append(on_finished)
     manager.started_hooks.append(on_started)

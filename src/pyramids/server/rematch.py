@@ -48,24 +48,17 @@ from sqlalchemy.exc import SQLAlchemyError
 from pyramids.games import descriptor
 from pyramids.server import cluster_store
 from pyramids.server.auth import Account, account_for_write, account_of
+from pyramids.server.database import Database, Db
 from pyramids.server.db import Base, ChatRow, TableRow
 from pyramids.server.limits import client_key
-from pyramids.server.live import (
-    FINISHED,
-    LiveTable,
-    ProtocolError,
-    Seat,
-    SeatSpec,
-    TableSettings,
-    dumps,
-    hash_token,
-    is_table_id,
-    new_token,
-    placements,
-)
+from pyramids.server.live import FINISHED, LiveTable, Seat, SeatSpec
+from pyramids.server.protocol import ProtocolError, hash_token, is_table_id, new_token
 from pyramids.server.schemas import ErrorOut, TableOut
+from pyramids.server.standings import placements
 from pyramids.server.store import delete_table
+from pyramids.server.table_settings import TableSettings
 from pyramids.server.tables import TableManager
+from pyramids.server.wire import dumps
 
 log = logging.getLogger("pyramids.server")
 
@@ -243,7 +236,7 @@ def account_to_bind(old: Seat, account: Account | None) -> Account | None:
 
 
 async def rematch_table(
-    manager: TableManager, old: LiveTable, created_by: str, seat: int
+    manager: TableManager, database: Database, old: LiveTable, created_by: str, seat: int
 ) -> tuple[LiveTable, bool]:
     """The rematch table of a finished ``old`` table, created by the first asker (at old
     ``seat``); whether this call created it (and so told the other instances of the ask)."""
@@ -253,16 +246,18 @@ async def rematch_table(
     created = False
     async with lock:
         if old.rematch_id is None:
-            stored, match_id = await manager.read(partial(stored_rematch, table_id=old.id))
+            stored, match_id = await database.read(partial(stored_rematch, table_id=old.id))
             if stored is not None:  # made by another server process
                 _mark(old, stored, match_id)
             else:
-                created = await _create(manager, old, created_by, seat)
+                created = await _create(manager, database, old, created_by, seat)
         assert old.rematch_id is not None
         return await manager.get(old.rematch_id), created
 
 
-async def _create(manager: TableManager, old: LiveTable, created_by: str, seat: int) -> bool:
+async def _create(
+    manager: TableManager, database: Database, old: LiveTable, created_by: str, seat: int
+) -> bool:
     """Create the rematch table and store it as ``old``'s; False when another process's
     rematch was stored first (then that one is ``old``'s, and this one is dropped)."""
     order, options = plan(old)
@@ -295,12 +290,12 @@ async def _create(manager: TableManager, old: LiveTable, created_by: str, seat: 
         bot_hints=old.settings.bot_hints,
     )
     notice = manager.notice(REMATCH_NOTICE, old.id, str(seat))
-    if await manager.write(partial(claim_rematch, old_id=old.id, new_id=new.id, notice=notice)):
+    if await database.write(partial(claim_rematch, old_id=old.id, new_id=new.id, notice=notice)):
         _mark(old, new.id, match_id)
         return True
     manager.tables.pop(new.id, None)  # another process's rematch came first
-    await manager.write(partial(drop_table, table_id=new.id))
-    stored, stored_match = await manager.read(partial(stored_rematch, table_id=old.id))
+    await database.write(partial(drop_table, table_id=new.id))
+    stored, stored_match = await database.read(partial(stored_rematch, table_id=old.id))
     if stored is None:
         raise ProtocolError("unavailable", "the rematch could not be stored; try again", 503)
     _mark(old, stored, stored_match)
@@ -331,6 +326,7 @@ def _mark(old: LiveTable, rematch_id: str, match_id: str | None) -> None:
 )
 async def ask_rematch(
     request: Request,
+    database: Db,
     table_id: Annotated[str, Path(description="A finished table's id.")],
     body: RematchIn,
 ) -> dict[str, Any]:
@@ -344,7 +340,7 @@ async def ask_rematch(
     if old.status != FINISHED:
         raise ProtocolError("not_finished", "a rematch can be asked for once the game is over", 409)
     seat = asker_seat(old, body.token, account)
-    new, told = await rematch_table(manager, old, key, seat)
+    new, told = await rematch_table(manager, database, old, key, seat)
     player = series_players(old)[seat]
     new_seat = series_players(new).index(player)
     token = new_token()
@@ -372,7 +368,7 @@ async def ask_rematch(
         "seat": new_seat,
         "token": token,
         "url": f"/t/{new.id}?token={token}",
-        "match": await match_score(manager, new.match_id or old.id, insider=True),
+        "match": await match_score(manager, database, new.match_id or old.id, insider=True),
     }
 
 
@@ -387,13 +383,13 @@ def _tell_ask(old: LiveTable, rematch_id: str, seat: int) -> None:
             client.send(notice)
 
 
-async def on_remote_ask(manager: TableManager, old: LiveTable, data: str) -> None:
+async def on_remote_ask(database: Database, old: LiveTable, data: str) -> None:
     """Another instance's player at seat ``data`` of ``old`` asked for its rematch: read the
     stored rematch, show it in ``old``'s summary and tell this instance's connections."""
     if not data.isdigit() or not 0 <= int(data) < old.players:
         return
     try:
-        rematch_id, match_id = await manager.read(partial(stored_rematch, table_id=old.id))
+        rematch_id, match_id = await database.read(partial(stored_rematch, table_id=old.id))
     except (SQLAlchemyError, ProtocolError) as exc:
         log.warning("table %s: its rematch not read: %s", old.id, exc)
         return
@@ -404,9 +400,9 @@ async def on_remote_ask(manager: TableManager, old: LiveTable, data: str) -> Non
     _tell_ask(old, rematch_id, int(data))
 
 
-def install(manager: TableManager) -> None:
+def install(manager: TableManager, database: Database) -> None:
     """Follow the other instances' rematch asks at the tables this one holds (cluster mode)."""
-    manager.remote_handlers[REMATCH_NOTICE] = partial(on_remote_ask, manager)
+    manager.remote_handlers[REMATCH_NOTICE] = partial(on_remote_ask, database)
 
 
 # --- who sees a private rematch ------------------------------------------------------------
@@ -442,6 +438,7 @@ async def table_summary(request: Request, table: LiveTable, token: str | None) -
 
 async def match_score(
     manager: TableManager,
+    database: Database,
     match_id: str,
     token: str | None = None,
     account: Account | None = None,
@@ -456,7 +453,7 @@ async def match_score(
     one of the series' tables; with none left to show: 404 ``unknown_match``."""
     if not is_table_id(match_id):
         raise ProtocolError("unknown_match", f"there is no match {match_id!r}", 404)
-    ids = await manager.read(partial(match_table_ids, match_id=match_id))
+    ids = await database.read(partial(match_table_ids, match_id=match_id))
     tables = [await manager.get(i) for i in ids]
     shown_all = insider or all(t.public for t in tables)
     if not shown_all and not any(holds_a_seat(t, token, account) for t in tables):
@@ -513,6 +510,7 @@ async def match_score(
 )
 async def get_match(
     request: Request,
+    database: Db,
     match_id: Annotated[str, Path(description="The first table's id of a series.")],
     token: Annotated[
         str | None,
@@ -525,4 +523,4 @@ async def get_match(
     only to who holds a seat of one of its tables (``token``, or the logged-in account
     bound to it): 404 ``unknown_match`` to anyone else."""
     manager: TableManager = request.app.state.manager
-    return await match_score(manager, match_id, token, await account_of(request))
+    return await match_score(manager, database, match_id, token, await account_of(request))

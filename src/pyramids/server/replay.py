@@ -1,7 +1,8 @@
 """The replay of a finished game: every step with the full position.
 
 Once a game is over nothing is hidden any more, so the replay shows every seat's tiles at
-every step, with the stand-in notices (which human seats a bot played, and why).
+every step, with the stand-in notices (which human seats a bot played, and why). The
+steps come from the one replay loop, :func:`pyramids.core.record.replay_actions`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from pyramids.server.live import FINISHED, LiveTable, ProtocolError, event_json, stand_in_event
+from pyramids.core.record import replay_actions
+from pyramids.server.live import FINISHED, LiveTable
+from pyramids.server.protocol import ProtocolError
+from pyramids.server.table_log import event_json, stand_in_event
 
 
 async def replay(table: LiveTable) -> list[dict[str, Any]]:
@@ -31,14 +35,14 @@ def replay_steps(table: LiveTable) -> list[dict[str, Any]]:
             "state": state.to_json(),
         }
     ]
-    for seq, (seat, text) in enumerate(table.actions, start=1):
-        state.apply(state.parse_action(text))
-        notice = stand_in_event(table.stand_ins.get(seq), seat, table.seats)
+    texts = [text for _, text in table.actions]
+    for step, (seat, _) in zip(replay_actions(state, texts), table.actions, strict=True):
+        notice = stand_in_event(table.stand_ins.get(step.seq), seat, table.seats)
         steps.append(
             {
-                "seq": seq,
+                "seq": step.seq,
                 "seat": seat,
-                "action": text,
+                "action": step.text,
                 "events": [event_json(e) for e in [*([notice] if notice else []), *state.events()]],
                 "state": state.to_json(),
             }

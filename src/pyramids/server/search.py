@@ -40,6 +40,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.reduction import ForkingPickler
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 log = logging.getLogger("pyramids.server")
@@ -306,8 +308,7 @@ class SearchPool:
 
     def _start(self, job: _Job) -> None:
         if self._executor is None:
-            ctx = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx)
+            self._executor = start_workers(self.workers)
         executor = self._executor
         job.started = True
         self._running += 1
@@ -353,6 +354,35 @@ class SearchPool:
             else:
                 job.future.set_result(result)
         self._dispatch()
+
+
+def start_workers(workers: int) -> ProcessPoolExecutor:
+    """``workers`` new worker processes (spawned, so nothing of the server is shared). The
+    views sent to them carry their rules options as read-only mappings
+    (``MappingProxyType``), and so do the memories and views sent back: the pickler of the
+    pool's queues is taught to send those, here and in each worker (``teach_pickler``)."""
+    teach_pickler()
+    return ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=teach_pickler
+    )
+
+
+def teach_pickler() -> None:
+    """Let multiprocessing's pickler (not the process-wide ``copyreg``) send read-only
+    mappings."""
+    ForkingPickler.register(MappingProxyType, _reduce_mapping_proxy)
+
+
+def _reduce_mapping_proxy(
+    mapping: MappingProxyType[str, Any],
+) -> tuple[Callable[[dict[str, Any]], MappingProxyType[str, Any]], tuple[dict[str, Any]]]:
+    return _mapping_proxy, (dict(mapping),)
+
+
+def _mapping_proxy(data: dict[str, Any]) -> MappingProxyType[str, Any]:
+    """A read-only mapping again, in the worker (``MappingProxyType`` has no name to
+    unpickle by)."""
+    return MappingProxyType(data)
 
 
 def _round_key(job: _Job) -> str:

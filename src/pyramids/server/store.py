@@ -1,28 +1,19 @@
-"""Durable operations on the database, and the writer thread that commits them in groups.
+"""The tables' records and their durable operations on the database.
 
 Everything here is synchronous SQLAlchemy Core on a ``Connection``; the runtime calls it
-from worker threads, never from the event loop. Writes go through :class:`Writer`: one
-thread that takes every pending write, runs them in one transaction and commits once
-(group commit), then answers each caller. If the group fails (another process stored
-an action with the same (table, seq) first, say), each write is retried alone in its
-own transaction so only the culprit gets the error.
+from worker threads, never from the event loop, through the database gateway
+(``database.py``: its reads, and its writer thread that commits writes in groups).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import datetime as dt
-import logging
-import queue
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import (
     Connection,
-    Engine,
     Table,
     bindparam,
     delete,
@@ -34,10 +25,6 @@ from sqlalchemy import (
 )
 
 from pyramids.server.db import ActionRow, Base, SeatRow, SnapshotRow, TableRow
-
-log = logging.getLogger("pyramids.server")
-
-T = TypeVar("T")
 
 TABLES: Table = Base.metadata.tables[TableRow.__tablename__]
 SEATS: Table = Base.metadata.tables[SeatRow.__tablename__]
@@ -600,139 +587,3 @@ def account_tables(conn: Connection, account_id: int, limit: int = 100) -> list[
     for t in tables:
         t.seats = seats[t.id]
     return tables
-
-
-# --- the writer thread -----------------------------------------------------------------------
-
-Job = Callable[[Connection], Any]
-
-
-@dataclass
-class _Pending:
-    job: Job | ActionWrite
-    future: asyncio.Future[Any]
-    loop: asyncio.AbstractEventLoop
-
-    def run(self, conn: Connection) -> Any:
-        """Run this write alone."""
-        if isinstance(self.job, ActionWrite):
-            write_actions(conn, [self.job])
-            return None
-        return self.job(conn)
-
-
-def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
-
-
-class Writer:
-    """One thread that commits every write, grouping those that arrive together."""
-
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="pyramids-db-writer", daemon=True)
-        self._started = False
-        self._conn: Connection | None = None
-        """The writer thread's own connection, kept between commits (opened again after a
-        failed one)."""
-
-    def start(self) -> None:
-        """Start the thread."""
-        if not self._started:
-            self._started = True
-            self._thread.start()
-
-    def stop(self) -> None:
-        """Finish the queued writes and stop the thread."""
-        if self._started:
-            self._queue.put(None)
-            self._thread.join()
-            self._started = False
-
-    async def run(self, job: Callable[[Connection], T]) -> T:
-        """Run ``job`` in a transaction of the writer thread; its result once committed."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Pending(job, future, loop))
-        return await future
-
-    async def store_action(self, write: ActionWrite) -> None:
-        """Store one action with the others of its group; returns once committed."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Pending(write, future, loop))
-        await future
-
-    def _run(self) -> None:
-        stopping = False
-        while not stopping:
-            first = self._queue.get()
-            if first is None:
-                break
-            group = [first]
-            while len(group) < MAX_GROUP:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is None:
-                    stopping = True
-                    break
-                group.append(item)
-            self._commit(group)
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[Connection]:
-        """A transaction on the thread's connection, committed at the end; after an error
-        the connection is closed, and the next write opens a new one."""
-        conn = self._conn
-        if conn is None or conn.closed or conn.invalidated:
-            conn = self._conn = self._engine.connect()
-        try:
-            with conn.begin():
-                yield conn
-        except BaseException:
-            self._conn = None
-            with contextlib.suppress(Exception):
-                conn.close()
-            raise
-
-    def _commit(self, group: list[_Pending]) -> None:
-        try:
-            with self._transaction() as conn:
-                results = [None if isinstance(p.job, ActionWrite) else p.job(conn) for p in group]
-                write_actions(conn, [p.job for p in group if isinstance(p.job, ActionWrite)])
-        except Exception as exc:
-            if len(group) == 1:
-                _answer(group[0], None, exc)
-                return
-            for p in group:
-                self._commit_alone(p)
-            return
-        for p, r in zip(group, results, strict=True):
-            _answer(p, r, None)
-
-    def _commit_alone(self, p: _Pending) -> None:
-        try:
-            with self._transaction() as conn:
-                result = p.run(conn)
-        except Exception as exc:
-            _answer(p, None, exc)
-            return
-        _answer(p, result, None)
-
-
-def _answer(p: _Pending, result: Any, error: BaseException | None) -> None:
-    try:
-        p.loop.call_soon_threadsafe(_resolve, p.future, result, error)
-    except RuntimeError:  # the loop is closed: nobody is waiting any more
-        log.debug("a write finished after its event loop closed")

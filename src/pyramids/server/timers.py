@@ -4,7 +4,9 @@ When a human seat is to move, :meth:`Timers.start` sets the end of its decision:
 deadline of its clock (``clocks.py``: computed from the stored times of the actions, so
 any instance that takes the table over computes the same one) or else ``turn_time``
 seconds. At that end the stand-in plays the decision, or the seat forfeits on time. Only
-the owner of a table runs its timers (``bots.ServerMoves.schedule`` starts them).
+the owner of a table runs its timers (``bots.ServerMoveScheduler.schedule`` starts them).
+:class:`Timers` receives the runtime as the few operations it uses
+(``ports.TimersRuntime``); its timers are the runtime's clock's.
 
 No game stalls (issue 29): every table without a clock has a ``turn_time`` above 0. A
 creator who does not say gets the server's default (:func:`turn_time_of`:
@@ -21,7 +23,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from functools import partial
-from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
@@ -29,20 +30,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from pyramids.core.clock import deadline_of, timed_out_run
 from pyramids.server import store
 from pyramids.server.clocks import FORFEIT, FORFEITED
-from pyramids.server.config import MAX_TURN_TIME
-from pyramids.server.live import (
-    FINISHED,
-    RUNNING,
-    LiveTable,
-    ProtocolError,
-    forfeit_end_entry,
-    ranking_order,
-)
+from pyramids.server.config import MAX_TURN_TIME, Settings
+from pyramids.server.live import FINISHED, RUNNING, LiveTable
+from pyramids.server.ports import BotMode, TimersRuntime
+from pyramids.server.protocol import ProtocolError
 from pyramids.server.schemas import PaceOut
-
-if TYPE_CHECKING:
-    from pyramids.server.config import Settings
-    from pyramids.server.tables import TableManager
+from pyramids.server.standings import ranking_order
+from pyramids.server.table_log import forfeit_end_entry
 
 log = logging.getLogger("pyramids.server")
 
@@ -112,8 +106,8 @@ def timeouts_in_a_row(table: LiveTable, seat: int) -> int:
 class Timers:
     """Starts, ends and cancels the decision timers of the tables this instance owns."""
 
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(self, runtime: TimersRuntime) -> None:
+        self.runtime = runtime
 
     def start(self, table: LiveTable, seq: int, seat: int) -> None:
         """Human ``seat`` is to move at ``seq``: set its clock's deadline or ``turn_time``."""
@@ -121,10 +115,11 @@ class Timers:
             banks = table.banks()
             deadline = deadline_of(table.clock, banks, seat) if banks is not None else None
             if deadline is not None:
-                wait = (deadline - self.m.clock.now()).total_seconds()
-                table.turn_timer = self.m.clock.call_later(wait, self.clock_over, table, seq, seat)
+                clock = self.runtime.clock
+                wait = (deadline - clock.now()).total_seconds()
+                table.turn_timer = clock.call_later(wait, self.clock_over, table, seq, seat)
         elif table.settings.turn_time > 0:
-            table.turn_timer = self.m.clock.call_later(
+            table.turn_timer = self.runtime.clock.call_later(
                 table.settings.turn_time, self.turn_over, table, seq, seat
             )
 
@@ -144,15 +139,16 @@ class Timers:
         deadline = deadline_of(clock, banks, seat) if clock and banks else None
         if clock is None or deadline is None:
             return
-        left = (deadline - self.m.clock.now()).total_seconds()
+        left = (deadline - self.runtime.clock.now()).total_seconds()
         if left > 0:  # a timer a little early: wait for the rest
-            table.turn_timer = self.m.clock.call_later(left, self.clock_over, table, seq, seat)
+            table.turn_timer = self.runtime.clock.call_later(
+                left, self.clock_over, table, seq, seat
+            )
             return
         if clock.on_expiry == FORFEIT:
-            self.m.spawn(table, self.forfeit(table, seq, seat))
+            self.runtime.spawn(table, self.forfeit(table, seq, seat))
             return
-        spec = self.m.settings.bot_spec(table.settings.takeover_bot)
-        self.m.spawn(table, self.m.moves.bot(table, seq, seat, spec=spec, delay=0.0, mode="clock"))
+        self._stand_in(table, seq, seat, BotMode.CLOCK)
 
     def turn_over(self, table: LiveTable, seq: int, seat: int) -> None:
         """``turn_time`` passed at ``seq``: the takeover bot plays this one decision; at a
@@ -167,17 +163,20 @@ class Timers:
                 seat,
                 FORFEIT_AFTER_TIMEOUTS,
             )
-            self.m.spawn(table, self.forfeit(table, seq, seat))
+            self.runtime.spawn(table, self.forfeit(table, seq, seat))
             return
-        spec = self.m.settings.bot_spec(table.settings.takeover_bot)
-        self.m.spawn(
-            table, self.m.moves.bot(table, seq, seat, spec=spec, delay=0.0, mode="timeout")
-        )
+        self._stand_in(table, seq, seat, BotMode.TIMEOUT)
+
+    def _stand_in(self, table: LiveTable, seq: int, seat: int, mode: BotMode) -> None:
+        """The takeover bot plays ``seat``'s one decision at ``seq``, at once."""
+        runtime = self.runtime
+        spec = runtime.settings.bot_spec(table.settings.takeover_bot)
+        runtime.spawn(table, runtime.moves.bot(table, seq, seat, spec=spec, delay=0.0, mode=mode))
 
     async def forfeit(self, table: LiveTable, seq: int, seat: int) -> None:
         """Seat ``seat`` forfeits on time at ``seq`` (stored before it shows)."""
         try:
-            await self.m.moves.until_stored(
+            await self.runtime.moves.until_stored(
                 table, seq, "forfeit", partial(self._forfeit_locked, table, seq, seat)
             )
         except Exception:
@@ -185,7 +184,7 @@ class Timers:
 
     async def _forfeit_locked(self, table: LiveTable, seq: int, seat: int) -> None:
         """Store the forfeit; with one seat left standing the game ends here (``ended``
-        ``forfeit``, ranking by ``live.placements``), else the bot plays the seat on."""
+        ``forfeit``, ranking by ``standings.placements``), else the bot plays the seat on."""
         async with table.lock:
             state = table.state
             if (
@@ -198,18 +197,19 @@ class Timers:
             forfeits = [*table.forfeits, seat]
             standing = [s for s in range(table.players) if s not in forfeits]
             ranking = ranking_order(state, forfeits) if len(standing) <= 1 else None
-            now = self.m.clock.now()
+            runtime = self.runtime
+            now = runtime.clock.now()
 
             def job(conn: Connection) -> bool:
                 stored = store.record_forfeit(
                     conn, table_id=table.id, forfeits=forfeits, now=now, ranking=ranking
                 )
                 if stored:
-                    self.m.notify_changed(conn, table)
+                    runtime.notify_changed(conn, table)
                 return stored
 
             try:
-                stored = await self.m.write(job)
+                stored = await runtime.write(job)
             except SQLAlchemyError as exc:
                 log.error("table %s: cannot store a forfeit: %s", table.id, exc)
                 raise ProtocolError(
@@ -220,11 +220,11 @@ class Timers:
             table.forfeits = forfeits
             log.info("table %s: seat %d forfeits on time at seq %d", table.id, seat, seq)
             if ranking is not None:
-                self.m.end_by_forfeit(table, seat, ranking, now)
+                runtime.end_by_forfeit(table, seat, ranking, now)
             table.changed(state=True)
             table.broadcast_table()
             table.broadcast_state()
-            self.m.moves.reschedule(table)
+            runtime.moves.reschedule(table)
 
 
 def forfeit_end(table: LiveTable, seat: int, ranking: list[int], now: dt.datetime) -> None:

@@ -27,10 +27,11 @@ from pyramids.games import make_game
 from pyramids.server import store
 from pyramids.server.clocks import FORFEITED
 from pyramids.server.config import Settings
-from pyramids.server.live import FINISHED, ProtocolError, is_table_id
+from pyramids.server.database import Database, Db
+from pyramids.server.live import FINISHED
+from pyramids.server.protocol import ProtocolError, is_table_id
 from pyramids.server.schemas import ErrorOut, Response
 from pyramids.server.store import TableRecord
-from pyramids.server.tables import TableManager
 from pyramids.server.timers import FORFEIT_AFTER_TIMEOUTS, resumed_turn_time
 
 router = APIRouter(tags=["play"])
@@ -99,16 +100,17 @@ def stored_record(stored: TableRecord, defaults: Settings) -> GameRecord:
     )
 
 
-async def finished_record(manager: TableManager, table_id: str) -> GameRecord:
-    """The stored record of a finished table: 404 ``unknown_table``, 409 ``not_finished``."""
+async def finished_record(database: Database, settings: Settings, table_id: str) -> GameRecord:
+    """The stored record of a finished table: 404 ``unknown_table``, 409 ``not_finished``
+    (``settings``: the server's defaults the table's own settings fall back on)."""
     if not is_table_id(table_id):
         raise ProtocolError("unknown_table", f"there is no table {table_id!r}", 404)
-    stored = await manager.read(partial(store.load_table, table_id=table_id))
+    stored = await database.read(partial(store.load_table, table_id=table_id))
     if stored is None:
         raise ProtocolError("unknown_table", f"there is no table {table_id!r}", 404)
     if stored.status != FINISHED:
         raise ProtocolError("not_finished", "the record is shown once the game is over", 409)
-    return stored_record(stored, manager.settings)
+    return stored_record(stored, settings)
 
 
 # --- GET /api/tables/{id}/verify -------------------------------------------------------------
@@ -231,10 +233,11 @@ def check(record: GameRecord) -> dict[str, Any]:
 )
 async def verify(
     request: Request,
+    database: Db,
     table_id: Annotated[str, Path(description="A finished table's id.")],
 ) -> dict[str, Any]:
     """Check the table's stored record as ``pyramids verify`` does (commitment, deal, every
     chance draw and action, the end, every forfeit on time) and say what each step found."""
-    manager: TableManager = request.app.state.manager
-    record = await finished_record(manager, table_id)
+    settings: Settings = request.app.state.settings
+    record = await finished_record(database, settings, table_id)
     return await asyncio.to_thread(check, record)
