@@ -9,12 +9,12 @@ runtime counts what it was asked. The reads of the database are the cluster test
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
 from pyramids.server.authority import ACTION_NOTICE
+from pyramids.server.clocks import ManualClock
 from pyramids.server.database import Database
 from pyramids.server.follower import ClusterFollower
 from pyramids.server.live import LiveTable
@@ -76,6 +76,7 @@ class FakeRuntime:
         self.owned: set[str] = set()
         self.cancelled: list[str] = []
         self.tasks: list[asyncio.Future[None]] = []
+        self.clock = ManualClock()
 
     def owns(self, table: LiveTable) -> bool:
         return table.id in self.owned
@@ -180,14 +181,15 @@ def test_idle_tables_another_instance_owns_are_forgotten(tmp_path: Path) -> None
     """``forget_idle``: an unfinished table held only to follow it (owned elsewhere, no
     socket here) that nobody used for ``after`` seconds is dropped; one this instance owns,
     one with a socket, and one used just now stay."""
-    long_ago = time.monotonic() - 100
     idle, owned, watched, recent = (
         live_table(table_id=f"{name:0<10}") for name in ("idle", "owned", "watched", "recent")
     )
-    for table in (idle, owned, watched):
-        table.used = long_ago
-    watched.attach(Client(None))
     runtime = FakeRuntime(idle, owned, watched, recent)
+    for table in (idle, owned, watched):
+        table.used = runtime.clock.monotonic()
+    runtime.clock.advance(100.0)  # the server's clock: 100 s later, recent is asked for
+    recent.used = runtime.clock.monotonic()
+    watched.attach(Client(None))
     runtime.owned.add(owned.id)
     follower = follower_of(runtime, tmp_path)
     assert follower.forget_idle(after=15.0) == 1
