@@ -209,7 +209,7 @@ def create_clocked(
     portal = client.portal
     assert portal is not None
     table, invites = portal.call(
-        lambda: manager.create_table("flaming", seats, {}, None, settings, **extra)
+        lambda: manager.seating.create_table("flaming", seats, {}, None, settings, **extra)
     )
     return table, [use_invite(client, table.id, i.token) for i in invites]
 
@@ -564,7 +564,7 @@ def test_a_bot_seat_moves_once_the_clock_passed_the_tables_bot_delay(
     assert portal is not None
     paced = TableSettings(bot_delay=5.0, absent_after=0.0, turn_time=0.0, takeover_bot="greedy")
     seats = [SeatSpec("bot", bot="greedy"), SeatSpec("bot", bot="random")]
-    table, _ = portal.call(lambda: manager.create_table("flaming", seats, {}, None, paced))
+    table, _ = portal.call(lambda: manager.seating.create_table("flaming", seats, {}, None, paced))
     wait_until(lambda: at(5) in portal.call(clock.pending), "the first bot's pause of 5 s")
     advance(client, clock, 4.9)
     assert table.seq == 0

@@ -82,7 +82,7 @@ def test_concurrent_actions_on_the_manager_apply_once(tmp_path: Path) -> None:
         manager = TableManager(make_settings(tmp_path))
         await manager.start()
         try:
-            table, _ = await manager.create_table(
+            table, _ = await manager.seating.create_table(
                 "flaming",
                 [SeatSpec("bot", bot="greedy"), SeatSpec("bot", bot="greedy")],
                 {},

@@ -37,7 +37,7 @@ def test_the_sweep_expires_an_open_table_on_the_runtimes_clock(tmp_path: Path) -
         try:
             assert manager.expiry.every == SWEEP
             seats = [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")]
-            table, _ = await manager.create_table("flaming", seats, {}, None, PLAIN)
+            table, _ = await manager.seating.create_table("flaming", seats, {}, None, PLAIN)
             asleep = clock.now() + dt.timedelta(seconds=SWEEP)
             await until(lambda: asleep in clock.pending(), "the sweeper's first pause")
             clock.advance(TTL - 1)

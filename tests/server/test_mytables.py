@@ -76,11 +76,13 @@ def table_with(
     specs = [SeatSpec("human", f"P{i}") for i in range(players)]
     portal = client.portal
     assert portal is not None
-    table, invites = portal.call(lambda: manager.create_table("flaming", specs, {}, None, settings))
+    table, invites = portal.call(
+        lambda: manager.seating.create_table("flaming", specs, {}, None, settings)
+    )
     for invite in invites:
         if invite.seat in seats:
             account = seats[invite.seat]
-            portal.call(manager.seat_of, table, invite.token, account)
+            portal.call(manager.seating.seat_of, table, invite.token, account)
     return table
 
 

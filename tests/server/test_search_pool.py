@@ -38,7 +38,7 @@ def test_bots_at_tables_with_people_go_before_busy_all_bot_tables(tmp_path: Path
             pool = manager.searches
             busy = [
                 (
-                    await manager.create_table(
+                    await manager.seating.create_table(
                         "flaming", [SeatSpec("bot", bot="ismcts")] * 3, {}, None, FAST
                     )
                 )[0]
@@ -48,10 +48,10 @@ def test_bots_at_tables_with_people_go_before_busy_all_bot_tables(tmp_path: Path
             await until(
                 lambda: pool.waiting >= BUSY_TABLES - pool.bot_share, "all-bot searches waiting"
             )
-            table, invites = await manager.create_table(
+            table, invites = await manager.seating.create_table(
                 "flaming", [SeatSpec("human"), SeatSpec("bot", bot="ismcts")], {}, None, FAST
             )
-            token = (await manager.seat_of(table, invites[0].token)).token  # its credential
+            token = (await manager.seating.seat_of(table, invites[0].token)).token  # its credential
             assert token is not None
             replies = 0
             while replies < BOT_REPLIES and table.status != FINISHED:

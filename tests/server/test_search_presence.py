@@ -47,10 +47,10 @@ def test_a_seat_without_a_socket_stops_counting_as_a_person_after_its_absence_ti
         manager = TableManager(make_settings(tmp_path, absent_after=30.0), clock)
         await manager.start()
         try:
-            table, invites = await manager.create_table("flaming", SEATS, {}, None, CLOCKED)
+            table, invites = await manager.seating.create_table("flaming", SEATS, {}, None, CLOCKED)
             client = Client(None)
             # the invite's first use binds the seat to a credential (issue 29)
-            token = (await manager.seat_of(table, invites[0].token)).token
+            token = (await manager.seating.seat_of(table, invites[0].token)).token
             assert token is not None
             await manager.connect(table, token, client)
             seen = [manager.presence.has_person(table)]
@@ -80,7 +80,7 @@ def test_an_abandoned_seat_s_table_searches_as_an_all_bot_table(tmp_path: Path) 
         await manager.start()
         pool = manager.searches
         try:
-            table, invites = await manager.create_table("flaming", SEATS, {}, SEED, CLOCKED)
+            table, invites = await manager.seating.create_table("flaming", SEATS, {}, SEED, CLOCKED)
 
             def queued() -> list[bool]:
                 return [
@@ -88,7 +88,7 @@ def test_an_abandoned_seat_s_table_searches_as_an_all_bot_table(tmp_path: Path) 
                 ]
 
             # the invite's first use binds the seat, to a credential (issue 29)
-            token = (await manager.seat_of(table, invites[0].token)).token
+            token = (await manager.seating.seat_of(table, invites[0].token)).token
             assert token is not None
             await until(lambda: table.to_move == 0, "Ann's first decision")
             await manager.act_with_token(table, token, table.seq, table.legal_texts()[0])

@@ -35,8 +35,9 @@ from typing import Any
 from pyramids.bots import BOT_LEVELS, DEFAULT_LEVEL
 from pyramids.bots.inference import Memory
 from pyramids.bots.ismcts import ActionStats, ISMCTSBot, SearchSettings, reflex_answer
-from pyramids.core import CHANCE, GameRecord, PositionError, State
+from pyramids.core import CHANCE, GameRecord, State
 from pyramids.core.game import Action, View
+from pyramids.core.record import ReplayStep, replay_actions
 from pyramids.games import make_game
 
 HINT_MOVES = 3
@@ -258,8 +259,8 @@ def analyse_record(
     seed: int = 0,
     engine: str | None = None,
 ) -> Analysis:
-    """Judge every decision of ``record`` (see the module doc). PositionError when the
-    record does not replay."""
+    """Judge every decision of ``record`` (see the module doc), replaying it with
+    ``core.record.replay_actions``. PositionError (a ReplayError) when it does not replay."""
     started = time.process_time()
     game = make_game(record.game, record.players, record.options, engine=engine)
     settings = advice_settings(record.game, record.players, level=level, iterations=iterations)
@@ -274,39 +275,36 @@ def analyse_record(
         level=level,
         actions=len(record.actions),
     )
-    for index, text in enumerate(record.actions):
-        seat = state.current_player()
-        try:
-            action = state.parse_action(text)
-            legal = state.legal_actions() if seat != CHANCE else []
-        except Exception as exc:
-            raise PositionError(f"record action {index + 1} ({text!r}): {exc}") from None
-        if seat != CHANCE and len(legal) > 1:
-            view = state.view(seat)
-            bot = bots[seat]
-            best, before, after = _judge(bot, view, legal, action, f"analysis/{seed}/{index}")
-            bot.memory.remember(view, action)
-            played_by = record.played_by[index] if index < len(record.played_by) else None
-            analysis.decisions.append(
-                Decision(
-                    index=index,
-                    seat=seat,
-                    action=text,
-                    best=state.action_to_string(best),
-                    before=before,
-                    after=after,
-                    legal=len(legal),
-                    played_by=played_by,
-                )
+
+    def judge(step: ReplayStep) -> None:
+        """Judge the action about to be applied, from its seat's view (not a draw, not forced)."""
+        if step.seat == CHANCE:
+            return
+        legal = step.state.legal_actions()
+        if len(legal) < 2:
+            return
+        index = step.seq - 1
+        view = step.state.view(step.seat)
+        bot = bots[step.seat]
+        best, before, after = _judge(bot, view, legal, step.action, f"analysis/{seed}/{index}")
+        bot.memory.remember(view, step.action)
+        analysis.decisions.append(
+            Decision(
+                index=index,
+                seat=step.seat,
+                action=step.text,
+                best=step.state.action_to_string(best),
+                before=before,
+                after=after,
+                legal=len(legal),
+                played_by=record.played_by[index] if index < len(record.played_by) else None,
             )
-        try:
-            state.apply(action)
-        except Exception as exc:
-            raise PositionError(
-                f"record action {index + 1} ({text!r}) does not apply: {exc}"
-            ) from None
-        if settings.inference and record.players > 2:
+        )
+
+    watching = settings.inference and record.players > 2
+    for step in replay_actions(state, record.actions, before=judge):
+        if watching:  # with more than two seats inference reads the turns each seat watched
             for other, watcher in enumerate(bots):
-                watcher.observe(state.view(other))
+                watcher.observe(step.state.view(other))
     analysis.cpu_seconds = time.process_time() - started
     return analysis

@@ -51,7 +51,8 @@ from pyramids.server import verify
 from pyramids.server.auth import require_account
 from pyramids.server.database import Database
 from pyramids.server.db import AnalysisRow, Base
-from pyramids.server.limits import RateLimitedError, client_key
+from pyramids.server.dependencies import address_of
+from pyramids.server.limits import RateLimitedError
 from pyramids.server.live import RUNNING, LiveTable
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.schemas import ErrorOut
@@ -306,16 +307,10 @@ def _hint_out(job: _HintJob) -> dict[str, Any]:
 
 
 def seat_memory_of(table: LiveTable, seat: int) -> Memory:
-    """What ``seat``'s bot would remember of the game so far (``advice.seat_memory``: the
-    table's actions replayed here, only the seat's views kept)."""
-    initial = table.game.new_initial_state(table.seed)
-    replay = initial.clone()
-    actions = []
-    for _, text in table.actions:
-        action = replay.parse_action(text)
-        actions.append(action)
-        replay.apply(action)
-    return seat_memory(initial, actions, seat)
+    """What ``seat``'s bot would remember of the game so far (``advice.seat_memory``): the
+    live state's history (every action since the deal: the table's state is always
+    replayed from its seed) replayed here once, only the seat's views kept."""
+    return seat_memory(table.game.new_initial_state(table.seed), table.state.history(), seat)
 
 
 # --- storage -------------------------------------------------------------------------------
@@ -429,11 +424,6 @@ async def _seat(request: Request, table: LiveTable, body: HintIn) -> int:
     return body.seat
 
 
-def _address(request: Request) -> str:
-    client = request.client
-    return client_key(client.host if client is not None else None)
-
-
 @router.post(
     "/api/tables/{table_id}/hint",
     response_model=HintOut,
@@ -455,7 +445,7 @@ async def post_hint(
     advisor = advisor_of(request)
     table = await advisor.manager.get(table_id)
     seat = await _seat(request, table, body)
-    out = await advisor.hint(table, seat, body.seq, _address(request))
+    out = await advisor.hint(table, seat, body.seq, address_of(request))
     if out["status"] != "done":
         response.status_code = 202
     return out
@@ -475,6 +465,6 @@ async def get_analysis(
     """The computer analysis of a finished game: 200 once stored; 202 while it is queued
     (``position``) or computed (ask again). 409 ``not_finished``; 422 ``no_analysis`` when
     its record cannot be analysed; 429 ``rate_limited``; 503 ``busy``."""
-    status, out = await advisor_of(request).analysis(table_id, _address(request))
+    status, out = await advisor_of(request).analysis(table_id, address_of(request))
     response.status_code = status
     return out

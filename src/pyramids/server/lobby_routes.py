@@ -107,7 +107,7 @@ async def create_table(
         clock=body.clock.to_json() if body.clock is not None else None,
     )
     seats = [SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in body.seats]
-    table, invites = await manager.create_table(
+    table, invites = await manager.seating.create_table(
         body.game,
         seats,
         body.options,
@@ -174,7 +174,7 @@ async def claim(
     limits.check("claim", address_of(request))
     account = await account_for_write(request)
     table = await manager.get(table_id)
-    invite = await manager.claim(table, seat, clean_name(body.name), account)
+    invite = await manager.seating.claim(table, seat, clean_name(body.name), account)
     return ClaimOut(seat=invite.seat, token=invite.token, url=invite.url)
 
 
@@ -193,7 +193,7 @@ async def get_state(
     An invite's first use binds its seat (never to an account: a GET is no player's
     own action) and answers the seat's new credential in ``seat_token``, once."""
     table = await manager.get(table_id)
-    use = await manager.seat_of(table, token) if token else None
+    use = await manager.seating.seat_of(table, token) if token else None
     message: dict[str, Any] = orjson.loads(
         table.state_out(use.seat if use is not None else None).data
     )
@@ -231,7 +231,7 @@ async def link_seat(request: Request, table_id: TableId, body: LinkIn, manager: 
     a seat to an account; opening a link never does."""
     account = await require_account(request, write=True)
     table = await manager.get(table_id)
-    use = await manager.link_account(table, body.token, account)
+    use = await manager.seating.link_account(table, body.token, account)
     return LinkOut(seat=use.seat, seat_token=use.token)
 
 

@@ -276,7 +276,7 @@ async def _create(
     match_id = old.match_id or old.id
     manager.limits.check("create", created_by)
     # the invites' tokens are never shown: each player takes their seat by asking
-    new, _invites = await manager.create_table(
+    new, _invites = await manager.seating.create_table(
         old.game_name,
         seats,
         options,
@@ -347,7 +347,7 @@ async def ask_rematch(
     # the first ask told the other instances in its own transaction; a later one (the other
     # player joining) tells them in the binding's
     notices = () if told else (manager.notice(REMATCH_NOTICE, old.id, str(seat)),)
-    bound = await manager.bind_seat(
+    bound = await manager.seating.bind_seat(
         new,
         new_seat,
         hash_token(token),

@@ -34,7 +34,7 @@ import asyncio
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
@@ -49,15 +49,14 @@ from pyramids.server.db import make_engine
 from pyramids.server.expiry import OpenTableExpiry
 from pyramids.server.follower import ClusterFollower, RemoteHandler
 from pyramids.server.limits import ClientLimits
-from pyramids.server.live import RUNNING, Invite, LiveTable, SeatSpec
+from pyramids.server.live import RUNNING, LiveTable
 from pyramids.server.ownership import LeaseOwnership, LocalOwnership, Ownership
 from pyramids.server.presence import Presence
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.replay import replay
 from pyramids.server.search import SearchPool
-from pyramids.server.seating import Seating, SeatUse
+from pyramids.server.seating import Seating
 from pyramids.server.table_cache import TableCache
-from pyramids.server.table_settings import TableSettings
 from pyramids.server.timers import Timers, forfeit_end
 from pyramids.server.wire import Client, dumps
 
@@ -265,70 +264,6 @@ class TableManager:
         """The lobby's list: public tables' summaries, newest first."""
         return await self.cache.list_tables(status, limit)
 
-    async def create_table(
-        self,
-        game_name: str,
-        seats: Sequence[SeatSpec],
-        options: Mapping[str, Any],
-        seed: int | None,
-        settings: TableSettings,
-        *,
-        public: bool = False,
-        created_by: str | None = None,
-        hints: bool | None = None,
-        rated: bool = False,
-        match_id: str | None = None,
-        bot_hints: bool | None = None,
-    ) -> tuple[LiveTable, list[Invite]]:
-        """Create and store a table; one invite per human seat (``Seating.create_table``)."""
-        return await self.seating.create_table(
-            game_name,
-            seats,
-            options,
-            seed,
-            settings,
-            public=public,
-            created_by=created_by,
-            hints=hints,
-            rated=rated,
-            match_id=match_id,
-            bot_hints=bot_hints,
-        )
-
-    async def claim(
-        self, table: LiveTable, seat: int, name: str | None, account: Account | None = None
-    ) -> Invite:
-        """Take a free human seat of a public table from the lobby (``Seating.claim``)."""
-        return await self.seating.claim(table, seat, name, account)
-
-    async def bind_seat(
-        self,
-        table: LiveTable,
-        seat: int,
-        token_hash: str,
-        name: str | None = None,
-        account: Account | None = None,
-        *,
-        notices: Sequence[str] = (),
-    ) -> bool:
-        """Bind a free human seat to a new token another module authorised
-        (``Seating.bind_seat``): False when the seat was bound first."""
-        return await self.seating.bind_seat(table, seat, token_hash, name, account, notices=notices)
-
-    async def seat_of(
-        self, table: LiveTable, token: str, account: Account | None = None
-    ) -> SeatUse:
-        """The seat a token holds, an invite's first use binding it (``Seating.seat_of``)."""
-        return await self.seating.seat_of(table, token, account)
-
-    async def link_account(self, table: LiveTable, token: str, account: Account) -> SeatUse:
-        """Bind the seat ``token`` holds to ``account`` (``Seating.link_account``)."""
-        return await self.seating.link_account(table, token, account)
-
-    def check_account_seat(self, table: LiveTable, seat: int, account: Account | None) -> None:
-        """Refuse (403 ``not_your_seat``) a seat asked for by account that is not bound to it."""
-        self.seating.check_account_seat(table, seat, account)
-
     # --- connections -----------------------------------------------------------------------
 
     async def connect(
@@ -346,10 +281,10 @@ class TableManager:
         the page) and the hello carries the seat's new credential, ``seat_token``."""
         fresh: str | None = None
         if token:
-            use = await self.seat_of(table, token)  # a socket never binds an account
+            use = await self.seating.seat_of(table, token)  # a socket never binds an account
             seat, fresh = use.seat, use.token
         elif seat is not None:
-            self.check_account_seat(table, seat, account)
+            self.seating.check_account_seat(table, seat, account)
         client.seat = seat
         if seat is not None:
             self.presence.connected(table, seat)
@@ -380,7 +315,7 @@ class TableManager:
     ) -> tuple[int, str | None]:
         """An action sent over HTTP: the token names the seat (and uses its invite). The
         new seq once committed, and the seat's new credential when this used its invite."""
-        use = await self.seat_of(table, token, account)
+        use = await self.seating.seat_of(table, token, account)
         seat = use.seat
         s = table.seats[seat]
         if s.connections == 0 and table.status == RUNNING:
