@@ -25,7 +25,8 @@ from tests.cluster.cluster import Cluster
 from tests.cluster.conftest import cluster_dir, require_services
 from tests.http_play import use_invite
 from tests.live import TEST_LIMITS
-from tests.waiting import HANG, until
+from tests.server.test_cluster_instances import next_state
+from tests.waiting import until
 
 OWNER, OTHER = "i1", "i2"
 DOWN = "the database does not answer the lease loop"
@@ -62,18 +63,6 @@ def told(cluster: Cluster, name: str, line: str) -> int:
     """How many lines of instance ``name``'s log hold ``line``."""
     text_ = cluster.log_path(name).read_text(encoding="utf-8", errors="replace")
     return sum(line in row for row in text_.splitlines())
-
-
-async def next_state(ws: ClientConnection, seq: int) -> dict[str, Any]:
-    """The first state message at ``seq`` or later."""
-    async with asyncio.timeout(HANG):
-        while True:
-            msg = json.loads(await ws.recv())
-            if msg["type"] == "error":
-                raise AssertionError(f"refused: {msg}")
-            if msg["type"] == "state" and msg["seq"] >= seq:
-                data: dict[str, Any] = msg
-                return data
 
 
 async def anns_turn(ws: ClientConnection) -> dict[str, Any]:

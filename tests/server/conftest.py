@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from pyramids.server import Settings, create_app
 from pyramids.server.clocks import ManualClock
 from pyramids.server.config import LimitSettings, sqlite_url
+from pyramids.server.tables import TableManager
 
 RECEIVE_TIMEOUT = 30.0
 """Seconds a test waits for a server message before failing (a hang, not a timing test)."""
@@ -111,6 +112,18 @@ def start_app(settings: Settings, clock: ManualClock) -> TestClient:
     app = create_app(settings)
     app.state.manager.clock = clock
     return TestClient(app)
+
+
+def manager_of(client: TestClient) -> TableManager:
+    """The started app's table manager."""
+    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    return manager
+
+
+def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
+    """Move the app's time on, in the app's event loop (where its timers fire)."""
+    assert client.portal is not None
+    client.portal.call(clock.advance, seconds)
 
 
 def socket_refusal(client: TestClient, url: str) -> tuple[str, int]:

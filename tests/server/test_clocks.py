@@ -32,9 +32,8 @@ from pyramids.server.live import LiveTable, SeatSpec
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.standings import placements
 from pyramids.server.table_settings import TableSettings
-from pyramids.server.tables import TableManager
 from tests.http_play import use_invite
-from tests.server.conftest import HUMAN, make_settings, start_app
+from tests.server.conftest import HUMAN, advance, make_settings, manager_of, start_app
 from tests.server.fakes import MemoryRuntime, live_table
 from tests.waiting import until, wait_until
 
@@ -174,18 +173,6 @@ def client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
     """A started app whose time is ``clock``."""
     with start_app(settings, clock) as c:
         yield c
-
-
-def manager_of(client: TestClient) -> TableManager:
-    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
-    return manager
-
-
-def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
-    """Move the app's time on (in the app's event loop, where its timers live)."""
-    portal = client.portal
-    assert portal is not None
-    portal.call(clock.advance, seconds)
 
 
 def create_clocked(

@@ -38,7 +38,7 @@ from pyramids.server.timers import (
     RATED_TURN_TIME_MIN,
     timeouts_in_a_row,
 )
-from tests.server.conftest import bot, make_settings, receive_until, start_app
+from tests.server.conftest import advance, bot, make_settings, receive_until, start_app
 from tests.server.fakes import live_table
 from tests.waiting import wait_until
 
@@ -59,12 +59,6 @@ def client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
     """A started app whose time is ``clock``."""
     with start_app(settings, clock) as c:
         yield c
-
-
-def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
-    """Move the app's time on, in the app's event loop (where its timers fire)."""
-    assert client.portal is not None
-    client.portal.call(clock.advance, seconds)
 
 
 def create_with_defaults(client: TestClient, *, rated: bool) -> tuple[str, str]:

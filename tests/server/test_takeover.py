@@ -24,12 +24,13 @@ from sqlalchemy import create_engine, text
 
 from pyramids.server import Settings
 from pyramids.server.clocks import ManualClock
-from pyramids.server.tables import TableManager
 from tests.server.conftest import (
     HUMAN,
+    advance,
     bot,
     create,
     make_settings,
+    manager_of,
     receive,
     receive_until,
     start_app,
@@ -52,17 +53,6 @@ def client(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
     """A started app whose time is ``clock``."""
     with start_app(settings, clock) as c:
         yield c
-
-
-def manager_of(client: TestClient) -> TableManager:
-    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
-    return manager
-
-
-def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
-    """Move the app's time on, in the app's event loop (where its timers fire)."""
-    assert client.portal is not None
-    client.portal.call(clock.advance, seconds)
 
 
 def absence_runs_out(client: TestClient, clock: ManualClock, tid: str, seat: int) -> None:
