@@ -7,16 +7,12 @@ budgets (``hint_iterations``, ``analysis_iterations``) so that a test takes seco
 from __future__ import annotations
 
 import random
-import types
 from pathlib import Path
 from typing import Any
 
-import limits.storage.memory
-import limits.strategies
 import pytest
 from fastapi.testclient import TestClient
 
-import pyramids.server.limits
 from pyramids.bots.advice import advice_settings, analyse_record, hint, recall
 from pyramids.core import GameRecord
 from pyramids.core.game import Action, View
@@ -26,6 +22,7 @@ from pyramids.server.config import LimitSettings
 from pyramids.server.search import ANALYSIS, HINT
 from tests import http_play
 from tests.server.conftest import HUMAN, bot, create, make_settings
+from tests.server.rate_clock import RateClock
 from tests.waiting import wait_until
 
 HINT_ITERATIONS = 150
@@ -52,13 +49,10 @@ def app(tmp_path: Path) -> Any:
 
 
 @pytest.fixture
-def frozen_rates(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rate limiter's clock stopped mid-minute: its sliding window counter weighs the
-    previous window by the time gone, so two requests seconds apart on either side of a
-    minute's edge would count less than two. Frozen, they count as two."""
-    frozen = types.SimpleNamespace(time=lambda: 1_800_000_030.0)
-    for module in (limits.storage.memory, limits.strategies, pyramids.server.limits):
-        monkeypatch.setattr(module, "time", frozen)
+def frozen_rates(monkeypatch: pytest.MonkeyPatch) -> RateClock:
+    """The rate limiter's clock stopped (``tests/server/rate_clock.py``): two requests
+    seconds apart count as two, whatever the minute's edge."""
+    return RateClock(monkeypatch)
 
 
 def error_code(response: Any) -> str:
