@@ -13,7 +13,7 @@ import pytest
 
 from pyramids.core import ActionParseError, IllegalActionError, PositionError, PyramidsError
 from pyramids.flaming import FlamingState, position_from_json
-from pyramids.flaming.notation import parse_action
+from pyramids.flaming.actions import parse_action
 from pyramids.flaming.state import LEFT, place_action
 from pyramids.flaming.tiles import BY_NAME, key_of
 from tests.flaming.helpers import play, position, position_json

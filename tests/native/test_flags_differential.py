@@ -34,7 +34,7 @@ from pyramids.core.errors import IllegalActionError, PositionError
 from pyramids.core.game import State
 from pyramids.flags import FlagsGame, FlagsOptions, FlagsState
 from pyramids.flags.actions import NUM_ACTIONS
-from pyramids.flags.notation import position_from_json
+from pyramids.flags.game import position_from_json
 from pyramids.games.flags.policy import GreedyFlagsBot
 from pyramids.native.flags import NativeFlagsGame, NativeFlagsState, load_position
 

@@ -16,7 +16,7 @@ from open_spiel.python.observation import make_observation
 
 from pyramids.core import CHANCE
 from pyramids.flags.cards import CODES
-from pyramids.flags.state import DEAL
+from pyramids.flags.position import DEAL
 from pyramids.games import make_game
 from pyramids.rl.openspiel_game import (
     SEED_BASE,

@@ -8,9 +8,11 @@
 
 pub mod pyjson;
 pub mod pyrandom;
+pub mod refusal;
 pub mod value;
 
 pub use pyrandom::PyRandom;
+pub use refusal::{Refusal, RefusalKind};
 pub use value::ValueWeights;
 
 /// An action or chance outcome, the same integer as in the Python engine.

@@ -10,6 +10,7 @@ mod flags;
 mod flaming;
 mod learned;
 mod policy;
+pub mod refusal;
 mod search;
 
 /// The extension module; `pyramids.native` is its only direct user.

@@ -2,8 +2,8 @@
 
 The ladder (``pyramids.bots.LADDER``) is offered by the lobby, the terminal and
 docs/BOTS.md; each says what a level is with ``level_sentence(level, lang)``. The words
-come from the message catalogue (``bots.*`` in ``pyramids/texts/messages/en.json`` and
-``fr.json``); the figures from ``strength.json`` beside this module, which
+come from the message catalogue (``bots.*`` in ``pyramids/texts/messages/<lang>/``); the
+figures from ``strength.json`` beside this module, which
 ``scripts/strength.py`` writes::
 
     {"measured": "<date>", "machine": "<text>",

@@ -14,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast, overload
 
 
 def _copy_kind(tp: Any) -> str:
@@ -33,8 +33,10 @@ def _copy_kind(tp: Any) -> str:
                 raise TypeError(f"only lists of lists are copied two levels deep, not {tp}")
             return "nested"
         return "copy"
-    if isinstance(tp, type) and callable(getattr(tp, "clone", None)):
-        return "clone"
+    if isinstance(tp, type):
+        clone = getattr(tp, "clone", None)
+        if callable(clone) or isinstance(clone, FieldClone):
+            return "clone"
     return "share"
 
 
@@ -96,3 +98,41 @@ def make_clone(cls: type) -> Callable[[Any], Any]:
     lines = ["def clone(self):", *_clone_lines(cls, "self", "new", namespace), "    return new"]
     exec("\n".join(lines), namespace)  # generated from the fields above, no input
     return cast(Callable[[Any], Any], namespace["clone"])
+
+
+_T = TypeVar("_T")
+
+
+class FieldClone(Generic[_T]):
+    """A dataclass's ``clone`` method, written from its fields (``make_clone``) on first use.
+
+    Declared in the class body without an annotation (so it is no dataclass field)::
+
+        @dataclass
+        class FlamingPosition:
+            ...
+            clone = FieldClone["FlamingPosition"]()
+
+    The fields are known only once ``@dataclass`` has run, so the copy function is
+    written at the first ``obj.clone()``; it then takes this descriptor's place on the
+    class, and later calls cost what a plain method costs.
+    """
+
+    def __set_name__(self, owner: type[_T], name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type[_T]) -> FieldClone[_T]: ...
+
+    @overload
+    def __get__(self, obj: _T, owner: type[_T]) -> Callable[[], _T]: ...
+
+    def __get__(self, obj: _T | None, owner: type[_T]) -> FieldClone[_T] | Callable[[], _T]:
+        if obj is None:
+            return self
+        function = make_clone(owner)
+        function.__doc__ = (
+            "An independent copy, field by field (written from the dataclass fields)."
+        )
+        setattr(owner, self._name, function)
+        return cast(Callable[[], _T], function.__get__(obj, owner))

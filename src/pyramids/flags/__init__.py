@@ -6,9 +6,10 @@ module ``deck.py``, built by ``scripts/build_flags_deck.py``; no file is read.
 """
 
 from pyramids.flags.descriptor import DESCRIPTOR
-from pyramids.flags.game import INFO, FlagsGame, FlagsState, position_from_json
+from pyramids.flags.game import INFO, FlagsGame, position_from_json
 from pyramids.flags.options import RULES_VERSION, FlagsOptions
 from pyramids.flags.position import FlagsPosition
+from pyramids.flags.state import FlagsState
 from pyramids.flags.text import action_to_text, parse_action
 from pyramids.flags.view import FlagsView
 

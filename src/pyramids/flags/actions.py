@@ -1,7 +1,7 @@
 """Action numbers of Pyramids and Flags (PF-NOTE): a compact, state-independent encoding.
 
 Every action is one int; the ranges below never overlap, so sorting by number groups
-actions by kind. Text notation lives in ``notation``.
+actions by kind. Their text is ``text``'s.
 
 - ``done`` = 0 (ends a capture, declines or ends a tree action)
 - moves ``LOWEST>TARGET``: MOVE_BASE + lowest * 19 + target (target 18 = the table)

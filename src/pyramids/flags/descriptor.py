@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pyramids.core.descriptor import GameDescriptor, OptionSpec, Preset
 from pyramids.flags.events import EVENT_KINDS
-from pyramids.flags.game import INFO, FlagsGame
-from pyramids.flags.notation import position_from_json
+from pyramids.flags.game import INFO, FlagsGame, position_from_json
 from pyramids.flags.options import DEFAULT_MAX_TURNS
 
 DESCRIPTOR = GameDescriptor(

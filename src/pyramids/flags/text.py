@@ -4,7 +4,7 @@ Actions: ``W1>R2`` / ``B3>table`` (move), ``swap:CZE``, ``take:O2`` / ``take:O2@
 ``done``, ``split:B3``, ``trade:O1:P2@1``, ``grow``, ``newstart``, ``pirate:1``,
 ``wild:R``, and the chance outcomes ``steal:CZE`` and ``deal:CZE`` (a new start deals
 one card at a time). Positions are JSON objects; ``read_position`` refuses an
-inconsistent one with the reason. ``notation`` makes game states of them.
+inconsistent one with the reason. ``game.position_from_json`` makes game states of them.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ Rules follow ``shared/flaming-pyramids-contract.md``; ``docs/RULES.md`` gives ea
 an ID (FP-...) that the code and tests cite.
 """
 
+from pyramids.flaming.actions import action_to_text, parse_action
 from pyramids.flaming.descriptor import DESCRIPTOR
-from pyramids.flaming.game import INFO, FlamingGame
-from pyramids.flaming.notation import action_to_text, parse_action, position_from_json
+from pyramids.flaming.game import INFO, FlamingGame, position_from_json
 from pyramids.flaming.options import PRESETS, RULES_VERSION, FlamingOptions
 from pyramids.flaming.state import FlamingState
 from pyramids.flaming.view import FlamingView

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pyramids.core.descriptor import GameDescriptor, OptionSpec, Preset
 from pyramids.flaming.events import EVENT_KINDS
-from pyramids.flaming.game import INFO, FlamingGame
-from pyramids.flaming.notation import position_from_json
+from pyramids.flaming.game import INFO, FlamingGame, position_from_json
 from pyramids.flaming.options import CALLOUT_MODES, DEFAULT_MAX_TURNS, PRESETS
 
 _PRESET_LABELS = {

@@ -9,10 +9,10 @@ from typing import Any
 
 from pyramids.core.errors import PositionError
 from pyramids.core.game import Game, GameInfo, View
-from pyramids.flaming.codec import parse_position
 from pyramids.flaming.options import RULES_VERSION, FlamingOptions
 from pyramids.flaming.position import FlamingPosition
 from pyramids.flaming.state import FlamingState
+from pyramids.flaming.text import parse_position
 from pyramids.flaming.view import FlamingView, determinize
 
 INFO = GameInfo(

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Self
 
-from pyramids.core.copying import make_clone
+from pyramids.core.copying import FieldClone
 from pyramids.flaming.tiles import (
     ABOVE_LEFT,
     ABOVE_RIGHT,
@@ -145,21 +144,14 @@ class FlamingPosition:
         """Whether the game has ended (a winner, or the max_turns ranking)."""
         return self.winner is not None or self.ranking is not None
 
-    def clone(self) -> Self:
-        """An independent copy: containers copied by type, as read from the dataclass fields.
-
-        Replaced below by the function ``make_clone`` writes from the fields.
-        """
-        raise NotImplementedError
+    clone = FieldClone["FlamingPosition"]()
+    """An independent copy, field by field (written from the dataclass fields on first use)."""
 
     def _repr_svg_(self) -> str:
         """The position drawn as SVG, every hand shown (Jupyter calls this; ``flaming.svg``)."""
         from pyramids.flaming.svg import position_svg  # here: svg imports this module
 
         return position_svg(self)
-
-
-FlamingPosition.clone = make_clone(FlamingPosition)  # type: ignore[method-assign, assignment]  # generated from the fields
 
 
 # --- upkeep of the derived fields ---------------------------------------------------

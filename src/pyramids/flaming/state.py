@@ -10,9 +10,9 @@ The rules themselves are functions in ``rules``, ``placement``, ``mayhem`` and `
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any
 
-from pyramids.core.copying import make_clone
+from pyramids.core.copying import FieldClone
 from pyramids.core.errors import IllegalActionError
 from pyramids.core.game import Action, Event, Game, History, Outcome, State, history_list
 from pyramids.flaming.actions import (
@@ -25,7 +25,6 @@ from pyramids.flaming.actions import (
     parse_action,
     place_action,
 )
-from pyramids.flaming.codec import position_to_json
 from pyramids.flaming.events import from_raw
 from pyramids.flaming.mayhem import COLLAPSE, CURSE, EXPLOSION, FIRE, FREE_AIR, RawEvent
 from pyramids.flaming.options import FlamingOptions
@@ -45,6 +44,7 @@ from pyramids.flaming.rules import (
     illegal_reason,
     legal_actions,
 )
+from pyramids.flaming.text import position_to_json
 from pyramids.flaming.turn import outcome
 from pyramids.flaming.view import FlamingView, make_view
 
@@ -132,9 +132,8 @@ class FlamingState(State):
         """Every action and chance outcome applied since dealt or loaded, oldest first."""
         return history_list(self.trail)
 
-    def clone(self) -> Self:
-        """An independent copy, field by field: the position cloned, lists copied."""
-        raise NotImplementedError  # replaced below by the function make_clone writes
+    clone = FieldClone["FlamingState"]()
+    """An independent copy, field by field (written from the dataclass fields on first use)."""
 
     def placement_spots(self) -> list[int]:
         """The spots the active player may play on, in scan order (FP-PLACE)."""
@@ -250,6 +249,3 @@ class FlamingState(State):
         from pyramids.flaming.svg import position_svg  # here: svg imports this module
 
         return position_svg(self.position)
-
-
-FlamingState.clone = make_clone(FlamingState)  # type: ignore[method-assign, assignment]  # generated from the fields

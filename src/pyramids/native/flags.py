@@ -35,7 +35,8 @@ from pyramids.core.game import (
 )
 from pyramids.flags.actions import NUM_ACTIONS
 from pyramids.flags.events import from_raw
-from pyramids.flags.game import FlagsGame, FlagsState
+from pyramids.flags.game import FlagsGame
+from pyramids.flags.state import FlagsState
 from pyramids.flags.options import FlagsOptions
 from pyramids.flags.position import FlagsPosition
 from pyramids.flags.svg import position_svg

@@ -3,8 +3,9 @@
 The rules packages record typed events that hold facts, not sentences
 (``pyramids.core.Event``: ``game``, ``kind``, ``data``). This host-level package turns
 them into words for the terminal, the server and the browser: ``describe(event, lang)``.
-The sentences live in ``messages/en.json`` and ``messages/fr.json``, one flat object per
-language whose keys are ``<game>.<kind>`` for events (``flaming.collapse``,
+The sentences live in ``messages/<lang>/*.json`` (``messages/en/events.json``, ...): each
+file one flat object, merged per language (a key in two files of one language is an
+error), whose keys are ``<game>.<kind>`` for events (``flaming.collapse``,
 ``flags.draw``), ``<game>.<word>.<value>`` for shared words (``flags.action.R``) and
 ``list.and`` for the list conjunction. The syntax is a small ICU MessageFormat subset
 (named placeholders, ``select``, ``plural`` with ``=N``, plus ``list`` and ``term``),
@@ -31,6 +32,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
+from pyramids.core.errors import PyramidsError, plain, set_renderer
 from pyramids.core.game import Event
 from pyramids.games import descriptors, names
 from pyramids.texts.format import Lookup, MessageError, format_message, parse
@@ -44,6 +46,8 @@ __all__ = [
     "event_key",
     "has_message",
     "message",
+    "refusal",
+    "refusal_key",
 ]
 
 LANGS = ("en", "fr")
@@ -56,11 +60,21 @@ _VERSION = [0]
 
 @cache
 def _files(lang: str) -> dict[str, str]:
-    text = resources.files(__name__).joinpath("messages", f"{lang}.json").read_text("utf-8")
-    data = json.loads(text)
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise MessageError(f"messages/{lang}.json is not an object of strings")
-    return data
+    """Every ``messages/<lang>/*.json`` merged (files in name order; no key twice)."""
+    folder = resources.files(__name__).joinpath("messages", lang)
+    merged: dict[str, str] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json"):
+            continue
+        data = json.loads(entry.read_text("utf-8"))
+        where = f"messages/{lang}/{entry.name}"
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise MessageError(f"{where} is not an object of strings")
+        twice = sorted(set(merged) & set(data))
+        if twice:
+            raise MessageError(f"{where} repeats keys of another file: {', '.join(twice)}")
+        merged.update(data)
+    return merged
 
 
 def _game_messages(lang: str) -> dict[str, str]:
@@ -155,3 +169,28 @@ def _describe(event: Event, lang: str) -> str:
     if text is None:
         return f"{key} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
     return format_message(text, event.data, lookup)
+
+
+def refusal_key(code: str) -> str:
+    """The catalogue key of a refusal code: ``refusal.<code>``."""
+    return f"refusal.{code}"
+
+
+def refusal(error: PyramidsError, lang: str = "en") -> str:
+    """A refusal (``pyramids.core.errors``) in ``lang``'s words, filled with its facts.
+
+    An unknown code reads as the code and its facts rather than failing the host."""
+    try:
+        return message(refusal_key(error.code), lang, **error.data)
+    except MessageError:
+        return plain(error.code, error.data)
+
+
+def _render_english(code: str, data: Mapping[str, Any]) -> str:
+    key = refusal_key(code)
+    if _lookup("en")(key) is None:
+        raise LookupError(key)
+    return message(key, "en", **data)
+
+
+set_renderer(_render_english)

@@ -37,9 +37,10 @@ from pyramids.flags.actions import (
     decode_move,
 )
 from pyramids.flags.cards import CODES
-from pyramids.flags.notation import parse_action as parse_notation
 from pyramids.flags.pieces import BY_NAME, NAMES, SIZE
-from pyramids.flags.state import ACTION, CAPTURE, NONE, FlagsState
+from pyramids.flags.position import ACTION, CAPTURE, NONE
+from pyramids.flags.state import FlagsState
+from pyramids.flags.text import parse_action as parse_notation
 from pyramids.games.flags.evaluation import is_flags_state
 from pyramids.games.flags.render import (
     pieces_line,

@@ -44,9 +44,9 @@ from pyramids.core.errors import PositionError
 from pyramids.core.game import Action, Game, State
 from pyramids.flaming import FlamingGame, FlamingState
 from pyramids.flaming.actions import CHECK_OK, call_action, is_check, is_place
+from pyramids.flaming.actions import parse_action as parse_notation
 from pyramids.flaming.match import Match
 from pyramids.flaming.mayhem import called_keys
-from pyramids.flaming.notation import parse_action as parse_notation
 from pyramids.flaming.state import (
     DIE_BASE,
     FALL,
