@@ -195,7 +195,6 @@ def test_the_third_game_brings_words_for_its_refusals() -> None:
     """Issue 32: the third game's own refusal codes (``pebbles.*``) have words in English
     and French in ``tests.thirdgame.words`` (which its descriptor's messages carry); the
     shared codes it raises are the catalogue's."""
-
     report = check_game(PebblesGame(), (0, 1), view_every=50)
     assert {"pebbles.not_legal", "pebbles.unreadable"} <= set(report.refusals)
     assert set(MESSAGES["en"]) == set(MESSAGES["fr"])
@@ -206,9 +205,7 @@ def test_the_third_game_brings_words_for_its_refusals() -> None:
             if own is None:
                 assert key in texts.catalogue(lang), f"{key} has no words in {lang}"
                 continue
-            words = format_message(
-                own, error.data, lambda k, lang=lang: texts.catalogue(lang).get(k)
-            )
+            words = format_message(own, error.data, texts.catalogue(lang).get)
             assert words and "{" not in words, (lang, words)
 
 
