@@ -18,10 +18,11 @@ import pickle
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 import pytest
 
+from pyramids import texts
 from pyramids.core import (
     CHANCE,
     TERMINAL,
@@ -35,10 +36,14 @@ from pyramids.core import (
     View,
 )
 from pyramids.core.conformance import ConformanceError, check_game
+from pyramids.core.errors import plain
 from pyramids.flaming import PRESETS
 from pyramids.flaming.state import PLACE_BASE
 from pyramids.games import descriptor, descriptors, load_position, make_game
 from pyramids.games.engine import NATIVE, PYTHON, EngineError
+from pyramids.texts.format import format_message
+from tests.thirdgame.rules import PebblesGame
+from tests.thirdgame.words import MESSAGES
 
 SEEDS = (0, 1, 2)
 ENGINES = (PYTHON, NATIVE)
@@ -171,6 +176,39 @@ def game_players(name: str) -> int:
     return next(d.info.min_players for d in descriptors() if d.name == name)
 
 
+@pytest.mark.parametrize(("name", "players"), REGISTRY_CASES)
+def test_every_refusal_the_suite_meets_reads_in_english_and_french(name: str, players: int) -> None:
+    """Issue 32, refusals as codes: every refusal a game's playouts raise (illegal actions,
+    unreadable text) is a code with words in the catalogue in English and French, filled
+    with its facts (a French page shows a French refusal)."""
+    report = check_game(game_on(PYTHON, name, players), (0,), view_every=50)
+    assert report.refusals, "the suite met no refusal"
+    for code, error in sorted(report.refusals.items()):
+        key = texts.refusal_key(code)
+        for lang in texts.LANGS:
+            assert key in texts.catalogue(lang), f"{key} has no words in {lang}"
+            words = texts.refusal(error, lang)
+            assert words and words != plain(error.code, error.data), (lang, words)
+
+
+def test_the_third_game_brings_words_for_its_refusals() -> None:
+    """Issue 32: the third game's own refusal codes (``pebbles.*``) have words in English
+    and French in ``tests.thirdgame.words`` (which its descriptor's messages carry); the
+    shared codes it raises are the catalogue's."""
+    report = check_game(PebblesGame(), (0, 1), view_every=50)
+    assert {"pebbles.not_legal", "pebbles.unreadable"} <= set(report.refusals)
+    assert set(MESSAGES["en"]) == set(MESSAGES["fr"])
+    for code, error in sorted(report.refusals.items()):
+        key = texts.refusal_key(code)
+        for lang in texts.LANGS:
+            own = MESSAGES[lang].get(key)
+            if own is None:
+                assert key in texts.catalogue(lang), f"{key} has no words in {lang}"
+                continue
+            words = format_message(own, error.data, texts.catalogue(lang).get)
+            assert words and "{" not in words, (lang, words)
+
+
 def test_conformance_error_is_an_assertion_error() -> None:
     """A breach raises ConformanceError, which pytest reports like a failed assert."""
     assert issubclass(ConformanceError, AssertionError)
@@ -218,11 +256,9 @@ class ToyView:
 
 
 @dataclass(frozen=True)
-class ToyMove(Event):
+class ToyMove(Event, game="toy", kind="move"):
     """The toy game's one event kind."""
 
-    kind: ClassVar[str] = "move"
-    game: ClassVar[str] = "toy"
     action: int
 
 
@@ -256,7 +292,7 @@ class ToyState(State):
 
     def apply(self, action: int) -> None:
         if action not in self.legal_actions():
-            raise IllegalActionError(f"{action} is not legal")
+            raise IllegalActionError("toy.not_legal", action=action)
         if self.coin:
             self.coin = False
             if action == HEADS and self.pile:
@@ -294,9 +330,9 @@ class ToyState(State):
         for action, name in TOY_TEXT.items():
             if name == text:
                 if action not in self.legal_actions():
-                    raise IllegalActionError(f"{text} is not legal")
+                    raise IllegalActionError("toy.not_legal", action=action)
                 return action
-        raise ActionParseError(f"cannot read {text!r}")
+        raise ActionParseError("toy.unreadable", text=text)
 
     def events(self) -> list[Event]:
         return list(self.last)
@@ -401,6 +437,20 @@ class OtherGameView(ToyView):
         return "flaming"
 
 
+class SentenceState(ToyState):
+    def apply(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{action} is not legal")
+        super().apply(action)
+
+
+class OpaqueFactState(ToyState):
+    def parse_action(self, text: str) -> int:
+        if text not in TOY_TEXT.values():
+            raise ActionParseError("toy.unreadable", text=object())
+        return super().parse_action(text)
+
+
 class EndlessState(ToyState):
     def apply(self, action: int) -> None:
         super().apply(action)
@@ -422,6 +472,7 @@ def test_the_suite_passes_a_correct_toy_game() -> None:
     assert report.chance_actions > 0
     assert report.illegal_tried > 0
     assert report.hidden_states > 0
+    assert set(report.refusals) == {"toy.not_legal", "toy.unreadable"}
 
 
 class FixedDeterminizeGame(ToyGame):
@@ -440,6 +491,8 @@ class FixedDeterminizeGame(ToyGame):
         (toy(ForgetfulState), "history() is not the actions applied"),
         (toy(OverEarlyState), "outcome() says the game is over"),
         (toy(WrongViewGameState), "view(0).game is 'flaming', not 'toy'"),
+        (toy(SentenceState), "was refused without a code: '-1 is not legal'"),
+        (toy(OpaqueFactState), "was refused with facts that are not JSON values"),
     ],
     ids=[
         "unsorted",
@@ -450,6 +503,8 @@ class FixedDeterminizeGame(ToyGame):
         "forgetful_history",
         "outcome_over_early",
         "view_of_another_game",
+        "refusal_as_a_sentence",
+        "refusal_with_opaque_facts",
     ],
 )
 def test_the_suite_catches_a_broken_toy_game(game: ToyGame, message: str) -> None:

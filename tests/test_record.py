@@ -8,12 +8,22 @@ same seed and bots give the same record, and replaying it gives the same final s
 from __future__ import annotations
 
 import json
+import pickle
 from typing import Any
 
 import pytest
 
+from pyramids import texts
 from pyramids.bots import make_bot
-from pyramids.core import CHANCE, GameRecord, PositionError, State, play_game, replay
+from pyramids.core import (
+    CHANCE,
+    GameRecord,
+    PositionError,
+    PyramidsError,
+    State,
+    play_game,
+    replay,
+)
 from pyramids.core.record import ReplayError, ReplayFault, ReplayStep, replay_actions
 from pyramids.flaming import FlamingGame, FlamingOptions
 from pyramids.games import make_game
@@ -92,41 +102,122 @@ GOOD = {"game": "flaming", "options": {}, "players": 2, "seed": 7, "actions": ["
 
 
 @pytest.mark.parametrize(
-    ("change", "message"),
+    ("change", "code", "facts"),
     [
-        ({"game": None}, "'game' must be a string"),
-        ({"options": []}, "'options' must be an object"),
-        ({"players": "2"}, "'players' must be an integer"),
-        ({"players": True}, "'players' must be an integer"),
-        ({"seed": 1.5}, "'seed' must be an integer"),
-        ({"seed": False}, "'seed' must be an integer"),
-        ({"actions": "left"}, "'actions' must be a list of strings"),
-        ({"actions": [1, 2]}, "'actions' must be a list of strings"),
-        ({"forfeits": [2]}, "'forfeits' must be a list of seats"),
-        ({"forfeits": "1"}, "'forfeits' must be a list of seats"),
-        ({"ended": "resigned"}, "'ended' must be 'forfeit'"),
-        ({"times": ["2026-03-01T12:00:00Z", "2026-03-01T12:00:01Z"]}, "one time per action"),
-        ({"times": ["noon"]}, r"'times\[0\]' is not an ISO 8601 time"),
-        ({"times": ["2026-03-01T12:00:00"]}, "must say its UTC offset"),
-        ({"forfeits": [1], "forfeited_at": [5]}, "'forfeited_at' must be a list of seqs"),
-        ({"forfeits": [1], "forfeited_at": [0, 1]}, "one seq per forfeit"),
-        ({"clock": {"bank": "60"}}, "'clock.bank' must be a number of seconds"),
-        ({"clock": []}, "'clock' must be an object"),
-        ({"started": 5}, "'started' must be an ISO 8601 time"),
+        ({"game": None}, "record.not_a_string", {"field": "game", "value": None}),
+        ({"options": []}, "record.not_an_object", {"field": "options"}),
+        ({"players": "2"}, "record.not_an_integer", {"field": "players", "value": "2"}),
+        ({"players": True}, "record.not_an_integer", {"field": "players", "value": True}),
+        ({"seed": 1.5}, "record.not_an_integer", {"field": "seed", "value": 1.5}),
+        ({"seed": False}, "record.not_an_integer", {"field": "seed", "value": False}),
+        ({"actions": "left"}, "record.not_a_list_of_strings", {"field": "actions"}),
+        ({"actions": [1, 2]}, "record.not_a_list_of_strings", {"field": "actions"}),
+        ({"forfeits": [2]}, "record.not_seats", {"field": "forfeits", "players": 2}),
+        ({"forfeits": "1"}, "record.not_seats", {"field": "forfeits", "players": 2}),
+        (
+            {"ended": "resigned"},
+            "record.not_ended_by",
+            {"field": "ended", "value": "resigned", "expected": "forfeit"},
+        ),
+        (
+            {"times": ["2026-03-01T12:00:00Z", "2026-03-01T12:00:01Z"]},
+            "record.one_per_action",
+            {"field": "times", "actions": 1},
+        ),
+        ({"times": ["noon"]}, "record.not_a_time", {"field": "times[0]", "value": "noon"}),
+        (
+            {"times": ["2026-03-01T12:00:00"]},
+            "record.time_without_offset",
+            {"field": "times[0]", "value": "2026-03-01T12:00:00"},
+        ),
+        (
+            {"forfeits": [1], "forfeited_at": [5]},
+            "record.not_seqs",
+            {"field": "forfeited_at", "actions": 1},
+        ),
+        (
+            {"forfeits": [1], "forfeited_at": [0, 1]},
+            "record.one_per_forfeit",
+            {"field": "forfeited_at", "forfeits": 1, "count": 2},
+        ),
+        (
+            {"clock": {"bank": "60"}},
+            "record.not_seconds",
+            {"field": "clock.bank", "value": "60"},
+        ),
+        ({"clock": []}, "record.not_an_object", {"field": "clock"}),
+        (
+            {"clock": {"mode": 3}},
+            "record.not_a_string",
+            {"field": "clock.mode", "value": 3},
+        ),
+        ({"started": 5}, "record.not_a_time", {"field": "started", "value": 5}),
+        (
+            {"played_by": ["timeout"] * 2},
+            "record.one_per_action",
+            {"field": "played_by", "actions": 1},
+        ),
+        ({"played_by": [3]}, "record.not_reasons", {"field": "played_by"}),
+        ({"turn_time": -1}, "record.not_seconds", {"field": "turn_time", "value": -1}),
+        (
+            {"forfeit_after": 0},
+            "record.not_a_positive_integer",
+            {"field": "forfeit_after", "value": 0},
+        ),
+        ({"seeded": "yes"}, "record.not_a_boolean", {"field": "seeded", "value": "yes"}),
+        ({"salt": 5}, "record.not_a_string", {"field": "salt", "value": 5}),
     ],
 )
-def test_record_from_json_names_the_bad_field(change: dict[str, Any], message: str) -> None:
-    """A record with a field of the wrong type is refused with a PositionError naming it."""
-    with pytest.raises(PositionError, match=message):
+def test_record_from_json_names_the_bad_field(
+    change: dict[str, Any], code: str, facts: dict[str, Any]
+) -> None:
+    """A record with a field of the wrong type is refused with a PositionError whose code
+    says what is wrong and whose facts name the field (and the refused value itself)."""
+    with pytest.raises(PositionError) as info:
         GameRecord.from_json({**GOOD, **change})
+    assert (info.value.code, info.value.data) == (code, facts)
 
 
 @pytest.mark.parametrize("missing", ["game", "options", "players", "seed", "actions"])
 def test_record_from_json_names_a_missing_field(missing: str) -> None:
     """A record without a required field is refused with a PositionError naming it."""
     data = {k: v for k, v in GOOD.items() if k != missing}
-    with pytest.raises(PositionError, match=f"missing the field '{missing}'"):
+    with pytest.raises(PositionError) as info:
         GameRecord.from_json(data)
+    assert (info.value.code, info.value.data) == ("record.missing_field", {"field": missing})
+
+
+def test_a_record_that_is_not_an_object_is_refused() -> None:
+    """A JSON list is no record: ``record.not_an_object`` for the record itself."""
+    with pytest.raises(PositionError) as info:
+        GameRecord.from_json([GOOD])  # type: ignore[arg-type]
+    assert (info.value.code, info.value.data) == ("record.not_an_object", {"field": None})
+
+
+@pytest.mark.parametrize(
+    ("change", "english", "french"),
+    [
+        (
+            {"seed": 1.5},
+            "record field 'seed' must be an integer, not 1.5",
+            "le champ « seed » de l'enregistrement doit être un nombre entier, pas 1.5",
+        ),
+        (
+            {"times": ["2026-03-01T12:00:00"]},
+            "record field 'times[0]' must say its UTC offset (Z): 2026-03-01T12:00:00",
+            "le champ « times[0] » de l'enregistrement doit indiquer son décalage UTC (Z) : "
+            "2026-03-01T12:00:00",
+        ),
+    ],
+)
+def test_a_bad_record_reads_in_english_and_french(
+    change: dict[str, Any], english: str, french: str
+) -> None:
+    """The record's refusals have words in both languages (``pyramids.texts.refusal``)."""
+    with pytest.raises(PositionError) as info:
+        GameRecord.from_json({**GOOD, **change})
+    assert str(info.value) == texts.refusal(info.value, "en") == english
+    assert texts.refusal(info.value, "fr") == french
 
 
 def test_record_from_json_refuses_a_non_object() -> None:
@@ -179,10 +270,12 @@ def test_play_game_calls_on_step_after_every_action() -> None:
 
 
 def test_play_game_needs_one_bot_per_seat() -> None:
-    """Three seats and two bots: a ValueError that says so."""
+    """Three seats and two bots: a ValueError (``record.bot_count``) that says so."""
     game = FlamingGame(3)
-    with pytest.raises(ValueError, match="3 seats need 3 bots"):
+    with pytest.raises(ValueError, match="3 seats need 3 bots, got 2") as info:
         play_game(game, [make_bot("random"), make_bot("random")], 1)
+    assert isinstance(info.value, PyramidsError)
+    assert (info.value.code, info.value.data) == ("record.bot_count", {"players": 3, "bots": 2})
 
 
 def test_replay_reproduces_every_state_and_the_final_one() -> None:
@@ -223,9 +316,13 @@ def test_a_corrupted_record_action_raises_position_error_naming_it(index: int, t
     with pytest.raises(PositionError) as info:
         for _ in replay(game, record):
             pass
-    message = str(info.value)
-    assert f"record action {index + 1}" in message
-    assert repr(text) in message
+    error = info.value
+    assert isinstance(error, ReplayError)
+    assert error.code == "record.action_illegal"
+    assert (error.data["seq"], error.data["action_text"]) == (index + 1, text)
+    assert error.cause is not None
+    assert error.data["refusal"] == error.cause.code
+    assert {k: error.data[k] for k in error.cause.data} == error.cause.data
 
 
 def test_a_corrupted_record_replays_the_good_prefix() -> None:
@@ -233,9 +330,10 @@ def test_a_corrupted_record_replays_the_good_prefix() -> None:
     game, _, record = random_game(4, players=2, preset="basic")
     record.actions[6] = "die:3"  # basic has no fire die: never legal
     yielded = []
-    with pytest.raises(PositionError, match="record action 7"):
+    with pytest.raises(PositionError) as info:
         for text, _ in replay(game, record):
             yielded.append(text)
+    assert info.value.data["seq"] == 7
     assert yielded == record.actions[:6]
 
 
@@ -277,7 +375,21 @@ def test_replay_actions_refuses_an_action_stored_for_a_seat_whose_decision_it_wa
     error = info.value
     assert error.fault is ReplayFault.WRONG_SEAT
     assert error.stored_seat != error.to_move
+    assert error.code == "record.wrong_seat"
+    assert error.data == {
+        "seq": error.seq,
+        "action_text": record.actions[error.seq - 1],
+        "stored_seat": error.stored_seat,
+        "to_move": error.to_move,
+    }
     assert f"is stored for seat {error.stored_seat} but it was seat {error.to_move}'s" in str(error)
+    again = pickle.loads(pickle.dumps(error))
+    assert (type(again), again.code, again.data, again.fault) == (
+        ReplayError,
+        error.code,
+        error.data,
+        ReplayFault.WRONG_SEAT,
+    )
 
 
 def test_replay_actions_says_when_an_action_comes_after_the_end() -> None:
@@ -292,4 +404,8 @@ def test_replay_actions_says_when_an_action_comes_after_the_end() -> None:
     assert isinstance(info.value, ReplayError)
     assert info.value.fault is ReplayFault.AFTER_END
     assert info.value.seq == len(record.actions) + 1
-    assert str(info.value).startswith(f"record action {info.value.seq} ({extra!r}) does not apply")
+    assert info.value.code == "record.action_after_end"
+    assert info.value.data["action_text"] == extra
+    again = pickle.loads(pickle.dumps(info.value))
+    assert (again.fault, again.seq, again.text) == (ReplayFault.AFTER_END, info.value.seq, extra)
+    assert again.cause is not None and again.cause.code == info.value.data["refusal"]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pyramids import texts
 from pyramids.analysis import records as records_mod
 from pyramids.analysis.records import (
     actions_frame,
@@ -74,11 +75,15 @@ def test_records_table_keeps_one_game_and_the_ids_of_a_mapping(played):
 def test_a_record_that_does_not_replay_is_refused_or_kept_with_its_error(played):
     good = played[0][1]
     bad = GameRecord.from_json({**good.to_json(), "actions": ["W200@5,5"]})
-    with pytest.raises(PositionError, match="record 1"):
+    with pytest.raises(PositionError) as info:
         records_table([good, bad])
+    assert info.value.code == "record.not_replayable"
+    assert info.value.data["source"] == "record 1"
+    assert info.value.data["cause"] == "record.action_illegal"
+    assert (info.value.data["seq"], info.value.data["action_text"]) == (1, "W200@5,5")
     rows = records_table([good, bad], strict=False)
     assert rows[0]["error"] is None
-    assert "does not apply" in rows[1]["error"]
+    assert "W200@5,5" in rows[1]["error"]
 
 
 def test_actions_table_one_row_per_action(played):
@@ -121,15 +126,27 @@ def test_load_records_reads_files_and_folders_as_written(tmp_path, played):
     assert loaded["r0.json"].commitment == "cd" * 32
     assert load_records(tmp_path / "r2.json") == {"r2.json": played[2][1]}
     (tmp_path / "r9.json").write_text('{"game": "flaming"}', encoding="utf-8")
-    with pytest.raises(PositionError, match=r"r9\.json is not a valid game record"):
+    with pytest.raises(PositionError, match=r"r9\.json is not a valid game record") as info:
         load_records(tmp_path)
+    assert info.value.code == "record.invalid_record"
+    assert info.value.data["cause"] == "record.missing_field"
+    assert str(info.value).endswith(
+        "is not a valid game record: record is missing the field 'options'"
+    )
+    assert texts.refusal(info.value, "fr").endswith(
+        "n'est pas un enregistrement de partie valide : il manque le champ « options » à "
+        "l'enregistrement"
+    )
 
 
 def test_read_record_names_the_source_of_bad_json():
-    with pytest.raises(PositionError, match=r"mine\.json: invalid JSON"):
+    with pytest.raises(PositionError, match=r"mine\.json: invalid JSON") as info:
         read_record(io.StringIO("{"), "mine.json")
-    with pytest.raises(PositionError, match="expected a JSON object"):
+    assert info.value.code == "record.invalid_json"
+    assert (info.value.data["source"], info.value.data["line"]) == ("mine.json", 1)
+    with pytest.raises(PositionError, match="expected a JSON object") as info:
         read_record(io.StringIO("[]"), "mine.json")
+    assert (info.value.code, info.value.data) == ("record.not_a_record", {"source": "mine.json"})
 
 
 def test_example_notebook_runs_every_code_cell(monkeypatch, tmp_path):

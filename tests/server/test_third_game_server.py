@@ -51,7 +51,7 @@ def test_the_catalogue_offers_the_third_game_with_its_options(
     )
     assert r.status_code == 422
     assert r.json()["error"]["code"] == "bad_options"
-    assert "rows must be 2 to 4" in r.json()["error"]["message"]
+    assert "'rows' must be from 2 to 4, not 9" in r.json()["error"]["message"]
 
 
 def test_a_human_plays_the_third_game_over_the_socket_to_the_end(

@@ -9,7 +9,10 @@ empty the higher score wins; equal scores share the first place.
 
 Rule IDs (as docs/RULES.md would give them): PP-SETUP (numbers and secrets from the seed),
 PP-FREE (which tiles may be taken), PP-TAKE (scoring), PP-COIN (the toss), PP-END.
-Standard library and ``pyramids.core`` only, like every rules package.
+Standard library and ``pyramids.core`` only, like every rules package: the same shapes as
+the two real games (events declared on a ``PebblesEvent`` base, the Game a
+``core.game.RulesGame``, refusals as codes: ``pebbles.*`` and the shared ``position.*``
+and ``game.*``; their words are in ``tests.thirdgame.words``).
 """
 
 from __future__ import annotations
@@ -19,18 +22,18 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from pyramids.core.errors import ActionParseError, IllegalActionError, PositionError
+from pyramids.core.fields import bool_field, int_field, known_fields, object_field
 from pyramids.core.game import (
     CHANCE,
     TERMINAL,
     Action,
     Event,
-    Game,
     GameInfo,
     Outcome,
+    RulesGame,
     State,
     View,
     competition_ranking,
@@ -64,11 +67,14 @@ def spot_name(key: int) -> str:
 
 
 @dataclass(frozen=True)
-class Take(Event):
+class PebblesEvent(Event, game=NAME):
+    """Base of every Pebble Pyramid event."""
+
+
+@dataclass(frozen=True)
+class Take(PebblesEvent, kind="take"):
     """PP-TAKE: ``seat`` took the tile at ``at`` numbered ``number`` and scored ``points``."""
 
-    kind: ClassVar[str] = "take"
-    game: ClassVar[str] = NAME
     seat: int
     at: str
     number: int
@@ -76,11 +82,9 @@ class Take(Event):
 
 
 @dataclass(frozen=True)
-class Coin(Event):
+class Coin(PebblesEvent, kind="coin"):
     """PP-COIN: the toss after ``seat``'s take came up ``face`` (heads: one more point)."""
 
-    kind: ClassVar[str] = "coin"
-    game: ClassVar[str] = NAME
     seat: int
     face: str
     points: int
@@ -202,7 +206,7 @@ class PebblesState(State):
     def apply(self, action: Action) -> None:
         """Take a tile or toss the coin; IllegalActionError, changing nothing, otherwise."""
         if action not in self.legal_actions():
-            raise IllegalActionError(f"{self.action_to_string(action)} is not legal here")
+            raise IllegalActionError("pebbles.not_legal", action=self.action_to_string(action))
         pos = self.position
         seat = pos.to_move
         if pos.coin:
@@ -278,12 +282,12 @@ class PebblesState(State):
         if text in ("heads", "tails"):
             action = HEADS if text == "heads" else TAILS
         else:
-            match = re.fullmatch(r"take:(\d),(\d)", text)
+            match = re.fullmatch(r"take:([0-9]),([0-9])", text)
             if match is None:
-                raise ActionParseError(f"cannot read {text!r}: write take:r,c, heads or tails")
+                raise ActionParseError("pebbles.unreadable", text=text)
             action = spot(int(match[1]), int(match[2]))
         if action not in self.legal_actions():
-            raise IllegalActionError(f"{text} is not legal here")
+            raise IllegalActionError("pebbles.not_legal", action=text)
         return action
 
     def events(self) -> list[Event]:
@@ -301,36 +305,43 @@ def _copy_position(pos: Position) -> Position:
     )
 
 
-class PebblesGame(Game):
-    """Pebble Pyramid with ``rows`` rows (2 to 4)."""
+@dataclass(frozen=True)
+class PebblesOptions:
+    """Pebble Pyramid's rules options: ``rows`` (2 to 4). The first seat is always 0."""
 
-    info = INFO
+    rows: int = 3
 
-    def __init__(self, players: int = 2, rows: int = 3) -> None:
-        if players != 2:
-            raise PositionError(f"Pebble Pyramid is for 2 players, not {players!r}")
-        if not isinstance(rows, int) or isinstance(rows, bool) or not 2 <= rows <= 4:
-            raise PositionError(f"rows must be 2 to 4, not {rows!r}")
-        self.rows = rows
-        self._options = MappingProxyType({"rows": rows})
+    def __post_init__(self) -> None:
+        int_field({"rows": self.rows}, "rows", low=2, high=4)
+
+    @property
+    def first_player(self) -> int:
+        """Seat 0 always moves first."""
+        return 0
+
+    def to_record(self) -> dict[str, Any]:
+        """``{"rows": N}``."""
+        return {"rows": self.rows}
 
     @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any]) -> PebblesGame:
-        """A game from a record's options."""
-        unknown = sorted(set(options) - {"rows"})
-        if unknown:
-            raise PositionError(f"unknown rules option(s): {', '.join(unknown)}")
-        return cls(players, options.get("rows", 3))
+    def from_json(cls, data: Mapping[str, Any]) -> PebblesOptions:
+        """Options from a record's (or a position's ``rules``) mapping; PositionError when wrong."""
+        known_fields(object_field(data, "rules"), ("rows",), "rules")
+        return cls(int_field(data, "rows", 3, low=2, high=4))
+
+
+class PebblesGame(RulesGame[PebblesOptions, PebblesState, PebblesView]):
+    """Pebble Pyramid with ``options.rows`` rows (2 to 4), for 2 players."""
+
+    info = INFO
+    options_type = PebblesOptions
+    view_type = PebblesView
+    default_players = 2
 
     @property
-    def options(self) -> Mapping[str, Any]:
-        """``{"rows": N}``."""
-        return self._options
-
-    @property
-    def num_players(self) -> int:
-        """Two seats."""
-        return 2
+    def rows(self) -> int:
+        """The pyramid's rows."""
+        return self.options_obj.rows
 
     def new_initial_state(self, seed: int) -> PebblesState:
         """PP-SETUP: numbers 1..3 on every tile and a secret per seat, from the seed."""
@@ -342,51 +353,60 @@ class PebblesGame(Game):
             self, Position(self.rows, tiles, [rng.choice(SECRETS) for _ in "ab"], [0, 0])
         )
 
-    def state_from_json(self, data: Mapping[str, Any]) -> PebblesState:
+    def load_state(self, data: Mapping[str, Any]) -> PebblesState:
         """A state from the position notation; PositionError when inconsistent."""
         return load_position(data, self)
 
     def determinize(self, view: View, rng: random.Random) -> PebblesState:
         """The other seat's secret drawn uniformly; the rest is public."""
-        if not isinstance(view, PebblesView):
-            raise PositionError("not a Pebble Pyramid view")
+        seen = self.checked_view(view)
         secrets = [rng.choice(SECRETS), rng.choice(SECRETS)]
-        if view.player is not None and view.secret is not None:
-            secrets[view.player] = view.secret
+        if seen.player is not None and seen.secret is not None:
+            secrets[seen.player] = seen.secret
         pos = Position(
-            view.rows, dict(view.tiles), secrets, list(view.scores), view.to_move, view.coin
+            seen.rows, dict(seen.tiles), secrets, list(seen.scores), seen.to_move, seen.coin
         )
         return PebblesState(self, pos)
 
 
+def _pair(data: Mapping[str, Any], name: str, allowed: range) -> list[int]:
+    """``data[name]``: two integers in ``allowed``; ``pebbles.not_a_pair`` otherwise."""
+    value = data.get(name)
+    if value is None:
+        raise PositionError("position.missing_field", field=name)
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or not all(v in allowed for v in value)
+    ):
+        raise PositionError(
+            "pebbles.not_a_pair", field=name, value=value, low=allowed.start, high=allowed.stop - 1
+        )
+    return list(value)
+
+
 def load_position(data: Mapping[str, Any], game: PebblesGame | None = None) -> PebblesState:
-    """Read the position notation; PositionError saying what is wrong."""
-    if not isinstance(data, Mapping):
-        raise PositionError("a position is a JSON object")
-    try:
-        rules = data.get("rules", {})
-        game = game or PebblesGame.from_options(int(data.get("players", 2)), rules)
-        tiles: dict[int, int] = {}
-        for name, number in dict(data["tiles"]).items():
-            match = re.fullmatch(r"(\d),(\d)", str(name))
-            if match is None or number not in (1, 2, 3):
-                raise PositionError(f"bad tile {name!r}: {number!r}")
-            row, col = int(match[1]), int(match[2])
-            if row >= game.rows or col >= game.rows - row:
-                raise PositionError(f"tile {name} is off a {game.rows}-row pyramid")
-            tiles[spot(row, col)] = number
-        secrets = [int(s) for s in data["secrets"]]
-        scores = [int(s) for s in data["scores"]]
-        if len(secrets) != 2 or any(s not in SECRETS for s in secrets):
-            raise PositionError("secrets must be two numbers of 1, 2, 3")
-        if len(scores) != 2 or any(s < 0 for s in scores):
-            raise PositionError("scores must be two numbers >= 0")
-        to_move = int(data.get("to_move", 0))
-        if to_move not in (0, 1):
-            raise PositionError("to_move must be 0 or 1")
-        coin = data.get("coin", False)
-        if not isinstance(coin, bool):
-            raise PositionError("coin must be true or false")
-    except (KeyError, TypeError, ValueError) as exc:
-        raise PositionError(f"bad Pebble Pyramid position: {exc}") from None
+    """Read the position notation; PositionError (``position.*``, ``pebbles.*``) saying what
+    is wrong."""
+    object_field(data)
+    if game is None:
+        players = int_field(data, "players", 2)
+        game = PebblesGame.from_options(players, data.get("rules", {}))
+    tiles: dict[int, int] = {}
+    given = data.get("tiles")
+    if given is None:
+        raise PositionError("position.missing_field", field="tiles")
+    for name, number in object_field(given, "tiles").items():
+        match = re.fullmatch(r"([0-9]),([0-9])", str(name))
+        if match is None or isinstance(number, bool) or number not in (1, 2, 3):
+            raise PositionError("pebbles.bad_tile", tile=str(name), number=number)
+        row, col = int(match[1]), int(match[2])
+        if row >= game.rows or col >= game.rows - row:
+            raise PositionError("pebbles.off_pyramid", tile=str(name), rows=game.rows)
+        tiles[spot(row, col)] = number
+    secrets = _pair(data, "secrets", range(1, 4))
+    scores = _pair(data, "scores", range(0, 2**63))
+    to_move = int_field(data, "to_move", 0, low=0, high=1)
+    coin = bool_field(data, "coin", False)
     return PebblesState(game, Position(game.rows, tiles, secrets, scores, to_move, coin))

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from pyramids.analysis.simulate import tally_of
 from pyramids.core.errors import PositionError, PyramidsError
-from pyramids.core.record import GameRecord, replay_actions
+from pyramids.core.record import GameRecord, replay_actions, wrapped_facts
 from pyramids.games import make_game
 
 NOTEBOOK_EXTRA = "pip install 'pyramids[notebook]'"
@@ -36,14 +36,20 @@ def read_record(stream: IO[str], source: str = "record") -> GameRecord:
         data = json.load(stream)
     except json.JSONDecodeError as exc:
         raise PositionError(
-            f"{source}: invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            "record.invalid_json",
+            source=source,
+            problem=exc.msg,
+            line=exc.lineno,
+            column=exc.colno,
         ) from None
     if not isinstance(data, dict):
-        raise PositionError(f"{source} is not a game record: expected a JSON object")
+        raise PositionError("record.not_a_record", source=source)
     try:
         return GameRecord.from_json(data)
     except PyramidsError as exc:
-        raise PositionError(f"{source} is not a valid game record: {exc}") from None
+        raise PositionError(
+            "record.invalid_record", **wrapped_facts(exc, "cause", source=source)
+        ) from None
 
 
 def load_records(*paths: str | Path) -> dict[str, GameRecord]:
@@ -117,9 +123,17 @@ def records_table(
         except (PyramidsError, LookupError) as exc:
             where = key if key is not None else f"record {index}"
             if strict:
-                raise PositionError(f"{where}: {exc}") from None
+                raise _not_replayable(where, exc) from None
             rows.append({**head, "error": str(exc), "game": record.game, "seed": record.seed})
     return rows
+
+
+def _not_replayable(where: str, exc: Exception) -> PositionError:
+    """``record.not_replayable`` {source, cause (a refusal's code) and its facts; or cause
+    None and ``reason``, the words of a LookupError}."""
+    if isinstance(exc, PyramidsError):
+        return PositionError("record.not_replayable", **wrapped_facts(exc, "cause", source=where))
+    return PositionError("record.not_replayable", source=where, cause=None, reason=str(exc))
 
 
 def actions_table(record: GameRecord, *, engine: str | None = None) -> list[dict[str, Any]]:

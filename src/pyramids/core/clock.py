@@ -142,16 +142,17 @@ class RecordClock:
     def from_json(cls, data: Any) -> RecordClock:
         """Parse a record's ``clock``; PositionError says which part is wrong."""
         if not isinstance(data, Mapping):
-            raise PositionError("record field 'clock' must be an object")
+            raise PositionError("record.not_an_object", field="clock")
         numbers: dict[str, float] = {}
         for name in ("bank", "increment", "per_move"):
             value = data.get(name, 0)
             if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
-                raise PositionError(f"record field 'clock.{name}' must be a number of seconds")
+                raise PositionError("record.not_seconds", field=f"clock.{name}", value=value)
             numbers[name] = float(value)
         mode, on_expiry = data.get("mode", ""), data.get("on_expiry", "")
-        if not isinstance(mode, str) or not isinstance(on_expiry, str):
-            raise PositionError("record fields 'clock.mode' and 'clock.on_expiry' are text")
+        for name, text in (("mode", mode), ("on_expiry", on_expiry)):
+            if not isinstance(text, str):
+                raise PositionError("record.not_a_string", field=f"clock.{name}", value=text)
         return cls(mode=mode, on_expiry=on_expiry, **numbers)
 
 
@@ -163,13 +164,14 @@ def format_time(value: dt.datetime) -> str:
 
 def parse_time(text: Any, field: str) -> dt.datetime:
     """A record's time (:func:`format_time`, or any ISO 8601 time with its UTC offset);
-    PositionError naming ``field`` otherwise."""
+    PositionError naming ``field`` otherwise (``record.not_a_time``,
+    ``record.time_without_offset``)."""
     if not isinstance(text, str):
-        raise PositionError(f"record field '{field}' must be an ISO 8601 time")
+        raise PositionError("record.not_a_time", field=field, value=text)
     try:
         value = dt.datetime.fromisoformat(text)
     except ValueError:
-        raise PositionError(f"record field '{field}' is not an ISO 8601 time: {text!r}") from None
+        raise PositionError("record.not_a_time", field=field, value=text) from None
     if value.tzinfo is None:
-        raise PositionError(f"record field '{field}' must say its UTC offset (Z): {text!r}")
+        raise PositionError("record.time_without_offset", field=field, value=text)
     return value.astimezone(dt.UTC)

@@ -5,7 +5,8 @@ the protocol of ``pyramids.core.game``: actions are picked by a seeded ``random.
 chance outcomes are drawn from ``chance_outcomes()``, and after every step the state is
 checked for what any game must guarantee (legal actions sorted and unique, chance
 probabilities summing to 1, notation round trips, clones equal and independent, JSON
-round trips, illegal actions refused without a trace, views JSON-ready, naming their game
+round trips, illegal actions refused without a trace and with a refusal code (a dotted
+code and JSON facts, never a sentence: ``check_refusal``), views JSON-ready, naming their game
 and consistent with ``determinize`` (same view, same information-state key), a typed
 ``outcome()`` that agrees with ``is_terminal`` and ``returns``, a ``history()`` that is
 exactly the actions applied, typed events of the game, games that end, replays that agree).
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -41,6 +43,10 @@ ILLEGAL_PER_STATE = 6
 """How many actions legal elsewhere in the playout are tried (and must be refused) per state."""
 
 
+REFUSAL_CODE = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
+"""A refusal's code: dotted snake case, the game's short name (or ``core``...) first."""
+
+
 class ConformanceError(AssertionError):
     """A game broke the core protocol; the message says where and how."""
 
@@ -59,6 +65,8 @@ class ConformanceReport:
     longest_game: int = 0
     decisions_per_seat: dict[int, int] = field(default_factory=dict)
     returns_total: list[float] = field(default_factory=list)
+    refusals: dict[str, PyramidsError] = field(default_factory=dict)
+    """One refusal of each code the checks met (hosts check they have words for them)."""
 
 
 def _fail(where: str, message: str, state: State | None = None) -> ConformanceError:
@@ -70,6 +78,29 @@ def _fail(where: str, message: str, state: State | None = None) -> ConformanceEr
         except Exception as exc:  # the position itself may be what is broken
             text += f"\n  (position not serialisable: {exc!r})"
     return ConformanceError(text)
+
+
+def check_refusal(
+    exc: PyramidsError,
+    what: str,
+    where: str,
+    state: State | None = None,
+    seen: dict[str, PyramidsError] | None = None,
+) -> None:
+    """A refusal is a code (``REFUSAL_CODE``: ``flaming.not_in_hand``) and facts that are
+    JSON values, not a sentence: its words are the message catalogue's. ``seen`` keeps
+    the first refusal of each code."""
+    code = exc.code
+    if not isinstance(code, str) or REFUSAL_CODE.fullmatch(code) is None:
+        raise _fail(where, f"{what} was refused without a code: {code!r}", state)
+    try:
+        json.dumps(exc.data, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise _fail(
+            where, f"{what} was refused with facts that are not JSON values: {err}", state
+        ) from None
+    if seen is not None:
+        seen.setdefault(code, exc)
 
 
 def _dump(state: State, where: str) -> str:
@@ -134,7 +165,12 @@ def check_player_and_actions(state: State, where: str) -> list[Action]:
     return legal
 
 
-def check_notation(state: State, legal: Sequence[Action], where: str) -> None:
+def check_notation(
+    state: State,
+    legal: Sequence[Action],
+    where: str,
+    seen: dict[str, PyramidsError] | None = None,
+) -> None:
     """Legal actions print and parse back to themselves; garbage text is a parse error.
 
     Every action is checked when there are at most NOTATION_SAMPLE, else an even spread.
@@ -159,7 +195,8 @@ def check_notation(state: State, legal: Sequence[Action], where: str) -> None:
     for text in GARBAGE_TEXTS:
         try:
             state.parse_action(text)
-        except ActionParseError:
+        except ActionParseError as exc:
+            check_refusal(exc, f"parse_action({text!r})", where, state, seen)
             continue
         except PyramidsError as exc:
             raise _fail(
@@ -171,7 +208,11 @@ def check_notation(state: State, legal: Sequence[Action], where: str) -> None:
 
 
 def check_illegal(
-    state: State, legal: Sequence[Action], candidates: Iterable[Action], where: str
+    state: State,
+    legal: Sequence[Action],
+    candidates: Iterable[Action],
+    where: str,
+    seen: dict[str, PyramidsError] | None = None,
 ) -> int:
     """Each candidate not in ``legal`` is refused with IllegalActionError and changes nothing.
 
@@ -189,8 +230,8 @@ def check_illegal(
         tried += 1
         try:
             state.apply(action)
-        except IllegalActionError:
-            pass
+        except IllegalActionError as exc:
+            check_refusal(exc, f"apply({action})", where, state, seen)
         except Exception as exc:
             raise _fail(
                 where,
@@ -225,7 +266,8 @@ def check_illegal(
             continue
         try:
             state.parse_action(text)
-        except (ActionParseError, IllegalActionError):
+        except (ActionParseError, IllegalActionError) as exc:
+            check_refusal(exc, f"parse_action({text!r})", where, state, seen)
             continue
         except Exception as exc:
             raise _fail(
@@ -448,11 +490,11 @@ def playout(
         where = f"seed {seed}, step {step} (after {history[-8:]})"
         legal = check_player_and_actions(state, where)
         check_returns(state, where, returns_total)
-        check_notation(state, legal, where)
+        check_notation(state, legal, where, report.refusals)
         pool = sorted(seen_actions - set(legal))
         picker = random.Random(f"{seed}/{step}/illegal")
         candidates = [*_OUT_OF_RANGE, *picker.sample(pool, min(ILLEGAL_PER_STATE, len(pool)))]
-        report.illegal_tried += check_illegal(state, legal, candidates, where)
+        report.illegal_tried += check_illegal(state, legal, candidates, where, report.refusals)
         check_json_round_trip(game, state, legal, where)
         terminal = state.is_terminal()
         if terminal or step % view_every == 0:

@@ -59,7 +59,7 @@ class PyramidsError(ValueError):
         for render in _RENDERER:
             try:
                 return render(self.code, self.data)
-            except LookupError:
+            except (LookupError, ValueError):  # no words for it (or for a refusal it wraps)
                 break
         return plain(self.code, self.data)
 

@@ -14,7 +14,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast, runtime_checkable
+
+from pyramids.core.errors import PositionError
 
 Action = int
 
@@ -106,17 +109,29 @@ def competition_ranking(scores: Sequence[float], *, higher_is_better: bool = Tru
 class Event:
     """Base of every game's typed events: something that happened while an action was applied.
 
-    Each game defines one frozen dataclass per event kind, with ``kind`` (a short stable
-    word: ``place``, ``collapse``, ``fire`` ...) and ``game`` (the game's short name) as
-    class constants and the facts, in the game's notation, as fields. ``data`` is those
-    fields as JSON-ready data. Events hold no sentences: the words that say what happened
-    and why come from the message catalogue (``pyramids.texts``), keyed by game and kind.
-    A field named after a Python keyword takes a trailing underscore (``from_``), which
-    ``data`` drops (``"from"``); nested frozen dataclasses become dicts.
+    Each game declares its base once, naming the game (``class FlamingEvent(Event,
+    game="flaming")``), then one frozen dataclass per event kind naming the kind (a short
+    stable word: ``class Place(FlamingEvent, kind="place")``) with the facts, in the game's
+    notation, as fields. ``kind`` and ``game`` are class constants (``Place.kind``,
+    ``event.game``). ``data`` is the fields as JSON-ready data. Events hold no sentences:
+    the words that say what happened and why come from the message catalogue
+    (``pyramids.texts``), keyed ``<game>.<kind>``. A field named after a Python keyword
+    takes a trailing underscore (``from_``), which ``data`` drops (``"from"``); nested
+    frozen dataclasses become dicts.
     """
 
     kind: ClassVar[str] = "event"
     game: ClassVar[str] = ""
+
+    def __init_subclass__(
+        cls, *, kind: str | None = None, game: str | None = None, **kwargs: Any
+    ) -> None:
+        """Set the class constants the declaration names (``kind=``, ``game=``)."""
+        super().__init_subclass__(**kwargs)
+        if game is not None:
+            cls.game = game
+        if kind is not None:
+            cls.kind = kind
 
     @property
     def data(self) -> dict[str, Any]:
@@ -320,6 +335,151 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``, hidden facts sampled with ``rng``."""
+
+
+class GameOptions(Protocol):
+    """What ``RulesGame`` needs of a game's options: a frozen dataclass in practice.
+
+    ``OptionsClass()`` gives the defaults and ``OptionsClass.from_json(mapping)`` reads a
+    record's options (PositionError when wrong); both are looked up on ``options_type``.
+    """
+
+    @property
+    def first_player(self) -> int:
+        """The seat that moves first."""
+        ...
+
+    def to_record(self) -> dict[str, Any]:
+        """Every option, JSON-ready, as recorded with games."""
+        ...
+
+
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
+StateT = TypeVar("StateT", bound=State)
+ViewT = TypeVar("ViewT")
+
+
+class RulesGame(Game, Generic[OptionsT, StateT, ViewT]):
+    """The skeleton every rules package's Game shares, written once.
+
+    A game declares its metadata and types as class attributes (``info``,
+    ``options_type``, ``view_type``, ``default_players``) and keeps only what differs:
+    ``new_initial_state``, ``load_state`` (its position reader) and ``determinize``. The
+    seats (``info.min_players`` to ``info.max_players``), the options object
+    (``options_obj``; ``options`` is its record, read-only), ``from_options``,
+    ``state_from_json``, equality, hashing, ``repr`` and pickling come from here.
+
+    Refusals: ``game.player_count`` {game, players, low, high}, ``game.first_player``
+    {first_player, players}, ``game.position_players`` {players, position_players},
+    ``game.view_of_another_game`` {game, view_game}, ``game.view_players`` {players,
+    view_players}: all ``PositionError``.
+    """
+
+    options_type: ClassVar[type[Any]]
+    """The options class (``OptionsT``): ``options_type()`` is the defaults."""
+    view_type: ClassVar[type[Any]]
+    """The view class (``ViewT``) ``determinize`` accepts."""
+    default_players: ClassVar[int] = 2
+    """The seats of ``Game()``."""
+
+    options_obj: OptionsT
+    """The options in force, as the game's options object."""
+
+    def __init__(self, players: int | None = None, options: OptionsT | None = None) -> None:
+        if players is None:
+            players = self.default_players
+        low, high = self.info.min_players, self.info.max_players
+        if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
+            raise PositionError(
+                "game.player_count",
+                game=self.info.short_name,
+                players=players,
+                low=low,
+                high=high,
+            )
+        self._players = players
+        self.options_obj = options if options is not None else self.options_type()
+        self._options = MappingProxyType(self.options_obj.to_record())
+        if self.options_obj.first_player >= players:
+            raise PositionError(
+                "game.first_player", first_player=self.options_obj.first_player, players=players
+            )
+
+    @classmethod
+    def from_options(cls, players: int, options: Mapping[str, Any]) -> Self:
+        """A game from a record's options mapping (PositionError when wrong)."""
+        return cls(players, cls.options_type.from_json(options))
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """All options, as recorded with games (read-only)."""
+        return self._options
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self._players
+
+    @abc.abstractmethod
+    def new_initial_state(self, seed: int) -> StateT:
+        """The position after setup; the shuffle is drawn from ``random.Random(seed)``."""
+
+    @abc.abstractmethod
+    def load_state(self, data: Mapping[str, Any]) -> StateT:
+        """A state from the position notation, whatever its number of players."""
+
+    def state_from_json(self, data: Mapping[str, Any]) -> StateT:
+        """A state from the position notation; PositionError when inconsistent, or when it
+        has another number of players than this game (``game.position_players``)."""
+        state = self.load_state(data)
+        self.check_position_players(state.num_players)
+        return state
+
+    def check_position_players(self, position_players: int) -> None:
+        """``game.position_players`` unless a position's seats are this game's."""
+        if position_players != self._players:
+            raise PositionError(
+                "game.position_players", players=self._players, position_players=position_players
+            )
+
+    def checked_view(self, view: View) -> ViewT:
+        """``view`` if it is this game's view for its number of seats; else PositionError
+        (``game.view_of_another_game``, ``game.view_players``). ``determinize`` starts here."""
+        if not isinstance(view, self.view_type):
+            raise PositionError(
+                "game.view_of_another_game",
+                game=self.info.short_name,
+                view_game=_game_of_view(view),
+            )
+        players = getattr(view, "players", self._players)
+        if players != self._players:
+            raise PositionError("game.view_players", players=self._players, view_players=players)
+        return cast(ViewT, view)
+
+    @abc.abstractmethod
+    def determinize(self, view: View, rng: random.Random) -> StateT:
+        """A full state consistent with ``view``, hidden facts sampled with ``rng``."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RulesGame) or other.info is not self.info:
+            return NotImplemented
+        return (self._players, self.options_obj) == (other._players, other.options_obj)
+
+    def __hash__(self) -> int:
+        return hash((self._players, self.options_obj))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._players}, {self.options_obj!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its constructor call (games go to worker processes)."""
+        return (type(self), (self._players, self.options_obj))
+
+
+def _game_of_view(view: object) -> str | None:
+    """The short name a view says it belongs to (None when it says none)."""
+    game = getattr(view, "game", None)
+    return game if isinstance(game, str) else None
 
 
 class Bot(Protocol):

@@ -38,6 +38,35 @@ ENDED_BY_FORFEIT = "forfeit"
 """A record's ``ended`` when forfeits on time left one seat standing (``GameRecord.ended``)."""
 
 
+def _integer(data: Mapping[str, Any], name: str) -> int:
+    """``data[name]`` (present) as an integer; ``record.not_an_integer`` otherwise."""
+    value = data[name]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError("record.not_an_integer", field=name, value=value)
+    return value
+
+
+def wrapped_facts(cause: PyramidsError, slot: str = "refusal", **facts: Any) -> dict[str, Any]:
+    """The facts of a refusal that wraps the refusal ``cause``: ``cause``'s own facts, its
+    code as the fact ``slot`` and ``facts``. The wrapper's words read the cause's as
+    ``{refusal, term, refusal}`` (for ``slot`` "refusal": the catalogue entry
+    ``refusal.<code>`` filled with the same facts), so ``facts`` must not reuse the names
+    of the cause's facts, and a wrapper of a wrapper takes another ``slot`` ("cause")."""
+    if slot in cause.data:
+        raise ValueError(f"{cause.code} already has a fact {slot!r}: wrap it in another slot")
+    return {**cause.data, slot: cause.code, **facts}
+
+
+def unwrapped(error: PyramidsError, slot: str = "refusal", *outer: str) -> PyramidsError | None:
+    """The refusal that an error made with ``wrapped_facts`` wraps (its class is lost: a
+    ``PyramidsError``), without the wrapper's facts named ``outer``; None without one."""
+    code = error.data.get(slot)
+    if not isinstance(code, str) or not code:
+        return None
+    inner = {k: v for k, v in error.data.items() if k != slot and k not in outer}
+    return PyramidsError(code, **inner)
+
+
 @dataclass
 class GameRecord:
     """A game as (game name, rules options, seed, actions), plus who played."""
@@ -123,74 +152,72 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
-        """Parse a record; PositionError says which field is wrong."""
-        try:
-            game = data["game"]
-            options = data["options"]
-            players = data["players"]
-            seed = data["seed"]
-            actions = data["actions"]
-        except (KeyError, TypeError) as exc:
-            raise PositionError(f"record is missing the field {exc}") from None
+        """Parse a record; PositionError (a ``record.*`` code) says which field is wrong."""
+        if not isinstance(data, Mapping):
+            raise PositionError("record.not_an_object", field=None)
+        for name in ("game", "options", "players", "seed", "actions"):
+            if name not in data:
+                raise PositionError("record.missing_field", field=name)
+        game, options, actions = data["game"], data["options"], data["actions"]
         if not isinstance(game, str):
-            raise PositionError("record field 'game' must be a string")
+            raise PositionError("record.not_a_string", field="game", value=game)
         if not isinstance(options, dict):
-            raise PositionError("record field 'options' must be an object")
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise PositionError("record field 'players' must be an integer")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise PositionError("record field 'seed' must be an integer")
+            raise PositionError("record.not_an_object", field="options")
+        players, seed = _integer(data, "players"), _integer(data, "seed")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise PositionError("record field 'actions' must be a list of strings")
+            raise PositionError("record.not_a_list_of_strings", field="actions")
         seats = data.get("seats", [])
         salt, commit, seeded = data.get("salt"), data.get("commitment"), data.get("seeded", False)
         if salt is not None and not isinstance(salt, str):
-            raise PositionError("record field 'salt' must be a string")
+            raise PositionError("record.not_a_string", field="salt", value=salt)
         if commit is not None and not isinstance(commit, str):
-            raise PositionError("record field 'commitment' must be a string")
+            raise PositionError("record.not_a_string", field="commitment", value=commit)
         if not isinstance(seeded, bool):
-            raise PositionError("record field 'seeded' must be a boolean")
+            raise PositionError("record.not_a_boolean", field="seeded", value=seeded)
         forfeits, ended = data.get("forfeits") or [], data.get("ended")
         if not isinstance(forfeits, list) or not all(
             isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in forfeits
         ):
-            raise PositionError(
-                f"record field 'forfeits' must be a list of seats (0 to {players - 1})"
-            )
+            raise PositionError("record.not_seats", field="forfeits", players=players)
         if ended is not None and ended != ENDED_BY_FORFEIT:
             raise PositionError(
-                f"record field 'ended' must be {ENDED_BY_FORFEIT!r} when present, not {ended!r}"
+                "record.not_ended_by", field="ended", value=ended, expected=ENDED_BY_FORFEIT
             )
         forfeited_at = data.get("forfeited_at") or []
         if not isinstance(forfeited_at, list) or not all(
             isinstance(q, int) and not isinstance(q, bool) and 0 <= q <= len(actions)
             for q in forfeited_at
         ):
-            raise PositionError(
-                "record field 'forfeited_at' must be a list of seqs (0 to the number of actions)"
-            )
+            raise PositionError("record.not_seqs", field="forfeited_at", actions=len(actions))
         if forfeited_at and len(forfeited_at) != len(forfeits):
-            raise PositionError("record field 'forfeited_at' must have one seq per forfeit")
+            raise PositionError(
+                "record.one_per_forfeit",
+                field="forfeited_at",
+                forfeits=len(forfeits),
+                count=len(forfeited_at),
+            )
         times = data.get("times") or []
         if not isinstance(times, list) or (times and len(times) != len(actions)):
-            raise PositionError("record field 'times' must be a list of one time per action")
+            raise PositionError("record.one_per_action", field="times", actions=len(actions))
         clock, started, finished = data.get("clock"), data.get("started"), data.get("finished")
         played_by = data.get("played_by") or []
         if not isinstance(played_by, list) or (played_by and len(played_by) != len(actions)):
-            raise PositionError("record field 'played_by' must be a list of one entry per action")
+            raise PositionError("record.one_per_action", field="played_by", actions=len(actions))
         if not all(p is None or isinstance(p, str) for p in played_by):
-            raise PositionError("record field 'played_by' holds a reason (text) or null")
+            raise PositionError("record.not_reasons", field="played_by")
         turn_time, forfeit_after = data.get("turn_time"), data.get("forfeit_after")
         if turn_time is not None and (
             not isinstance(turn_time, int | float) or isinstance(turn_time, bool) or turn_time < 0
         ):
-            raise PositionError("record field 'turn_time' must be a number of seconds")
+            raise PositionError("record.not_seconds", field="turn_time", value=turn_time)
         if forfeit_after is not None and (
             not isinstance(forfeit_after, int)
             or isinstance(forfeit_after, bool)
             or forfeit_after < 1
         ):
-            raise PositionError("record field 'forfeit_after' must be a whole number above 0")
+            raise PositionError(
+                "record.not_a_positive_integer", field="forfeit_after", value=forfeit_after
+            )
         return cls(
             game=game,
             options=dict(options),
@@ -226,41 +253,62 @@ class ReplayFault(StrEnum):
     """The record stores it for another seat than the one whose decision it was."""
 
 
+_FAULT_CODES = {
+    ReplayFault.ILLEGAL: "record.action_illegal",
+    ReplayFault.AFTER_END: "record.action_after_end",
+    ReplayFault.WRONG_SEAT: "record.wrong_seat",
+}
+_OUTER = ("seq", "action_text", "stored_seat", "to_move")
+"""The facts a ReplayError adds to those of the rules' refusal it wraps."""
+
+
 class ReplayError(PositionError):
     """An action of a record that does not replay: its seq, text, fault and the reason.
 
-    The message is ``record action SEQ ('TEXT') does not apply: REASON`` (the rules'
-    error), or for ``WRONG_SEAT`` says which seat was stored and whose decision it was.
+    Codes: ``record.wrong_seat`` {seq, action_text, stored_seat, to_move} (the record
+    stores the action for another seat than the one whose decision it was);
+    ``record.action_illegal`` and ``record.action_after_end`` {seq, action_text, refusal
+    and the facts of the rules' refusal (``wrapped_facts``)}. Build them with
+    ``wrong_seat`` and ``refused``.
     """
 
-    def __init__(
-        self,
-        fault: ReplayFault,
-        seq: int,
-        text: str,
-        reason: str,
-        *,
-        stored_seat: int | None = None,
-        to_move: int | None = None,
-    ) -> None:
-        if fault is ReplayFault.WRONG_SEAT:
-            message = (
-                f"record action {seq} ({text!r}) is stored for seat {stored_seat} but it was "
-                f"seat {to_move}'s decision"
-            )
-        else:
-            message = f"record action {seq} ({text!r}) does not apply: {reason}"
-        super().__init__(message)
-        self.fault = fault
-        self.seq = seq
+    def __init__(self, code: str, /, **data: Any) -> None:
+        super().__init__(code, **data)
+        self.fault = next((f for f, c in _FAULT_CODES.items() if c == code), ReplayFault.ILLEGAL)
+        self.seq: int = data.get("seq", 0)
         """The action's 1-based position in the record."""
-        self.text = text
-        self.reason = reason
-        """The rules' error (``str`` of it); for ``WRONG_SEAT`` the message's own words."""
-        self.stored_seat = stored_seat
+        self.text: str = data.get("action_text", "")
+        self.stored_seat: int | None = data.get("stored_seat")
         """``WRONG_SEAT``: the seat the record stores the action for."""
-        self.to_move = to_move
+        self.to_move: int | None = data.get("to_move")
         """``WRONG_SEAT``: the seat whose decision it was (``State.current_player``)."""
+        self.cause: PyramidsError | None = unwrapped(self, "refusal", *_OUTER)
+        """The rules' refusal (None for ``WRONG_SEAT``)."""
+
+    @classmethod
+    def wrong_seat(cls, seq: int, text: str, stored_seat: int, to_move: int) -> ReplayError:
+        """``record.wrong_seat``: action ``seq`` is stored for ``stored_seat``, it was ``to_move``'s."""
+        return cls(
+            _FAULT_CODES[ReplayFault.WRONG_SEAT],
+            seq=seq,
+            action_text=text,
+            stored_seat=stored_seat,
+            to_move=to_move,
+        )
+
+    @classmethod
+    def refused(cls, fault: ReplayFault, seq: int, text: str, cause: PyramidsError) -> ReplayError:
+        """Action ``seq`` refused by the rules with ``cause`` (``ILLEGAL`` or ``AFTER_END``)."""
+        error = cls(_FAULT_CODES[fault], **wrapped_facts(cause, seq=seq, action_text=text))
+        error.cause = cause
+        return error
+
+    @property
+    def reason(self) -> str:
+        """The rules' refusal in English words (``str``); for ``WRONG_SEAT`` the seat stored."""
+        if self.cause is None:
+            return f"stored for seat {self.stored_seat}"
+        return str(self.cause)
 
 
 @dataclass(frozen=True)
@@ -307,14 +355,7 @@ def replay_actions(
         if seats is not None:
             stored = next(seats)
             if stored != seat:
-                raise ReplayError(
-                    ReplayFault.WRONG_SEAT,
-                    seq,
-                    text,
-                    f"stored for seat {stored}",
-                    stored_seat=stored,
-                    to_move=seat,
-                )
+                raise ReplayError.wrong_seat(seq, text, stored, seat)
         try:
             action = state.parse_action(text)
         except PyramidsError as exc:
@@ -332,7 +373,7 @@ def replay_actions(
 def _replay_error(state: State, seq: int, text: str, exc: PyramidsError) -> ReplayError:
     """The error of an action the rules refuse (after the end, or illegal)."""
     fault = ReplayFault.AFTER_END if state.is_terminal() else ReplayFault.ILLEGAL
-    return ReplayError(fault, seq, text, str(exc))
+    return ReplayError.refused(fault, seq, text, exc)
 
 
 def replay(game: Game, record: GameRecord) -> Iterator[tuple[str, State]]:
@@ -359,7 +400,7 @@ def play_game(
     from ``seed``, so the same seed and bots always give the same game.
     """
     if len(bots) != game.num_players:
-        raise ValueError(f"{game.num_players} seats need {game.num_players} bots, got {len(bots)}")
+        raise PyramidsError("record.bot_count", players=game.num_players, bots=len(bots))
     state = game.new_initial_state(seed)
     chance_rng = random.Random(f"{seed}/chance")
     bot_rngs = [random.Random(f"{seed}/seat/{i}") for i in range(len(bots))]

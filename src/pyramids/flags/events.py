@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from pyramids.core.game import Event
 from pyramids.flags.actions import TABLE
@@ -20,19 +20,24 @@ from pyramids.flags.cards import CARDS, CODES
 from pyramids.flags.pieces import NAMES
 
 GAME = "flags"
+
+
+@dataclass(frozen=True)
+class FlagsEvent(Event, game=GAME):
+    """Base of every Pyramids and Flags event (``game`` is ``flags``; each kind names its ``kind``)."""
+
+
 HIDDEN = "?"
 """A card the viewer may not see (PF-VIEW-4)."""
 
 
 @dataclass(frozen=True)
-class Move(Event):
+class Move(FlagsEvent, kind="move"):
     """PF-MOVE: ``seat`` moved ``pieces`` (bottom first) ``onto`` a piece or ``table``.
 
     ``off`` is the piece the group was lifted off (None: it stood on the table).
     """
 
-    kind: ClassVar[str] = "move"
-    game: ClassVar[str] = GAME
     seat: int
     pieces: tuple[str, ...]
     onto: str
@@ -40,53 +45,43 @@ class Move(Event):
 
 
 @dataclass(frozen=True)
-class Tree(Event):
+class Tree(FlagsEvent, kind="tree"):
     """PF-TREE: ``piece`` completes the ``colour`` tree; ``seat`` earns its action."""
 
-    kind: ClassVar[str] = "tree"
-    game: ClassVar[str] = GAME
     seat: int
     colour: str
     piece: str
 
 
 @dataclass(frozen=True)
-class Swap(Event):
+class Swap(FlagsEvent, kind="swap"):
     """PF-SWAP: ``seat`` put ``card`` under the deck (``?`` when hidden)."""
 
-    kind: ClassVar[str] = "swap"
-    game: ClassVar[str] = GAME
     seat: int
     card: str
 
 
 @dataclass(frozen=True)
-class Draw(Event):
+class Draw(FlagsEvent, kind="draw"):
     """PF-DRAW: ``seat`` drew ``card`` (``?`` when hidden); ``why``: flag, swap or grow."""
 
-    kind: ClassVar[str] = "draw"
-    game: ClassVar[str] = GAME
     seat: int
     card: str
     why: str
 
 
 @dataclass(frozen=True)
-class NoDraw(Event):
+class NoDraw(FlagsEvent, kind="no_draw"):
     """PF-DRAW: the deck is empty; ``seat`` draws nothing (``why`` as for Draw)."""
 
-    kind: ClassVar[str] = "no_draw"
-    game: ClassVar[str] = GAME
     seat: int
     why: str
 
 
 @dataclass(frozen=True)
-class Flag(Event):
+class Flag(FlagsEvent, kind="flag"):
     """PF-FLAG: ``tower`` shows the flag of ``card`` (``country``); ``seat`` may capture ``pieces``."""
 
-    kind: ClassVar[str] = "flag"
-    game: ClassVar[str] = GAME
     seat: int
     card: str
     tower: tuple[str, ...]
@@ -95,104 +90,84 @@ class Flag(Event):
 
 
 @dataclass(frozen=True)
-class NoCapture(Event):
+class NoCapture(FlagsEvent, kind="no_capture"):
     """PF-CAPTURE: none of the flag's scoring ``pieces`` can be taken."""
 
-    kind: ClassVar[str] = "no_capture"
-    game: ClassVar[str] = GAME
     seat: int
     card: str
     pieces: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class Take(Event):
+class Take(FlagsEvent, kind="take"):
     """PF-CAPTURE: ``seat`` captured ``piece`` from the bank (None) or from a seat."""
 
-    kind: ClassVar[str] = "take"
-    game: ClassVar[str] = GAME
     seat: int
     piece: str
     from_: int | None
 
 
 @dataclass(frozen=True)
-class CaptureDone(Event):
+class CaptureDone(FlagsEvent, kind="capture_done"):
     """PF-CAPTURE: ``seat`` ended the capture for ``card``."""
 
-    kind: ClassVar[str] = "capture_done"
-    game: ClassVar[str] = GAME
     seat: int
     card: str
 
 
 @dataclass(frozen=True)
-class Win(Event):
+class Win(FlagsEvent, kind="win"):
     """PF-END: ``seat`` wins by ``condition`` (``flags``, ``group`` or ``points``); ``detail``."""
 
-    kind: ClassVar[str] = "win"
-    game: ClassVar[str] = GAME
     seat: int
     condition: str
     detail: int | str
 
 
 @dataclass(frozen=True)
-class ActionOffered(Event):
+class ActionOffered(FlagsEvent, kind="action"):
     """PF-ACTION: ``seat`` may use the ``colour`` tree's action (or decline)."""
 
-    kind: ClassVar[str] = "action"
-    game: ClassVar[str] = GAME
     seat: int
     colour: str
 
 
 @dataclass(frozen=True)
-class Lapse(Event):
+class Lapse(FlagsEvent, kind="lapse"):
     """PF-ACTION: the ``colour`` action has nothing to act on and lapses."""
 
-    kind: ClassVar[str] = "lapse"
-    game: ClassVar[str] = GAME
     seat: int
     colour: str
 
 
 @dataclass(frozen=True)
-class Decline(Event):
+class Decline(FlagsEvent, kind="decline"):
     """PF-ACTION: ``seat`` ended the ``colour`` action."""
 
-    kind: ClassVar[str] = "decline"
-    game: ClassVar[str] = GAME
     seat: int
     colour: str
 
 
 @dataclass(frozen=True)
-class ActionOver(Event):
+class ActionOver(FlagsEvent, kind="action_over"):
     """PF-ACTION-R: every tower is a single pyramid; the ``colour`` action is over."""
 
-    kind: ClassVar[str] = "action_over"
-    game: ClassVar[str] = GAME
     seat: int
     colour: str
 
 
 @dataclass(frozen=True)
-class Split(Event):
+class Split(FlagsEvent, kind="split"):
     """PF-ACTION-R: ``seat`` destroyed the tower ``pieces`` into single pyramids."""
 
-    kind: ClassVar[str] = "split"
-    game: ClassVar[str] = GAME
     seat: int
     pieces: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class Trade(Event):
+class Trade(FlagsEvent, kind="trade"):
     """PF-ACTION-B: ``seat`` gave ``gives`` for seat ``with_``'s ``gets``."""
 
-    kind: ClassVar[str] = "trade"
-    game: ClassVar[str] = GAME
     seat: int
     gives: str
     gets: str
@@ -200,80 +175,64 @@ class Trade(Event):
 
 
 @dataclass(frozen=True)
-class Grow(Event):
+class Grow(FlagsEvent, kind="grow"):
     """PF-ACTION-G: ``seat`` grows (two more goal cards)."""
 
-    kind: ClassVar[str] = "grow"
-    game: ClassVar[str] = GAME
     seat: int
 
 
 @dataclass(frozen=True)
-class NewStart(Event):
+class NewStart(FlagsEvent, kind="newstart"):
     """PF-ACTION-Y: the ``cards`` of all hands are gathered; ``seat`` deals them."""
 
-    kind: ClassVar[str] = "newstart"
-    game: ClassVar[str] = GAME
     seat: int
     cards: int
 
 
 @dataclass(frozen=True)
-class Deal(Event):
+class Deal(FlagsEvent, kind="deal"):
     """PF-ACTION-Y: ``dealer`` dealt ``hands`` (one list of card codes per seat, ``?`` hidden)."""
 
-    kind: ClassVar[str] = "deal"
-    game: ClassVar[str] = GAME
     dealer: int
     hands: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True)
-class Pirate(Event):
+class Pirate(FlagsEvent, kind="pirate"):
     """PF-ACTION-K: ``seat``, the pirate, steals a card at random from ``victim``."""
 
-    kind: ClassVar[str] = "pirate"
-    game: ClassVar[str] = GAME
     seat: int
     victim: int
 
 
 @dataclass(frozen=True)
-class Steal(Event):
+class Steal(FlagsEvent, kind="steal"):
     """PF-ACTION-K: ``seat`` stole ``card`` (``?`` when hidden) from ``victim``."""
 
-    kind: ClassVar[str] = "steal"
-    game: ClassVar[str] = GAME
     seat: int
     victim: int
     card: str
 
 
 @dataclass(frozen=True)
-class Wild(Event):
+class Wild(FlagsEvent, kind="wild"):
     """PF-ACTION-W: the white tree stands for ``colour``."""
 
-    kind: ClassVar[str] = "wild"
-    game: ClassVar[str] = GAME
     seat: int
     colour: str
 
 
 @dataclass(frozen=True)
-class DeckOut(Event):
+class DeckOut(FlagsEvent, kind="deck_out"):
     """PF-END: the deck and every hand are empty; ``ranking`` by points, then flags."""
 
-    kind: ClassVar[str] = "deck_out"
-    game: ClassVar[str] = GAME
     ranking: tuple[int, ...]
 
 
 @dataclass(frozen=True)
-class MaxTurns(Event):
+class MaxTurns(FlagsEvent, kind="max_turns"):
     """PF-END: the turn limit is reached; ``ranking`` by points, then flags."""
 
-    kind: ClassVar[str] = "max_turns"
-    game: ClassVar[str] = GAME
     ranking: tuple[int, ...]
 
 

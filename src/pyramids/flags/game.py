@@ -1,30 +1,21 @@
 """The Pyramids and Flags game protocol: ``FlagsGame``, its ``INFO`` and ``position_from_json``.
 
-The state in play is ``state.FlagsState``; the rules are the functions of ``rules``.
+The state in play is ``state.FlagsState``; the rules are the functions of ``rules``. The
+skeleton (seats, options, equality, ``state_from_json``...) is ``core.game.RulesGame``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
-from pyramids.core.errors import PositionError
-from pyramids.core.game import (
-    Game,
-    GameInfo,
-    View,
-)
-from pyramids.flags.actions import (
-    MAX_PLAYERS,
-)
+from pyramids.core.game import GameInfo, RulesGame, View
+from pyramids.flags.actions import MAX_PLAYERS
 from pyramids.flags.options import RULES_VERSION, FlagsOptions
 from pyramids.flags.position import FlagsPosition
 from pyramids.flags.state import FlagsState
-from pyramids.flags.text import (
-    read_position,
-)
+from pyramids.flags.text import read_position
 from pyramids.flags.view import FlagsView, determinize
 
 INFO = GameInfo(
@@ -39,40 +30,13 @@ INFO = GameInfo(
 )
 
 
-class FlagsGame(Game):
+class FlagsGame(RulesGame[FlagsOptions, FlagsState, FlagsView]):
     """Pyramids and Flags for ``players`` seats (PF-SETUP-4: 2 to 4) under ``options``."""
 
     info = INFO
-
-    def __init__(self, players: int = 2, options: FlagsOptions | None = None) -> None:
-        if (
-            not isinstance(players, int)
-            or isinstance(players, bool)
-            or not 2 <= players <= MAX_PLAYERS
-        ):
-            raise PositionError(f"Pyramids and Flags is for 2 to 4 players, not {players!r}")
-        self._players = players
-        self.options_obj = options or FlagsOptions()
-        self._options = MappingProxyType(self.options_obj.to_record())
-        if self.options_obj.first_player >= players:
-            raise PositionError(
-                f"first_player {self.options_obj.first_player} is not a seat of a {players}-player game"
-            )
-
-    @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any]) -> FlagsGame:
-        """A game from a record's options mapping."""
-        return cls(players, FlagsOptions.from_json(options))
-
-    @property
-    def options(self) -> Mapping[str, Any]:
-        """All options, as recorded with games (read-only)."""
-        return self._options
-
-    @property
-    def num_players(self) -> int:
-        """Number of seats."""
-        return self._players
+    options_type = FlagsOptions
+    view_type = FlagsView
+    default_players = 2
 
     def new_initial_state(self, seed: int) -> FlagsState:
         """PF-SETUP: 18 single towers, bank full, deck shuffled, 4 cards dealt to each seat.
@@ -82,33 +46,14 @@ class FlagsGame(Game):
         """
         return FlagsState(self, FlagsPosition.from_seed(seed, self._players, self.options_obj))
 
-    def state_from_json(self, data: Mapping[str, Any]) -> FlagsState:
+    def load_state(self, data: Mapping[str, Any]) -> FlagsState:
         """A state from the position notation (PF-NOTE-2); PositionError when inconsistent."""
-        state = position_from_json(data)
-        if state.num_players != self._players:
-            raise PositionError(
-                f"the position has {state.num_players} players, the game {self._players}"
-            )
-        return state
+        return position_from_json(data)
 
     def determinize(self, view: View, rng: random.Random) -> FlagsState:
         """A full state consistent with ``view``: unknown cards dealt at random (PF-VIEW-5)."""
-        if not isinstance(view, FlagsView):
-            raise TypeError("a Pyramids and Flags game determinizes Pyramids and Flags views")
-        if view.players != self._players:
-            raise PositionError("the view and the game have different numbers of players")
-        return FlagsState(self, determinize(self.options_obj, view, rng))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FlagsGame):
-            return NotImplemented
-        return (self._players, self.options_obj) == (other._players, other.options_obj)
-
-    def __hash__(self) -> int:
-        return hash((self._players, self.options_obj))
-
-    def __repr__(self) -> str:
-        return f"FlagsGame({self._players}, {self.options_obj!r})"
+        seen = self.checked_view(view)
+        return FlagsState(self, determinize(self.options_obj, seen, rng))
 
 
 def position_from_json(data: Mapping[str, Any]) -> FlagsState:

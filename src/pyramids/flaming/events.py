@@ -13,12 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from pyramids.core.game import Event
 from pyramids.flaming.tiles import MATERIAL, NAMES, WEIGHT, fit_parts, spot_name
 
 GAME = "flaming"
+
+
+@dataclass(frozen=True)
+class FlamingEvent(Event, game=GAME):
+    """Base of every Flaming Pyramids event (``game`` is ``flaming``; each kind names its ``kind``)."""
 
 
 @dataclass(frozen=True)
@@ -30,38 +35,32 @@ class Cell:
 
 
 @dataclass(frozen=True)
-class SetupRemoved(Event):
+class SetupRemoved(FlamingEvent, kind="setup_removed"):
     """FP-SETUP: an ember among the leftover tiles is removed from the game."""
 
-    kind: ClassVar[str] = "setup_removed"
-    game: ClassVar[str] = GAME
     tile: str
 
 
 @dataclass(frozen=True)
-class Place(Event):
+class Place(FlamingEvent, kind="place"):
     """FP-PLACE: ``seat`` placed ``tile`` at ``at``."""
 
-    kind: ClassVar[str] = "place"
-    game: ClassVar[str] = GAME
     seat: int
     tile: str
     at: str
 
 
 @dataclass(frozen=True)
-class FreeAir(Event):
+class FreeAir(FlamingEvent, kind="free_air"):
     """FP-FALL: ``tile`` at ``at`` has nothing under it; ``seat`` chooses its fall."""
 
-    kind: ClassVar[str] = "free_air"
-    game: ClassVar[str] = GAME
     seat: int
     tile: str
     at: str
 
 
 @dataclass(frozen=True)
-class Collapse(Event):
+class Collapse(FlamingEvent, kind="collapse"):
     """FP-FIT / FP-COLLAPSE: ``tile`` at ``at`` did not fit; ``collapsed`` go under ``seat``'s pile.
 
     ``reason`` says which half of FP-FIT failed: ``too_heavy`` (``weight`` above the sum
@@ -69,8 +68,6 @@ class Collapse(Event):
     no number in common with the supports) or ``too_heavy_no_match``.
     """
 
-    kind: ClassVar[str] = "collapse"
-    game: ClassVar[str] = GAME
     seat: int
     tile: str
     at: str
@@ -83,11 +80,9 @@ class Collapse(Event):
 
 
 @dataclass(frozen=True)
-class Fall(Event):
+class Fall(FlamingEvent, kind="fall"):
     """FP-FALL: ``seat`` let ``tile`` fall ``side`` (``left``/``right``) from one spot to another."""
 
-    kind: ClassVar[str] = "fall"
-    game: ClassVar[str] = GAME
     seat: int
     tile: str
     from_: str
@@ -96,11 +91,9 @@ class Fall(Event):
 
 
 @dataclass(frozen=True)
-class Explosion(Event):
+class Explosion(FlamingEvent, kind="explosion"):
     """FP-EMBER: touching ``embers`` explode; ``victims`` go under ``seat``'s pile."""
 
-    kind: ClassVar[str] = "explosion"
-    game: ClassVar[str] = GAME
     seat: int
     embers: tuple[Cell, ...]
     victims: tuple[Cell, ...]
@@ -108,26 +101,22 @@ class Explosion(Event):
 
 
 @dataclass(frozen=True)
-class FireFound(Event):
+class FireFound(FlamingEvent, kind="fire_found"):
     """FP-DIE: ``ember`` at ``at`` touches what it ignites; ``seat`` rolls the fire die."""
 
-    kind: ClassVar[str] = "fire_found"
-    game: ClassVar[str] = GAME
     seat: int
     ember: str
     at: str
 
 
 @dataclass(frozen=True)
-class Fire(Event):
+class Fire(FlamingEvent, kind="fire"):
     """FP-FIRE / FP-DIE: ``ember`` burns ``burnt`` (made of ``materials``: straw, wood).
 
     ``roll`` is the fire die (None without the die); ``ember_removed`` whether the ember
     leaves the game.
     """
 
-    kind: ClassVar[str] = "fire"
-    game: ClassVar[str] = GAME
     seat: int
     ember: str
     at: str
@@ -139,11 +128,9 @@ class Fire(Event):
 
 
 @dataclass(frozen=True)
-class DieExplosion(Event):
+class DieExplosion(FlamingEvent, kind="die_explosion"):
     """FP-DIE-5: ``ember`` explodes alone; ``victims`` go under ``seat``'s pile."""
 
-    kind: ClassVar[str] = "die_explosion"
-    game: ClassVar[str] = GAME
     seat: int
     ember: str
     at: str
@@ -152,22 +139,18 @@ class DieExplosion(Event):
 
 
 @dataclass(frozen=True)
-class Quench(Event):
+class Quench(FlamingEvent, kind="quench"):
     """FP-DIE-6: the fire goes out; ``ember`` stays, quenched."""
 
-    kind: ClassVar[str] = "quench"
-    game: ClassVar[str] = GAME
     seat: int
     ember: str
     at: str
 
 
 @dataclass(frozen=True)
-class Curse(Event):
+class Curse(FlamingEvent, kind="curse"):
     """FP-CURSE: three ``tiles`` of one ``weight`` (top first) go under ``target``'s pile."""
 
-    kind: ClassVar[str] = "curse"
-    game: ClassVar[str] = GAME
     seat: int
     target: int
     tiles: tuple[Cell, ...]
@@ -176,26 +159,22 @@ class Curse(Event):
 
 
 @dataclass(frozen=True)
-class CheckOk(Event):
+class CheckOk(FlamingEvent, kind="check_ok"):
     """FP-CALL-3: the checker ``seat`` says the pyramid is fine (whether or not it is)."""
 
-    kind: ClassVar[str] = "check_ok"
-    game: ClassVar[str] = GAME
     seat: int
 
 
 @dataclass(frozen=True)
-class FalseAlarm(Event):
+class FalseAlarm(FlamingEvent, kind="false_alarm"):
     """FP-CALL-4: ``seat`` called the tile at ``at``, which breaks no rule. Nothing else is said."""
 
-    kind: ClassVar[str] = "false_alarm"
-    game: ClassVar[str] = GAME
     seat: int
     at: str
 
 
 @dataclass(frozen=True)
-class Call(Event):
+class Call(FlamingEvent, kind="call"):
     """FP-CALL-4, FP-CALL-6: ``seat`` rightly called ``tile`` at ``at``; the mayhem is resolved.
 
     ``found`` is the first check (free_air, collapse, explosion, fire, curse) that acts
@@ -203,8 +182,6 @@ class Call(Event):
     this one began, so the variant's penalty applies to this resolution.
     """
 
-    kind: ClassVar[str] = "call"
-    game: ClassVar[str] = GAME
     seat: int
     tile: str
     at: str
@@ -213,30 +190,24 @@ class Call(Event):
 
 
 @dataclass(frozen=True)
-class Draw(Event):
+class Draw(FlamingEvent, kind="draw"):
     """FP-DRAW: ``seat`` drew ``count`` tiles."""
 
-    kind: ClassVar[str] = "draw"
-    game: ClassVar[str] = GAME
     seat: int
     count: int
 
 
 @dataclass(frozen=True)
-class Win(Event):
+class Win(FlamingEvent, kind="win"):
     """FP-END: ``seat`` has no tiles left and wins."""
 
-    kind: ClassVar[str] = "win"
-    game: ClassVar[str] = GAME
     seat: int
 
 
 @dataclass(frozen=True)
-class MaxTurns(Event):
+class MaxTurns(FlamingEvent, kind="max_turns"):
     """FP-END-4: the turn limit is reached; ``ranking`` is a rank per seat by tiles left."""
 
-    kind: ClassVar[str] = "max_turns"
-    game: ClassVar[str] = GAME
     ranking: tuple[int, ...]
 
 

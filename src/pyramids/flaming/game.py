@@ -1,14 +1,16 @@
-"""The Flaming Pyramids game: metadata, setup from a seed (FP-SETUP-1), positions, views."""
+"""The Flaming Pyramids game: metadata, setup from a seed (FP-SETUP-1), positions, views.
+
+The skeleton (seats, options, equality, ``state_from_json``...) is ``core.game.RulesGame``;
+this module keeps what is Flaming's own: the deal, the position reader and ``determinize``.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
-from pyramids.core.errors import PositionError
-from pyramids.core.game import Game, GameInfo, View
+from pyramids.core.game import GameInfo, RulesGame, View
 from pyramids.flaming.options import RULES_VERSION, FlamingOptions
 from pyramids.flaming.position import FlamingPosition
 from pyramids.flaming.state import FlamingState
@@ -27,37 +29,17 @@ INFO = GameInfo(
 )
 
 
-class FlamingGame(Game):
-    """Flaming Pyramids for ``players`` seats under ``options``."""
+class FlamingGame(RulesGame[FlamingOptions, FlamingState, FlamingView]):
+    """Flaming Pyramids for ``players`` seats (2 to 6, 3 by default) under ``options``."""
 
     info = INFO
+    options_type = FlamingOptions
+    view_type = FlamingView
+    default_players = 3
 
-    def __init__(self, players: int = 3, options: FlamingOptions | None = None) -> None:
-        if not isinstance(players, int) or not 2 <= players <= 6:
-            raise PositionError(f"Flaming Pyramids is for 2 to 6 players, not {players!r}")
-        self._players = players
-        self.options_obj = options or FlamingOptions()
-        self._options = MappingProxyType(self.options_obj.to_record())
+    def __init__(self, players: int | None = None, options: FlamingOptions | None = None) -> None:
+        super().__init__(players, options)
         self.curse_on = self.options_obj.curse_on
-        if self.options_obj.first_player >= players:
-            raise PositionError(
-                f"first_player {self.options_obj.first_player} is not a seat of a {players}-player game"
-            )
-
-    @classmethod
-    def from_options(cls, players: int, options: Mapping[str, Any]) -> FlamingGame:
-        """A game from a record's options mapping."""
-        return cls(players, FlamingOptions.from_json(options))
-
-    @property
-    def options(self) -> Mapping[str, Any]:
-        """All options, as recorded with games (read-only)."""
-        return self._options
-
-    @property
-    def num_players(self) -> int:
-        """Number of seats."""
-        return self._players
 
     def new_initial_state(self, seed: int) -> FlamingState:
         """FP-SETUP-1, FP-SETUP-2, FP-SETUP-3, FP-SETUP-4: shuffle with ``seed``, then deal."""
@@ -68,33 +50,14 @@ class FlamingGame(Game):
         events = [("setup_removed", t) for t in pos.out]
         return FlamingState(self, self.options_obj, pos, last_events=events)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> FlamingState:
+    def load_state(self, data: Mapping[str, Any]) -> FlamingState:
         """A state from the position notation (FP-NOTE-3); PositionError when inconsistent."""
-        state = position_from_json(data)
-        if state.num_players != self._players:
-            raise PositionError(
-                f"the position has {state.num_players} players, the game {self._players}"
-            )
-        return state
+        return position_from_json(data)
 
     def determinize(self, view: View, rng: random.Random) -> FlamingState:
         """A full state consistent with ``view``: unseen tiles dealt at random."""
-        if not isinstance(view, FlamingView):
-            raise TypeError("a Flaming Pyramids game determinizes Flaming Pyramids views")
-        if view.players != self._players:
-            raise PositionError("the view and the game have different numbers of players")
-        return FlamingState(self, self.options_obj, determinize(view, rng))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FlamingGame):
-            return NotImplemented
-        return (self._players, self.options_obj) == (other._players, other.options_obj)
-
-    def __hash__(self) -> int:
-        return hash((self._players, self.options_obj))
-
-    def __repr__(self) -> str:
-        return f"FlamingGame({self._players}, {self.options_obj!r})"
+        seen = self.checked_view(view)
+        return FlamingState(self, self.options_obj, determinize(seen, rng))
 
 
 def position_from_json(data: Mapping[str, Any]) -> FlamingState:
