@@ -229,7 +229,7 @@ def test_greedy_clearly_beats_random_heads_up() -> None:
 def test_greedy_plays_the_policy_the_registry_names() -> None:
     """Hosts name no game: ``greedy`` is the view's game's default policy (its descriptor)."""
     bot = GreedyBot()
-    policy = descriptor("flaming").load("policy")()
+    policy = descriptor("flaming").policy.get()()
     game = FlamingGame(3, FlamingOptions(preset="standard", fire_die=True))
     for seed in range(3):
         state = game.new_initial_state(seed)

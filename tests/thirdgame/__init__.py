@@ -6,40 +6,65 @@ PettingZoo, the server's HTTP and WebSocket API) runs a game it has never heard 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from pyramids.core.descriptor import GameDescriptor, OptionSpec, Preset
+from pyramids.core.descriptor import Evaluation, GameDescriptor, Lazy, Messages, OptionSpec, Preset
+from pyramids.core.game import Bot, Game
 from tests.thirdgame.rules import INFO, Coin, PebblesGame, Take, load_position
+
+
+def policy() -> Callable[[], Bot]:
+    """The default policy."""
+    from tests.thirdgame.policy import GreedyPebblesBot
+
+    return GreedyPebblesBot
+
+
+def evaluation() -> Evaluation:
+    """The evaluation of a search cut short."""
+    from tests.thirdgame.policy import evaluate
+
+    return evaluate
+
+
+def terminal() -> object:
+    """The terminal interface (needs rich)."""
+    from tests.thirdgame.host import UI
+
+    return UI()
+
+
+def rl_encoding() -> Callable[[Game], object]:
+    """The RL encoding (needs numpy)."""
+    from tests.thirdgame.host import PebblesEncoding
+
+    return PebblesEncoding
+
+
+def messages() -> Messages:
+    """The game's words: event sentences, option help, preset labels."""
+    from tests.thirdgame.texts import MESSAGES
+
+    return MESSAGES
+
 
 DESCRIPTOR = GameDescriptor(
     info=INFO,
     factory=PebblesGame.from_options,
     load_position=load_position,
     titles={"en": "Pebble Pyramid", "fr": "Pyramide de galets"},
-    options=(
-        OptionSpec(
-            "rows",
-            "int",
-            3,
-            minimum=2,
-            maximum=4,
-            help_en="Rows of the pyramid.",
-            help_fr="Rangées de la pyramide.",
-        ),
-    ),
-    presets=(
-        Preset("small", {"rows": 2}, "Small: 3 tiles", "Petite : 3 tuiles"),
-        Preset("classic", {"rows": 3}, "Classic: 6 tiles", "Classique : 6 tuiles"),
-    ),
+    options=(OptionSpec("rows", "int", 3, minimum=2, maximum=4),),
+    presets=(Preset("small", {"rows": 2}), Preset("classic", {"rows": 3})),
     default_preset="classic",
     event_kinds=(Take, Coin),
-    policy="tests.thirdgame.policy:GreedyPebblesBot",
-    evaluation="tests.thirdgame.policy:evaluate",
-    terminal="tests.thirdgame.host:UI",
-    rl_encoding="tests.thirdgame.host:PebblesEncoding",
-    messages="tests.thirdgame.host:MESSAGES",
+    policy=Lazy(policy),
+    evaluation=Lazy(evaluation),
+    terminal=Lazy(terminal),
+    rl_encoding=Lazy(rl_encoding),
+    messages=Lazy(messages),
 )
+"""The one registry entry of the game: everything else is found through it."""
 
 ENV = {"PYRAMIDS_GAMES": "tests.thirdgame:DESCRIPTOR"}
 """What a subprocess (a server, the CLI) needs in its environment to register the game
