@@ -250,7 +250,7 @@ def test_greedy_plays_the_policy_the_registry_names() -> None:
 def test_greedy_plays_at_random_in_a_game_without_a_policy() -> None:
     """A registered game whose descriptor names no policy still gets a legal action."""
     flaming = descriptor("flaming")
-    bare = replace(flaming, info=replace(flaming.info, short_name="bare"), policy="")
+    bare = replace(flaming, info=replace(flaming.info, short_name="bare"), policy=None)
     register(bare)
     try:
 
