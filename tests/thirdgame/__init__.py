@@ -15,7 +15,6 @@ from pyramids.core.descriptor import Evaluation, GameDescriptor, Lazy, Messages,
 from pyramids.core.game import Bot, Game
 from tests.thirdgame.rules import INFO, Coin, PebblesGame, Take, load_position
 
-
 # The loaders are named load_*: a function named like a submodule of this package
 # (``policy``) would be replaced by the submodule once it is imported, and a pickled
 # descriptor could no longer find it.
