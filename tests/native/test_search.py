@@ -32,7 +32,7 @@ if not hasattr(native, "search"):
 
 def needs_native(game: str) -> None:
     """Skip when ``game`` has no native engine (yet)."""
-    if not descriptor(game).native:
+    if descriptor(game).native is None:
         pytest.skip(f"{game} has no native engine")
 
 
