@@ -9,12 +9,16 @@ or made from a seed is fine); the native engines' wrappers (``pyramids.native``,
 the rules packages and ``pyramids.games``) import only the standard library, core, the
 extension module and their own game's rules package; the rules engines import without the
 web stack; and the server's static files hold each registered game's browser module.
+Issue 32: the rules packages name no host by a dotted path string and carry no interface
+words (option help, preset labels: the catalogue has them), and each game's descriptor
+imports its host-side parts inside the functions of its ``Lazy`` parts, its own game's only.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,8 +34,6 @@ SRC = ROOT / "src" / "pyramids"
 RULES_PACKAGES = ("core", "flaming", "flags")
 """Packages that must stay pure: stdlib, core and themselves only."""
 
-LOADER_MODULES = {SRC / "core" / "descriptor.py"}
-"""The registry's loader of dotted paths (``load_path``): the one rules-layer use of importlib."""
 CODEGEN_MODULES = {SRC / "core" / "copying.py"}
 """The module that writes a position's copy function from its dataclass fields and ``exec``s it
 (as ``dataclasses`` writes ``__init__``): generated from the class, never from input."""
@@ -181,8 +183,6 @@ def test_the_rules_packages_exist() -> None:
 def test_rules_modules_import_only_stdlib_core_and_themselves(package: str, path: Path) -> None:
     """STYLE: "pyramids/core ... and one package per game import only the standard library and core"."""
     bad = import_violations(imports_of(path), f"pyramids.{package}")
-    if path in LOADER_MODULES:
-        bad = [b for b in bad if "imports importlib " not in b]
     assert not bad, f"{path.relative_to(SRC)}: " + "; ".join(bad)
 
 
@@ -374,3 +374,145 @@ from importlib import resources
         assert expected in io
     assert "random.Random" not in io
     assert is_stdlib("collections.abc") and is_stdlib("__future__") and not is_stdlib("typer")
+
+
+# --- issue 32: the rules name no host, carry no words; descriptors load their parts lazily ---
+
+HOST_WORDS = frozenset({"help_en", "help_fr", "label_en", "label_fr"})
+"""Names of interface words a rules package used to carry (the catalogue has them now)."""
+DOTTED_PATH = re.compile(r"\bpyramids(?:\.\w+)+(?::[\w.]+)?")
+"""A module named by a string (``"pyramids.games.flaming.policy:GreedyFlamingBot"``)."""
+
+
+def _doc_strings(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that are documentation (a bare string statement)."""
+    return {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+
+
+def host_references(source: str) -> list[str]:
+    """What a rules module may not hold: a dotted ``pyramids.`` path in a string (other than
+    documentation) and the names of interface words (``help_en``, ``label_fr`` ...)."""
+    tree = ast.parse(source)
+    docs = _doc_strings(tree)
+    bad = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            found = DOTTED_PATH.search(node.value)
+            if found:
+                bad.append(f"line {line}: names {found.group(0)!r} by a string")
+            if node.value in HOST_WORDS:
+                bad.append(f"line {line}: the string {node.value!r}")
+        names = []
+        if isinstance(node, ast.Name):
+            names.append(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.append(node.attr)
+        elif isinstance(node, ast.keyword | ast.arg) and node.arg:
+            names.append(node.arg)
+        bad += [f"line {line}: names {n} (interface words)" for n in names if n in HOST_WORDS]
+    return sorted(set(bad))
+
+
+@pytest.mark.parametrize(
+    ("package", "path"), RULES_FILES, ids=[str(p.relative_to(SRC)) for _, p in RULES_FILES]
+)
+def test_rules_modules_name_no_host_and_carry_no_interface_words(package: str, path: Path) -> None:
+    """Issue 32: a rules package names no host module by a string (import-linter cannot see a
+    string) and carries no option help or preset labels (``options.json`` of the catalogue)."""
+    bad = host_references(path.read_text(encoding="utf-8"))
+    assert not bad, f"{path.relative_to(SRC)}: " + "; ".join(bad)
+
+
+def test_the_host_reference_checker_catches_paths_and_words() -> None:
+    """Self-test: a dotted path in a string and a ``help_en`` field are reported; the same
+    path in a docstring, and ordinary strings, are not."""
+    source = '''
+"""Rules; see ``pyramids.games.flaming.policy``."""
+POLICY = "pyramids.games.flaming.policy:GreedyFlamingBot"
+NATIVE = "pyramids.native.flaming"
+spec = OptionSpec("x", "int", 1, help_en="x")
+label_fr = "y"
+OK = "a pyramid. of tiles"
+'''
+    found = " | ".join(host_references(source))
+    assert "line 3: names 'pyramids.games.flaming.policy:GreedyFlamingBot'" in found
+    assert "line 4: names 'pyramids.native.flaming'" in found
+    assert "line 5: names help_en" in found and "line 6: names label_fr" in found
+    assert "line 2" not in found and "line 7" not in found
+
+
+DESCRIPTOR_FILES = {
+    **{f"pyramids.games.{p.parent.name}": p for p in sorted(SRC.glob("games/*/descriptor.py"))},
+    "tests.thirdgame": ROOT / "tests" / "thirdgame" / "__init__.py",
+}
+"""Each game's descriptor module, by the host-side package of its game."""
+
+
+def lazy_violations(source: str, host: str, rules: str, native: str) -> list[str]:
+    """Imports a descriptor module may not make: at module level anything but the standard
+    library, ``pyramids.core`` and its game's rules ``rules``; inside a function (a ``Lazy``
+    part's loader) anything but its game's host package ``host``, its native engine
+    ``native``, ``pyramids.games.value`` (the learned evaluations' shared part), core and
+    the registry module itself (the third game's ``registered()``)."""
+    tree = ast.parse(source)
+    top = {id(n) for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)}
+    bad = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        if isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        else:
+            modules = [node.module or ""]
+        for module in modules:
+            if is_stdlib(module) or is_within(module, "pyramids.core"):
+                continue
+            if id(node) in top:
+                if not is_within(module, rules):
+                    bad.append(f"line {node.lineno}: imports {module} when loaded")
+            elif module != "pyramids.games" and not any(
+                is_within(module, m) for m in (host, native, "pyramids.games.value")
+            ):
+                bad.append(f"line {node.lineno}: a part imports {module}")
+    return bad
+
+
+@pytest.mark.parametrize("host", sorted(DESCRIPTOR_FILES))
+def test_descriptors_import_only_their_game_and_its_parts_lazily(host: str) -> None:
+    """Issue 32: a descriptor module imports its game's rules when loaded and each host-side
+    part (terminal, RL encoding, native engine ...) inside that part's loader, never another
+    game's module nor a host (the registry loads it without ``rich`` or ``numpy``)."""
+    path = DESCRIPTOR_FILES[host]
+    game = host.rpartition(".")[2]
+    rules = "tests.thirdgame.rules" if host == "tests.thirdgame" else f"pyramids.{game}"
+    native = f"pyramids.native.{game}"
+    bad = lazy_violations(path.read_text(encoding="utf-8"), host, rules, native)
+    assert not bad, f"{path}: " + "; ".join(bad)
+
+
+def test_the_lazy_import_checker_catches_eager_and_foreign_parts() -> None:
+    """Self-test: an eager host part and a part of another game are reported."""
+    source = (
+        "from pyramids.core.descriptor import Lazy\n"
+        "from pyramids.flaming.game import INFO\n"
+        "from pyramids.games.flaming.terminal import UI\n"
+        "def policy():\n"
+        "    from pyramids.games.flags.policy import GreedyFlagsBot\n"
+        "    return GreedyFlagsBot\n"
+        "def native():\n"
+        "    from pyramids.native.flaming import ENGINE\n"
+        "    return ENGINE\n"
+    )
+    found = " | ".join(
+        lazy_violations(
+            source, "pyramids.games.flaming", "pyramids.flaming", "pyramids.native.flaming"
+        )
+    )
+    assert "line 3: imports pyramids.games.flaming.terminal when loaded" in found
+    assert "line 5: a part imports pyramids.games.flags.policy" in found
+    assert "line 1" not in found and "line 2" not in found and "line 8" not in found

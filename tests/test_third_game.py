@@ -26,7 +26,7 @@ from pyramids.core.game import CHANCE
 from pyramids.games import descriptor, make_game
 from pyramids.rl.pettingzoo_env import env as make_env
 from pyramids.texts import describe
-from tests.thirdgame import DESCRIPTOR, ENV, registered
+from tests.thirdgame import DESCRIPTOR, ENV, python_path, registered
 from tests.thirdgame.rules import PebblesState, load_position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +57,7 @@ def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         input=stdin,
-        env={**os.environ, **ENV, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, **ENV, "PYTHONPATH": python_path()},
         cwd=ROOT,
         check=False,
         timeout=120,

@@ -22,7 +22,7 @@ from pyramids.analysis.simulate import SimConfig, check_config, simulate
 from pyramids.analysis.tournament import TournamentConfig, run_tournament
 from pyramids.games import GAMES, register, unregister
 from pyramids.games.engine import AUTO, ENV_VAR
-from tests.thirdgame import DESCRIPTOR
+from tests.thirdgame import DESCRIPTOR, ENV, python_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +70,7 @@ def test_tournament_and_bench_run_a_registered_game(pebbles: str) -> None:
 
 def test_the_cli_offers_a_registered_game_and_its_options() -> None:
     """`pyramids simulate --game pebbles --rows 2` in a process that registers the game."""
-    env = {**os.environ, "PYRAMIDS_GAMES": "tests.thirdgame:DESCRIPTOR", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, **ENV, "PYTHONPATH": python_path()}
     args = ["simulate", "--game", DESCRIPTOR.name, "--rows", "2", "--games", "2", "-j", "1", "-q"]
     result = subprocess.run(
         [sys.executable, "-m", "pyramids.cli.main", *args],

@@ -23,7 +23,7 @@ from tests.flags import state as flags_state
 
 def evaluation(game: str) -> Evaluation:
     """The game's evaluation, loaded from its registry entry."""
-    evaluate: Evaluation = descriptor(game).load("evaluation")
+    evaluate: Evaluation = descriptor(game).evaluation.get()
     return evaluate
 
 

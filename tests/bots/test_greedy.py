@@ -229,7 +229,7 @@ def test_greedy_clearly_beats_random_heads_up() -> None:
 def test_greedy_plays_the_policy_the_registry_names() -> None:
     """Hosts name no game: ``greedy`` is the view's game's default policy (its descriptor)."""
     bot = GreedyBot()
-    policy = descriptor("flaming").load("policy")()
+    policy = descriptor("flaming").policy.get()()
     game = FlamingGame(3, FlamingOptions(preset="standard", fire_die=True))
     for seed in range(3):
         state = game.new_initial_state(seed)
@@ -250,7 +250,7 @@ def test_greedy_plays_the_policy_the_registry_names() -> None:
 def test_greedy_plays_at_random_in_a_game_without_a_policy() -> None:
     """A registered game whose descriptor names no policy still gets a legal action."""
     flaming = descriptor("flaming")
-    bare = replace(flaming, info=replace(flaming.info, short_name="bare"), policy="")
+    bare = replace(flaming, info=replace(flaming.info, short_name="bare"), policy=None)
     register(bare)
     try:
 

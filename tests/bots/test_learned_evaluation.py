@@ -35,8 +35,9 @@ GAMES = ("flaming", "flags")
 
 def learned(game: str) -> Evaluation:
     """The game's learned evaluation, loaded from its registry entry as the search loads it."""
-    evaluate: Evaluation = descriptor(game).load("learned_evaluation")
-    return evaluate
+    part = descriptor(game).learned_evaluation
+    assert part is not None
+    return part.get().evaluate
 
 
 def module(game: str, part: str) -> Any:

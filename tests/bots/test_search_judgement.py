@@ -238,7 +238,7 @@ def test_a_rollout_cut_at_the_horizon_is_scored_by_the_evaluation(search: str) -
     state = load_position(descriptor("flaming"), FLAMING_LAST_TILE, engine="python")
     seat = state.current_player()
     legal = state.legal_actions()
-    evaluate = descriptor("flaming").load("evaluation")
+    evaluate = descriptor("flaming").evaluation.get()
     settings = SearchSettings(iterations=len(legal), rollout_cap=0, search=search)
     stats = ISMCTSBot(settings).analyse(state.view(seat), legal, random.Random(3))
     for s in stats:

@@ -31,7 +31,7 @@ def stats_of(
     _, record = play_game(
         game, [make_bot("greedy") for _ in range(players)], seed, game_name=game_name
     )
-    fn = descriptor(game_name).load("player_stats")
+    fn = descriptor(game_name).player_stats.get()
     return game, record, fn(make_game(game_name, players, options, engine=engine), record)
 
 

@@ -16,8 +16,9 @@ pytest.importorskip("pyramids._native")
 
 from pyramids.core.errors import IllegalActionError, PositionError
 from pyramids.core.game import CHANCE, State
-from pyramids.flaming import DESCRIPTOR, FlamingGame, FlamingOptions, position_from_json
+from pyramids.flaming import FlamingGame, FlamingOptions, position_from_json
 from pyramids.flaming.actions import CALL_BASE, CHECK_OK, PLACE_BASE, place_action
+from pyramids.games import descriptor, native_engine
 from pyramids.native.flaming import (
     ENGINE,
     NativeFlamingGame,
@@ -306,7 +307,7 @@ def test_state_from_json_checks_the_player_count() -> None:
     """The game's state_from_json refuses a position of another size, as the Python game."""
     with pytest.raises(PositionError, match="the position has 2 players, the game 3"):
         NativeFlamingGame(3).state_from_json(_base())
-    assert DESCRIPTOR.native == "pyramids.native.flaming:ENGINE"
+    assert native_engine(descriptor("flaming")) is ENGINE
     assert ENGINE.load_position(_base()).to_json() == position_from_json(_base()).to_json()
 
 

@@ -23,7 +23,7 @@ from pyramids.bots import ISMCTSBot, OracleMCTSBot, SearchSettings, make_bot
 from pyramids.bots.ismcts import reflex_of
 from pyramids.core import CHANCE, State
 from pyramids.core.game import Action
-from pyramids.games import descriptor, make_game
+from pyramids.games import descriptor, make_game, native_engine
 
 native: Any = pytest.importorskip("pyramids._native")
 if not hasattr(native, "search"):
@@ -32,7 +32,7 @@ if not hasattr(native, "search"):
 
 def needs_native(game: str) -> None:
     """Skip when ``game`` has no native engine (yet)."""
-    if not descriptor(game).native:
+    if descriptor(game).native is None:
         pytest.skip(f"{game} has no native engine")
 
 
@@ -321,7 +321,7 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
     legal: list[Action] = state.legal_actions()
     good = list(random.Random(0).getstate()[1])
     settings = {"iterations": 5}
-    view_json = descriptor("flaming").load("native").view_json(state.view(state.current_player()))
+    view_json = native_engine(descriptor("flaming")).view_json(state.view(state.current_player()))
     seat = state.current_player()
     with pytest.raises(ValueError):
         native.search("flaming", "{not json", seat, legal, settings, good)

@@ -191,7 +191,7 @@ def test_a_rated_game_between_two_accounts_updates_both_ratings_as_openskill_com
     )
     # the results carry the game's own statistics of each seat
     record = GameRecord.from_json(client.get(f"/api/tables/{tid}/record").json())
-    stats = descriptor("flaming").load("player_stats")(make_game("flaming", 2, {}), record)
+    stats = descriptor("flaming").player_stats.get()(make_game("flaming", 2, {}), record)
     assert [r.stats if isinstance(r.stats, dict) else json.loads(r.stats) for r in results] == (
         stats
     )

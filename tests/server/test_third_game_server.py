@@ -39,13 +39,23 @@ def pebbles() -> Iterator[str]:
 def test_the_catalogue_offers_the_third_game_with_its_options(
     client: TestClient, pebbles: str
 ) -> None:
-    """GET /api/games: the entry comes from the descriptor (titles, presets, options)."""
+    """GET /api/games: the entry comes from the descriptor (titles, presets, options) and
+    the words from the catalogue."""
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     entry = games[pebbles]
     assert entry["title"] == "Pebble Pyramid"
     assert entry["title_fr"] == "Pyramide de galets"
     assert [p["name"] for p in entry["presets"]] == ["small", "classic"]
     assert [o["name"] for o in entry["options"]] == ["rows"]
+    # the words come from the game's own catalogue entries (its descriptor's ``messages``)
+    assert (entry["options"][0]["help"], entry["options"][0]["help_fr"]) == (
+        "Rows of the pyramid.",
+        "Rangées de la pyramide.",
+    )
+    assert [(p["label_en"], p["label_fr"]) for p in entry["presets"]] == [
+        ("Small: 3 tiles", "Petite : 3 tuiles"),
+        ("Classic: 6 tiles", "Classique : 6 tuiles"),
+    ]
     r = client.post(
         "/api/tables", json={"game": pebbles, "seats": [HUMAN, bot()], "options": {"rows": 9}}
     )

@@ -1,4 +1,5 @@
-"""Pebble Pyramid's host-side parts: terminal interface, RL encoding and sentences."""
+"""Pebble Pyramid's host-side parts: terminal interface and RL encoding (its words are
+``tests.thirdgame.texts``)."""
 
 from __future__ import annotations
 
@@ -15,18 +16,6 @@ from pyramids.core.errors import PyramidsError
 from pyramids.core.game import Action, State
 from pyramids.games.encoding import Encoding, Obs
 from tests.thirdgame.rules import HEADS, TAILS, PebblesView, spot, spot_name
-
-MESSAGES = {
-    "en": {
-        "pebbles.take": "seat {seat} takes the {number} at {at} and scores {points}",
-        "pebbles.coin": "the coin shows {face}: seat {seat} scores {points} more",
-    },
-    "fr": {
-        "pebbles.take": "la place {seat} prend le {number} en {at} et marque {points}",
-        "pebbles.coin": "la pièce montre {face} : la place {seat} marque {points} de plus",
-    },
-}
-"""The game's sentences, merged into ``pyramids.texts`` through the descriptor."""
 
 
 def draw(view: PebblesView) -> str:
@@ -109,4 +98,4 @@ class PebblesEncoding(Encoding):
         return draw(view)
 
 
-__all__ = ["MESSAGES", "UI", "PebblesEncoding", "spot_name"]
+__all__ = ["UI", "PebblesEncoding", "spot_name"]

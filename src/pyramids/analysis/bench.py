@@ -154,10 +154,8 @@ def bench_games() -> tuple[str, ...]:
 def setup_of(game: str) -> BenchSetup:
     """The ``BenchSetup`` of the game called ``game``."""
     desc = descriptor(game)
-    try:
-        setup: BenchSetup | None = getattr(desc.load("analysis"), "bench", None)
-    except (LookupError, ModuleNotFoundError):  # no analysis part: the defaults
-        setup = None
+    part = desc.analysis  # None: no analysis part, the defaults
+    setup: BenchSetup | None = None if part is None else getattr(part.get(), "bench", None)
     if setup is not None:
         return setup
     first = names()[:1] == (game,)

@@ -149,11 +149,8 @@ def seat_tally_for(game: Game) -> SeatTally | None:
 
 @functools.cache
 def _seat_tally(game: str) -> SeatTally | None:
-    try:
-        part = descriptor(game).load("analysis")
-    except (LookupError, ModuleNotFoundError):
-        return None
-    return getattr(part, "seats", None)
+    part = descriptor(game).analysis
+    return None if part is None else getattr(part.get(), "seats", None)
 
 
 def sum_seat_counts(
@@ -178,11 +175,8 @@ def sum_seat_counts(
 def tally_of(game: str) -> EventTally:
     """The ``EventTally`` of the game called ``game`` (its analysis part's, else ``KindTally``)."""
     desc = descriptor(game)
-    try:
-        ui = desc.load("analysis")
-    except (LookupError, ModuleNotFoundError):  # no analysis part: count by kind
-        ui = None
-    tally: EventTally | None = getattr(ui, "simulation", None)
+    part = desc.analysis  # None: no analysis part, count by kind
+    tally: EventTally | None = None if part is None else getattr(part.get(), "simulation", None)
     if tally is None:
         tally = KindTally([kind.kind for kind in desc.event_kinds])
     return tally

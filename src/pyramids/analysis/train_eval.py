@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pyramids.core.descriptor import LearnedEvaluation
 from pyramids.games import GAMES
-from pyramids.games.value import VALUE_FILE, ValueWeights
+from pyramids.games.value import ValueWeights
 
 DEFAULT_POSITIONS = 50_000
 """Positions (not rows: each gives a row per seat) of the shipped files."""
@@ -68,22 +69,21 @@ def _numpy() -> Any:
 
 def features_of(game: str) -> tuple[str, ...]:
     """The feature names of ``game``'s learned evaluation (TrainingError when it has none)."""
+    return _learned(game).features
+
+
+def _learned(game: str) -> LearnedEvaluation:
+    """``game``'s learned evaluation (TrainingError when it has none)."""
     desc = GAMES.get(game)
-    if desc is None or not desc.learned_evaluation:
-        known = ", ".join(n for n, d in GAMES.items() if d.learned_evaluation)
+    if desc is None or desc.learned_evaluation is None:
+        known = ", ".join(n for n, d in GAMES.items() if d.learned_evaluation is not None)
         raise TrainingError(f"no learned evaluation to train for game {game!r} (choose {known})")
-    module, _, _ = desc.learned_evaluation.partition(":")
-    package = module.rpartition(".")[0]
-    names: tuple[str, ...] = importlib.import_module(f"{package}.features").FEATURES
-    return names
+    return desc.learned_evaluation.get()
 
 
 def default_path(game: str) -> Path:
     """The game's shipped ``value.json`` (the file the searches read)."""
-    features_of(game)
-    module = GAMES[game].learned_evaluation.partition(":")[0]
-    package = importlib.import_module(module.rpartition(".")[0])
-    return Path(str(package.__file__)).parent / VALUE_FILE
+    return Path(_learned(game).path)
 
 
 def sample(game: str, players: int, seeds: Sequence[int], per_game: int = PER_GAME) -> Samples:

@@ -113,11 +113,8 @@ class WorkbenchPart(Protocol):
 @functools.cache
 def part_of(game: str) -> WorkbenchPart | None:
     """The ``WorkbenchPart`` of the game called ``game`` (None: it has none)."""
-    try:
-        part = descriptor(game).load("analysis")
-    except (LookupError, ModuleNotFoundError):
-        return None
-    return getattr(part, "workbench", None)
+    part = descriptor(game).analysis
+    return None if part is None else getattr(part.get(), "workbench", None)
 
 
 @dataclass(frozen=True)

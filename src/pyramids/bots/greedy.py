@@ -2,7 +2,7 @@
 
 ``GreedyBot`` is the player-facing ``greedy`` bot. It knows no game: for a view it asks
 the registry for the view's game (``pyramids.games.descriptor(view.game)``) and plays
-what that game's default policy (``desc.load("policy")()``, one instance kept per game)
+what that game's default policy (``desc.policy.get()()``, one instance kept per game)
 plays, so its decisions are exactly the policy's for the same view, legal actions and
 generator. The built-in games' policies are one-ply static estimates (see docs/BOTS.md
 and each game's ``pyramids.games.<game>.policy``). A game that provides no policy is
@@ -20,12 +20,8 @@ from pyramids.games import descriptor
 
 def game_policy(game: str) -> Bot | None:
     """A new instance of game ``game``'s default policy, None when it provides none."""
-    try:
-        factory = descriptor(game).load("policy")
-    except LookupError:
-        return None
-    bot: Bot = factory()
-    return bot
+    policy = descriptor(game).policy
+    return None if policy is None else policy.get()()
 
 
 class GreedyBot:

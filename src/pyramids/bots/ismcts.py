@@ -95,7 +95,7 @@ from typing import Any, TypeVar
 
 from pyramids.bots import inference as infer
 from pyramids.bots import native_search
-from pyramids.core.descriptor import Evaluation, GameDescriptor, Inference, Reflex
+from pyramids.core.descriptor import Evaluation, GameDescriptor, Reflex
 from pyramids.core.errors import PositionError
 from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
 from pyramids.games import descriptor, descriptor_of, game_of_view, names
@@ -288,12 +288,7 @@ def game_of(view: View, engine: str | None = None) -> Game:
 
 def _policy_of(desc: GameDescriptor) -> Bot | None:
     """A new instance of the game's default policy (None when it provides none)."""
-    try:
-        factory = desc.load("policy")
-    except LookupError:
-        return None
-    bot: Bot = factory()
-    return bot
+    return None if desc.policy is None else desc.policy.get()()
 
 
 _REFLEXES: dict[str, Reflex | None] = {}
@@ -305,10 +300,7 @@ def reflex_of(desc: GameDescriptor) -> Reflex | None:
         return _REFLEXES[desc.name]
     except KeyError:
         pass
-    try:
-        reflex: Reflex | None = desc.load("reflex")()
-    except LookupError:
-        reflex = None
+    reflex = None if desc.reflex is None else desc.reflex.get()()
     _REFLEXES[desc.name] = reflex
     return reflex
 
@@ -327,12 +319,9 @@ def _evaluation_of(desc: GameDescriptor, name: str) -> Evaluation | None:
     """The game's evaluation called ``name`` (``handmade``: the descriptor's ``evaluation``,
     ``learned``: its ``learned_evaluation``), None when it provides none (then a rollout cut
     at the horizon is an error: ``_rollout``)."""
-    part = "learned_evaluation" if name == LEARNED_EVALUATION else "evaluation"
-    try:
-        evaluate: Evaluation = desc.load(part)
-    except LookupError:
-        return None
-    return evaluate
+    if name == LEARNED_EVALUATION:
+        return None if desc.learned_evaluation is None else desc.learned_evaluation.get().evaluate
+    return None if desc.evaluation is None else desc.evaluation.get()
 
 
 def _rollout(
@@ -715,11 +704,9 @@ class ISMCTSBot:
 
     def _particles(self, desc: GameDescriptor, view: View, rng: random.Random) -> list[View] | None:
         """Views of ``view`` with the last mover's hand drawn by inference, None without."""
-        try:
-            inference: Inference = desc.load("inference")()
-        except LookupError:
+        if desc.inference is None:
             return None
-        return self._memory.particles(view, game_of(view), inference, rng)
+        return self._memory.particles(view, game_of(view), desc.inference.get()(), rng)
 
     @property
     def memory(self) -> infer.Memory:

@@ -20,7 +20,7 @@ from typing import Any
 
 from pyramids.core.descriptor import GameDescriptor
 from pyramids.core.game import Action, State, View
-from pyramids.games import engine_for
+from pyramids.games import engine_for, native_engine
 from pyramids.games.engine import NATIVE, PYTHON, EngineError
 
 RawStats = list[tuple[Action, int, float]]
@@ -54,22 +54,21 @@ def uses_native_search(desc: GameDescriptor, search: str, rng: random.Random) ->
     if search == PYTHON:
         return False
     if search == NATIVE:
-        if not desc.native:
+        if desc.native is None:
             raise EngineError(f"game {desc.name!r} has no native engine for the native search")
         engine_for(desc, NATIVE)  # EngineError when the core is not built
         if not can_mirror(rng):
             raise TypeError(f"the native search draws as random.Random, not {type(rng).__name__}")
         return True
-    return bool(desc.native) and engine_for(desc) == NATIVE and can_mirror(rng)
+    return desc.native is not None and engine_for(desc) == NATIVE and can_mirror(rng)
 
 
 def value_weights(desc: GameDescriptor) -> tuple[list[float], float]:
     """(weights, bias) of ``desc``'s learned evaluation, read from its ``value.json`` by the
     evaluation's module (``weights()``), so a newly trained file needs no rebuild."""
-    module, _, _ = desc.learned_evaluation.partition(":")
-    if not module:
+    if desc.learned_evaluation is None:
         raise ValueError(f"game {desc.name!r} provides no learned evaluation")
-    value = importlib.import_module(module).weights()
+    value = desc.learned_evaluation.get().weights()
     return [float(w) for w in value.weights], float(value.bias)
 
 
@@ -116,7 +115,7 @@ def search_view(
     rng: random.Random,
 ) -> RawResult:
     """ISMCTS from ``view`` on the native core; ``rng`` continues as after the Python search."""
-    view_json = desc.load("native").view_json(view)
+    view_json = native_engine(desc).view_json(view)
     raw = _core().search(
         desc.name,
         view_json,
@@ -139,7 +138,7 @@ def search_views(
 ) -> RawResult:
     """ISMCTS as ``search_view``, each iteration determinizing one of ``views`` drawn
     uniformly first (``pyramids.bots.inference.pick_particle``: inference's particles)."""
-    engine = desc.load("native")
+    engine = native_engine(desc)
     raw = _core().search_views(
         desc.name,
         [engine.view_json(v) for v in views],
@@ -161,7 +160,7 @@ def core_state(desc: GameDescriptor, state: State) -> Any:
     ``state`` is a Python engine's (its position holds every hidden fact, not what the
     seats learnt from the history)."""
     if not is_native_state(state):
-        state = desc.load("native").load_position(state.to_json())
+        state = native_engine(desc).load_position(state.to_json())
     for name in NATIVE_STATE_ATTRIBUTES:
         inner = getattr(state, name, None)
         if inner is not None and type(inner).__module__.startswith("pyramids._native"):

@@ -1,8 +1,7 @@
 """What a game gives the terminal: a base of the ``GameUI`` protocol with its defaults.
 
 The CLI names no game. Each game's host package has a terminal module whose ``UI``
-(named by the descriptor's ``terminal`` field, loaded with ``descriptor(name).load(
-"terminal")``) draws the game, asks a human for an action, filters the events a seat
+(the descriptor's ``terminal`` part, ``descriptor(name).terminal.get()``) draws the game, asks a human for an action, filters the events a seat
 may see, and carries what the game-wide commands need: the help of ``pyramids <game>
 apply|show``, options ``pyramids play`` has for this game only (a match's
 ``--hands``). How ``simulate`` counts a game and how ``bench`` measures it are the
@@ -81,14 +80,9 @@ class BaseUI:
 def ui_of(game: Game | GameDescriptor) -> GameUI:
     """The terminal interface of a game; LookupError when it has none (or its module is absent)."""
     desc = game if isinstance(game, GameDescriptor) else descriptor(game.info.short_name)
-    try:
-        ui = desc.load("terminal")
-    except ModuleNotFoundError as exc:
-        module = desc.terminal.partition(":")[0]
-        if exc.name is None or not module.startswith(exc.name):
-            raise  # a module the terminal interface imports is missing: a real error
-        raise LookupError(f"game {desc.name!r}: no terminal module {module!r}") from None
-    return ui() if isinstance(ui, type) else ui  # type: ignore[no-any-return]
+    if desc.terminal is None:
+        raise LookupError(f"game {desc.name!r} has no terminal interface")
+    return cast(GameUI, desc.terminal.get())
 
 
 __all__ = ["BaseUI", "CommandTexts", "GameUI", "ui_of"]

@@ -13,7 +13,7 @@ game starts). A replay steps forward and back, and shows every hand once the gam
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -37,7 +37,14 @@ from pyramids.cli.io import (
     load_record,
     output_problem,
 )
-from pyramids.cli.rules_options import foreign, owners, rules_specs, with_options
+from pyramids.cli.rules_options import (
+    foreign,
+    option_help,
+    owners,
+    rules_helps,
+    rules_specs,
+    with_options,
+)
 from pyramids.cli.terminal import (
     EXIT_INPUT_ENDED,
     EXIT_INTERRUPTED,
@@ -99,22 +106,16 @@ def _play_options(desc: GameDescriptor) -> tuple[OptionSpec, ...]:
         return ()
 
 
-def _play_specs() -> list[OptionSpec]:
-    """Every game's play options, one per name, with the game named in the help."""
+def _play_specs() -> tuple[list[OptionSpec], dict[str, str]]:
+    """Every game's play options, one per name, and their help lines (the game named)."""
     seen: dict[str, OptionSpec] = {}
+    helps: dict[str, str] = {}
     for desc in descriptors():
         for spec in _play_options(desc):
             if spec.name not in seen:
-                seen[spec.name] = OptionSpec(
-                    spec.name,
-                    spec.kind,
-                    None,
-                    choices=spec.choices,
-                    minimum=spec.minimum,
-                    maximum=spec.maximum,
-                    help_en=f"{desc.name}: {spec.help_en}",
-                )
-    return list(seen.values())
+                seen[spec.name] = replace(spec, default=None)
+                helps[spec.name] = f"{desc.name}: {option_help(desc, spec.name)}"
+    return list(seen.values()), helps
 
 
 PLAYABLE = _playable()
@@ -132,7 +133,10 @@ PLAYERS_HELP = (
 )
 
 
-@with_options([*rules_specs(), *_play_specs()])
+PLAY_SPECS, PLAY_HELPS = _play_specs()
+
+
+@with_options([*rules_specs(), *PLAY_SPECS], helps={**rules_helps(), **PLAY_HELPS})
 def play(
     *,
     game: Annotated[

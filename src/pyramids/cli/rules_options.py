@@ -4,9 +4,10 @@
 is ``--name/--no-name``, an ``int`` or ``choice`` option ``--name VALUE``; every one
 defaults to None (the game's own default). The command receives the options given as
 one ``options`` dict. ``rules_specs()`` is the union of every registered game's rules
-options (one per name, with each game's help), so ``simulate --game G --preset P`` and
-``play --game G --actions`` are spelled as before, and an option of another game is
-refused by ``refusal``.
+options (one per name), so ``simulate --game G --preset P`` and ``play --game G
+--actions`` are spelled as before, and an option of another game is refused by
+``refusal``. An option's help is each game's line from the catalogue
+(``option.<game>.<option>``, ``rules_helps()``).
 """
 
 from __future__ import annotations
@@ -14,25 +15,42 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
 
 from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.games import descriptors
+from pyramids.texts import MessageError, message
 
 
 def rules_specs() -> list[OptionSpec]:
-    """Every registered game's rules options, one per name (helps joined per game)."""
+    """Every registered game's rules options, one per name."""
     merged: dict[str, OptionSpec] = {}
-    helps: dict[str, list[str]] = {}
     for desc in descriptors():
         for spec in desc.options:
             merged.setdefault(spec.name, spec)
+    return list(merged.values())
+
+
+def option_help(desc: GameDescriptor, option: str, lang: str = "en") -> str:
+    """``desc``'s one-line help of its option ``option`` (its catalogue entry; empty when
+    the game gives none)."""
+    try:
+        return message(desc.option_key(option), lang)
+    except MessageError:
+        return ""
+
+
+def rules_helps() -> dict[str, str]:
+    """Each rules option's ``--help``: every game's line that has it, with its default."""
+    helps: dict[str, list[str]] = {}
+    for desc in descriptors():
+        for spec in desc.options:
             default = "" if spec.default is None else f" (default {_shown(spec.default)})"
-            helps.setdefault(spec.name, []).append(f"{desc.name}: {spec.help_en}{default}")
-    return [replace(spec, help_en="; ".join(helps[name])) for name, spec in merged.items()]
+            line = f"{desc.name}: {option_help(desc, spec.name)}{default}"
+            helps.setdefault(spec.name, []).append(line)
+    return {name: "; ".join(lines) for name, lines in helps.items()}
 
 
 def _shown(value: Any) -> str:
@@ -47,8 +65,7 @@ def flag_of(spec: OptionSpec) -> str:
     return f"{flag}/--no-{flag[2:]}" if spec.kind == "bool" else flag
 
 
-def _parameter(spec: OptionSpec) -> inspect.Parameter:
-    help_text = spec.help_en
+def _parameter(spec: OptionSpec, help_text: str) -> inspect.Parameter:
     if spec.kind == "choice" and spec.choices:
         help_text += f" [{', '.join(spec.choices)}]"
     annotation: Any
@@ -65,16 +82,19 @@ def _parameter(spec: OptionSpec) -> inspect.Parameter:
 
 
 def with_options(
-    specs: Iterable[OptionSpec], into: str = "options"
+    specs: Iterable[OptionSpec], into: str = "options", *, helps: Mapping[str, str] | None = None
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Give a command one option per spec; it receives the given ones as the dict ``into``."""
+    """Give a command one option per spec; it receives the given ones as the dict ``into``.
+
+    ``helps`` are the options' ``--help`` lines by name (default: ``rules_helps()``)."""
     specs = list(specs)
+    helps = rules_helps() if helps is None else helps
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         signature = inspect.signature(func, eval_str=True)
         kept = [p for p in signature.parameters.values() if p.name != into]
         taken = {p.name for p in kept}
-        added = [_parameter(spec) for spec in specs if spec.name not in taken]
+        added = [_parameter(s, helps.get(s.name, "")) for s in specs if s.name not in taken]
         names = {p.name for p in added}
 
         @functools.wraps(func)

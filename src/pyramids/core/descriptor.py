@@ -2,24 +2,131 @@
 
 OpenSpiel's ``pyspiel.load_game(name)`` and PettingZoo's registry let every tool run
 every game; ours is ``pyramids.games`` (the registry), which holds one ``GameDescriptor``
-per game. A descriptor is data: metadata, the factory, the options schema with presets,
-the position loader, the event kinds, and the host-side parts (bots' default policy and
-evaluation, terminal interface, browser module, RL encoding). The host-side parts live
-above the rules layer, so the descriptor names them by dotted path (``"module:attr"``)
-and ``load`` imports them when a host asks: the rules package never imports a host.
+per game. A descriptor is typed data: metadata, the factory, the options schema with
+presets, the position loader, the event kinds, and the host-side parts (the bots' default
+policy and evaluations, the terminal interface, the browser module, the RL encoding, the
+native engine ...). Each game's descriptor lives with its host-side code
+(``pyramids.games.<game>.descriptor``), above the rules package, which names no host.
+
+The heavy parts are ``Lazy``: a module-level function of no arguments that imports the
+part and returns it, called on first use (the terminal interface needs ``rich``, the RL
+encoding ``numpy``, the native engine the extension module). A type checker sees each
+part's type, import-linter sees each import, and a descriptor pickles to a worker process
+(its functions travel by name). The option help lines and the presets' labels are
+interface words: they are catalogue entries (``option_key``, ``preset_key``), not fields.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-from pyramids.core.game import Action, Event, Game, GameInfo, State, View
+from pyramids.core.game import Action, Bot, Event, Game, GameInfo, State, View
+from pyramids.core.record import GameRecord
+
+T = TypeVar("T")
 
 Evaluation = Callable[[State], list[float]]
 """A position evaluation: a value in [0, 1] per seat (higher is better for that seat)."""
+
+Hints = Callable[[View], Mapping[str, Any] | None]
+"""A game's ``hints(view)``: the engine's answers shown beside a decision (JSON-ready)."""
+
+PlayerStats = Callable[[Game, GameRecord], Sequence[Mapping[str, Any]]]
+"""``player_stats(game, record)``: one JSON-ready dict per seat of a finished game."""
+
+Messages = Mapping[str, Mapping[str, str]]
+"""Catalogue entries by language: ``{lang: {key: sentence}}`` (``pyramids.texts``)."""
+
+
+class Lazy(Generic[T]):
+    """A descriptor part made on first use: ``Lazy(load)``, ``load`` a module-level function
+    of no arguments that imports the part and returns it.
+
+    ``get()`` calls ``load`` once and keeps what it returns. A pickled ``Lazy`` carries only
+    its function (by name, as pickle sends functions), so a descriptor sent to a worker
+    process loads its parts there; a lambda or a nested function cannot be pickled, hence
+    module-level functions.
+    """
+
+    __slots__ = ("_load", "_value")
+
+    _UNSET: Any = object()
+
+    def __init__(self, load: Callable[[], T]) -> None:
+        self._load = load
+        self._value: Any = Lazy._UNSET
+
+    def get(self) -> T:
+        """The part (imported on the first call)."""
+        value = self._value
+        if value is Lazy._UNSET:
+            value = self._value = self._load()
+        return value  # type: ignore[no-any-return]
+
+    @property
+    def loader(self) -> Callable[[], T]:
+        """The function that makes the part."""
+        return self._load
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Lazy, (self._load,))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Lazy) and other._load == self._load
+
+    def __hash__(self) -> int:
+        return hash(self._load)
+
+    def __repr__(self) -> str:
+        name = getattr(self._load, "__qualname__", repr(self._load))
+        return f"Lazy({getattr(self._load, '__module__', '?')}.{name})"
+
+
+class NativeEngine(Protocol):
+    """A game's native engine (``pyramids.native.<game>``): the same protocol on the native
+    core (docs/NATIVE.md); ``pyramids.games.make`` picks the engine."""
+
+    def make(self, players: int, options: Mapping[str, Any]) -> Game:
+        """A game with ``players`` seats and these rules options, on the native core."""
+        ...
+
+    def load_position(self, data: Mapping[str, Any]) -> State:
+        """A native state from the game's position JSON."""
+        ...
+
+    def view_json(self, view: View) -> str:
+        """A view as the native search reads it."""
+        ...
+
+
+class Weights(Protocol):
+    """A learned value's weights (``pyramids.games.value.ValueWeights``)."""
+
+    @property
+    def weights(self) -> Sequence[float]:
+        """One weight per feature."""
+        ...
+
+    @property
+    def bias(self) -> float:
+        """The bias."""
+        ...
+
+
+@dataclass(frozen=True)
+class LearnedEvaluation:
+    """A learned evaluation (docs/BOTS.md, "The learned evaluation"): trained weights over a
+    few features per seat. ``evaluate`` is the ``Evaluation`` searches use when set to
+    ``evaluation="learned"``; ``weights()`` the shipped weights (the native search reads
+    them); ``features`` their names in order and ``path`` the shipped file
+    (``pyramids train-eval`` writes it)."""
+
+    evaluate: Evaluation
+    weights: Callable[[], Weights]
+    features: tuple[str, ...]
+    path: str
 
 
 class Reflex(Protocol):
@@ -105,7 +212,7 @@ class OptionSpec:
     """One rules option: its name, kind (``bool``, ``int`` or ``choice``) and default.
 
     ``choices`` lists a ``choice`` option's values; ``minimum``/``maximum`` bound an
-    ``int``. ``help_en``/``help_fr`` are one line for the lobby and ``--help``.
+    ``int``. Its one-line help is the catalogue entry ``GameDescriptor.option_key(name)``.
     """
 
     name: str
@@ -116,8 +223,6 @@ class OptionSpec:
     maximum: int | None = None
     nullable: bool = False
     """Whether ``null`` is a value (``curse``: null is the preset's choice)."""
-    help_en: str = ""
-    help_fr: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in ("bool", "int", "choice"):
@@ -126,12 +231,11 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class Preset:
-    """A named set of option values, with its one-line label for players."""
+    """A named set of option values; its label is the catalogue entry
+    ``GameDescriptor.preset_key(name)``."""
 
     name: str
     options: Mapping[str, Any]
-    label_en: str = ""
-    label_fr: str = ""
 
 
 @dataclass(frozen=True)
@@ -140,11 +244,10 @@ class GameDescriptor:
 
     ``factory(players, options)`` makes a ``Game`` (PositionError for bad options);
     ``load_position(data)`` reads the game's position JSON into a ``State``;
-    ``event_kinds`` are the game's event dataclasses. The dotted paths name host-side
-    parts: ``policy`` (a zero-argument factory of the default ``Bot``, the greedy one),
-    ``evaluation`` (an ``Evaluation``), ``terminal`` (the terminal interface),
-    ``rl_encoding`` (a factory ``Game -> Encoding`` of ``pyramids.rl``); ``browser_module``
-    is the path of the table's ES module under the server's ``static/``.
+    ``event_kinds`` are the game's event dataclasses. Every other part is optional (None:
+    the game has none) and, but ``hints``, ``Lazy``. The parts whose types belong to a
+    host (the terminal interface, the analysis part, the RL encoding) are typed here as
+    far as ``core`` can say; each host checks them at the one place it reads them.
     """
 
     info: GameInfo
@@ -154,42 +257,46 @@ class GameDescriptor:
     presets: tuple[Preset, ...] = ()
     default_preset: str = ""
     event_kinds: tuple[type[Event], ...] = ()
-    policy: str = ""
-    evaluation: str = ""
-    learned_evaluation: str = ""
-    """Dotted path of the learned ``Evaluation`` (trained weights over a few features per
-    seat; docs/BOTS.md, "The learned evaluation"), which searches use instead of
-    ``evaluation`` when set to ``evaluation="learned"``. Optional."""
-    terminal: str = ""
-    analysis: str = ""
-    """Dotted path of an object with ``simulation`` (how ``simulate`` counts the game's
-    events) and ``bench`` (how ``bench`` measures it); both optional."""
-    rl_encoding: str = ""
-    browser_module: str = ""
-    messages: str = ""
-    """Dotted path of ``{lang: {key: sentence}}``: the game's sentences for the catalogue
-    (``pyramids.texts``), for a game whose sentences are not in the catalogue's own files."""
-    reflex: str = ""
-    """Dotted path of a ``Reflex`` factory (zero arguments): the decisions with one right
-    answer (Flaming Pyramids: the call-out checks). Optional."""
-    hints: str = ""
-    """Dotted path of ``hints(view) -> JSON-ready dict | None``: the engine's answers the
-    browser shows beside a decision (Flaming Pyramids: whether each tile fits each legal
-    spot, and why not), so no client keeps a copy of a rule."""
     titles: Mapping[str, str] = field(default_factory=dict)
     """The game's name for players, by language (``en``, ``fr``)."""
-    player_stats: str = ""
-    """Dotted path of ``player_stats(game, record) -> list[dict]``: one JSON-ready dict per
-    seat of a finished game's record (``GameRecord``), the game's own statistics of each
-    seat, which the player's page adds up (numbers summed, strings counted). Optional."""
-    inference: str = ""
-    """Dotted path of an ``Inference`` factory (zero arguments): reading the opponents'
-    hidden cards from their moves (search setting ``inference``). Optional."""
-    native: str = ""
-    """Dotted path of the game's native engine: an object with ``make(players, options)
-    -> Game`` and ``load_position(data) -> State`` on the native core, the same protocol
-    under the same tests. Optional; ``pyramids.games`` picks the engine
-    (``pyramids.games.engine``)."""
+    browser_module: str = ""
+    """The path of the table's ES module under the server's ``static/`` (empty: none)."""
+    hints: Hints | None = None
+    """``hints(view)``: the engine's answers the browser shows beside a decision (Flaming
+    Pyramids: whether each tile fits each legal spot, and why not), so no client keeps a
+    copy of a rule. A rules function, so not lazy."""
+    policy: Lazy[Callable[[], Bot]] | None = None
+    """A zero-argument factory of the game's default ``Bot`` (the greedy one): ``greedy``
+    plays it and searches roll out with it."""
+    evaluation: Lazy[Evaluation] | None = None
+    """The hand-made evaluation searches use when they stop before the end."""
+    learned_evaluation: Lazy[LearnedEvaluation] | None = None
+    """The learned evaluation, which searches use instead of ``evaluation`` when set to
+    ``evaluation="learned"``."""
+    reflex: Lazy[Callable[[], Reflex]] | None = None
+    """A zero-argument factory of the game's ``Reflex``: the decisions with one right
+    answer (Flaming Pyramids: the call-out checks)."""
+    inference: Lazy[Callable[[], Inference]] | None = None
+    """A zero-argument factory of the game's ``Inference``: reading the opponents' hidden
+    cards from their moves (search setting ``inference``)."""
+    terminal: Lazy[object] | None = None
+    """The terminal interface: a ``GameUI`` (``pyramids.cli.ui_protocol``), which only the
+    CLI's ``ui_of`` reads."""
+    analysis: Lazy[object] | None = None
+    """An object with the optional attributes ``simulation`` (how ``simulate`` counts the
+    game's events), ``seats``, ``bench`` (how ``bench`` measures it) and ``workbench``
+    (what ``analyse`` measures), read by ``pyramids.analysis``."""
+    rl_encoding: Lazy[Callable[[Game], object]] | None = None
+    """A factory ``Game -> Encoding`` (``pyramids.games.encoding``) for ``pyramids.rl``."""
+    player_stats: Lazy[PlayerStats] | None = None
+    """The game's own statistics of each seat of a finished game's record, which the
+    player's page adds up (numbers summed, strings counted)."""
+    messages: Lazy[Messages] | None = None
+    """The game's catalogue entries (event sentences, option help, preset labels), for a
+    game whose words are not in the catalogue's own files."""
+    native: Lazy[NativeEngine] | None = None
+    """The game's native engine, the same protocol on the native core under the same
+    tests; ``pyramids.games`` picks the engine (``pyramids.games.engine``)."""
 
     @property
     def name(self) -> str:
@@ -204,21 +311,10 @@ class GameDescriptor:
         """A game with ``players`` seats and these rules options."""
         return self.factory(players, options or {})
 
-    def load(self, part: str) -> Any:
-        """The host-side part named by field ``part`` (``policy``, ``terminal`` ...), imported.
+    def option_key(self, option: str) -> str:
+        """The catalogue key of an option's one-line help: ``option.<game>.<option>``."""
+        return f"option.{self.name}.{option}"
 
-        LookupError when the game does not provide it.
-        """
-        path = getattr(self, part)
-        if not isinstance(path, str) or not path:
-            raise LookupError(f"game {self.name!r} provides no {part}")
-        return load_path(path)
-
-
-def load_path(path: str) -> Any:
-    """The object named by ``"package.module:attr"``."""
-    module, _, attr = path.partition(":")
-    obj: Any = importlib.import_module(module)
-    for name in attr.split(".") if attr else ():
-        obj = getattr(obj, name)
-    return obj
+    def preset_key(self, preset: str) -> str:
+        """The catalogue key of a preset's label: ``preset.<game>.<preset>``."""
+        return f"preset.{self.name}.{preset}"

@@ -5,7 +5,6 @@ rule an ID (PF-...) that the code and tests cite. The deck is the generated
 module ``deck.py``, built by ``scripts/build_flags_deck.py``; no file is read.
 """
 
-from pyramids.flags.descriptor import DESCRIPTOR
 from pyramids.flags.game import INFO, FlagsGame, position_from_json
 from pyramids.flags.options import RULES_VERSION, FlagsOptions
 from pyramids.flags.position import FlagsPosition
@@ -14,7 +13,6 @@ from pyramids.flags.text import action_to_text, parse_action
 from pyramids.flags.view import FlagsView
 
 __all__ = [
-    "DESCRIPTOR",
     "INFO",
     "RULES_VERSION",
     "FlagsGame",

@@ -5,14 +5,12 @@ an ID (FP-...) that the code and tests cite.
 """
 
 from pyramids.flaming.actions import action_to_text, parse_action
-from pyramids.flaming.descriptor import DESCRIPTOR
 from pyramids.flaming.game import INFO, FlamingGame, position_from_json
 from pyramids.flaming.options import PRESETS, RULES_VERSION, FlamingOptions
 from pyramids.flaming.state import FlamingState
 from pyramids.flaming.view import FlamingView
 
 __all__ = [
-    "DESCRIPTOR",
     "INFO",
     "PRESETS",
     "RULES_VERSION",

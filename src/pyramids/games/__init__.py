@@ -1,15 +1,18 @@
 """The game registry: every host finds its games here, by name, as data.
 
-A game is a ``GameDescriptor`` (``pyramids.core.descriptor``). The built-in games are
-named below by the dotted path of their descriptor; a game from another package is
-added by an entry point in the ``pyramids.games`` group, by ``$PYRAMIDS_GAMES`` (dotted
-paths separated by commas: how tests hand a test-only game to a server subprocess), or
-by ``register`` at run time. Hosts iterate ``descriptors()`` or look one up with
-``descriptor(name)``; they never import a game package by name.
+A game is a ``GameDescriptor`` (``pyramids.core.descriptor``), which lives with the game's
+host-side code (``pyramids.games.<game>.descriptor``). Games are registered the same way
+whether built in or not, by the address of their descriptor object (``"module:attr"``):
+the built-ins below, an entry point in the ``pyramids.games`` group, ``$PYRAMIDS_GAMES``
+(addresses separated by commas: how tests hand a test-only game to a server subprocess),
+or a descriptor object given to ``register`` at run time. Hosts iterate
+``descriptors()`` or look one up with ``descriptor(name)``; they never import a game
+package by name, and read a game's parts through the descriptor's typed fields.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
 from collections.abc import Mapping
@@ -17,13 +20,18 @@ from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import Any
 
-from pyramids.core.descriptor import GameDescriptor, load_path
+from pyramids.core.descriptor import GameDescriptor, NativeEngine
 from pyramids.core.errors import PositionError
 from pyramids.core.game import Game, State, View
-from pyramids.games.engine import NATIVE, resolve_engine
+from pyramids.games.engine import NATIVE, EngineError, resolve_engine
 
-BUILTIN: tuple[str, ...] = ("pyramids.flaming:DESCRIPTOR", "pyramids.flags:DESCRIPTOR")
-"""The descriptors that ship with the package, by dotted path (registration order)."""
+BUILTIN: tuple[str, ...] = (
+    "pyramids.games.flaming.descriptor:DESCRIPTOR",
+    "pyramids.games.flags.descriptor:DESCRIPTOR",
+)
+"""The descriptors that ship with the package, by address (registration order). Read like a
+plug-in's, so the registry imports no game's module (import-linter checks each game's
+descriptor module with the game's own contracts)."""
 
 ENTRY_POINT_GROUP = "pyramids.games"
 ENV_VAR = "PYRAMIDS_GAMES"
@@ -85,7 +93,7 @@ def make(
 ) -> Game:
     """``desc``'s game with ``players`` seats and these options, on ``engine`` (see ``make_game``)."""
     if engine_for(desc, engine) == NATIVE:
-        game: Game = desc.load("native").make(players, options or {})
+        game: Game = native_engine(desc).make(players, options or {})
         return game
     return desc.make(players, options)
 
@@ -95,14 +103,21 @@ def load_position(
 ) -> State:
     """A state from ``desc``'s position JSON, on ``engine`` (see ``make_game``)."""
     if engine_for(desc, engine) == NATIVE:
-        state: State = desc.load("native").load_position(data)
+        state: State = native_engine(desc).load_position(data)
         return state
     return desc.load_position(data)
 
 
 def engine_for(desc: GameDescriptor, engine: str | None = None) -> str:
     """The engine ``desc``'s games play on for the choice ``engine``: ``native`` or ``python``."""
-    return resolve_engine(engine, has_native=bool(desc.native))
+    return resolve_engine(engine, has_native=desc.native is not None)
+
+
+def native_engine(desc: GameDescriptor) -> NativeEngine:
+    """``desc``'s native engine (its descriptor's ``native``); EngineError when it has none."""
+    if desc.native is None:
+        raise EngineError(f"game {desc.name!r} has no native engine")
+    return desc.native.get()
 
 
 def descriptor_of(thing: View | State | Game) -> GameDescriptor:
@@ -118,6 +133,15 @@ def game_of_view(view: View, *, engine: str | None = None) -> Game:
     """The game (with its players and rules options) that ``view`` was taken from, on
     ``engine`` (see ``make_game``)."""
     return make(descriptor(view.game), view.players, view.options, engine=engine)  # type: ignore[attr-defined]
+
+
+def load_path(path: str) -> Any:
+    """The object at the address ``"package.module:attr"`` (an entry point's value)."""
+    module, _, attr = path.partition(":")
+    obj: Any = importlib.import_module(module)
+    for name in attr.split(".") if attr else ():
+        obj = getattr(obj, name)
+    return obj
 
 
 def _load_all() -> None:
@@ -159,6 +183,7 @@ __all__ = [
     "make",
     "make_game",
     "names",
+    "native_engine",
     "register",
     "unregister",
 ]

@@ -40,8 +40,10 @@ def _encoding_class(name: str) -> Any:
     from pyramids.games import descriptors
 
     for desc in descriptors():
-        if desc.rl_encoding.rpartition(":")[2] == name:
-            return desc.load("rl_encoding")
+        if desc.rl_encoding is not None:
+            factory = desc.rl_encoding.get()
+            if getattr(factory, "__name__", None) == name:
+                return factory
     return None
 
 

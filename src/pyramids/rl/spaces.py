@@ -29,18 +29,18 @@ def encoding_for(name: str, game: Game) -> Encoding:
     except PositionError:
         known = ", ".join(sorted(d.name for d in descriptors()))
         raise ValueError(f"unknown game {name!r} (known: {known})") from None
-    try:
-        factory = desc.load("rl_encoding")
-    except LookupError:
-        raise ValueError(f"game {name!r} provides no RL encoding") from None
-    encoding: Encoding = factory(game)
+    if desc.rl_encoding is None:
+        raise ValueError(f"game {name!r} provides no RL encoding")
+    encoding = desc.rl_encoding.get()(game)
+    if not isinstance(encoding, Encoding):
+        raise TypeError(f"game {name!r}: its RL encoding is a {type(encoding).__name__}")
     return encoding
 
 
 def has_encoding(name: str) -> bool:
     """Whether the registered game ``name`` provides an RL encoding."""
     try:
-        return bool(descriptor(name).rl_encoding)
+        return descriptor(name).rl_encoding is not None
     except PositionError:
         return False
 

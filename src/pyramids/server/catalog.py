@@ -3,7 +3,9 @@
 
 Everything about a game comes from its descriptor in the registry (``pyramids.games``):
 the option fields are the descriptor's ``OptionSpec`` (the same options as ``pyramids
-play``), with their defaults; the games check the values when a table is created.
+play``), with their defaults; the games check the values when a table is created. The
+options' help lines and the presets' labels, in English and French, are the catalogue's
+(``option.<game>.<option>``, ``preset.<game>.<preset>``: ``pyramids.texts``).
 """
 
 from __future__ import annotations
@@ -12,13 +14,23 @@ from pyramids.bots.ladder import OFFERED, level_sentence
 from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.games import descriptors
 from pyramids.server.schemas import BotOut, GameOut, GamesOut, OptionField, Preset
+from pyramids.texts import MessageError, message
 
 OPTION_TYPES = {"bool": "bool", "int": "int", "choice": "str"}
 """The API's field type of each ``OptionSpec.kind`` (a choice is a string among ``choices``)."""
 
 
-def option_field(spec: OptionSpec) -> OptionField:
-    """One rules option as the lobby shows it."""
+def words(key: str, lang: str) -> str:
+    """The catalogue entry ``key`` in ``lang`` (English when not translated; empty when the
+    game gives none)."""
+    try:
+        return message(key, lang)
+    except MessageError:
+        return ""
+
+
+def option_field(desc: GameDescriptor, spec: OptionSpec) -> OptionField:
+    """One rules option of ``desc``'s game as the lobby shows it."""
     return OptionField(
         name=spec.name,
         type=OPTION_TYPES[spec.kind],  # type: ignore[arg-type]
@@ -26,8 +38,8 @@ def option_field(spec: OptionSpec) -> OptionField:
         nullable=spec.nullable,
         choices=list(spec.choices) if spec.kind == "choice" else None,
         minimum=spec.minimum,
-        help=spec.help_en,
-        help_fr=spec.help_fr,
+        help=words(desc.option_key(spec.name), "en"),
+        help_fr=words(desc.option_key(spec.name), "fr"),
     )
 
 
@@ -43,12 +55,17 @@ def game_entry(desc: GameDescriptor) -> GameOut:
         rules_version=info.rules_version,
         default_preset=desc.default_preset,
         presets=[
-            Preset(name=p.name, label_en=p.label_en, label_fr=p.label_fr, options=dict(p.options))
+            Preset(
+                name=p.name,
+                label_en=words(desc.preset_key(p.name), "en"),
+                label_fr=words(desc.preset_key(p.name), "fr"),
+                options=dict(p.options),
+            )
             for p in desc.presets
         ],
-        options=[option_field(o) for o in desc.options],
+        options=[option_field(desc, o) for o in desc.options],
         browser_module=f"/static/{desc.browser_module}" if desc.browser_module else None,
-        hints=bool(desc.hints),
+        hints=desc.hints is not None,
     )
 
 

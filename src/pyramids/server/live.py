@@ -65,15 +65,7 @@ Hints = Callable[[View], Mapping[str, Any] | None]
 
 def hints_of(game: Game) -> Hints | None:
     """The game's hints function (its descriptor's ``hints``), None when it has none."""
-    desc = descriptor_of(game)
-    if not desc.hints:
-        return None
-    try:
-        fn: Hints = desc.load("hints")
-    except (ImportError, AttributeError, LookupError):
-        log.exception("game %s: its hints %r do not load; sending none", desc.name, desc.hints)
-        return None
-    return fn
+    return descriptor_of(game).hints
 
 
 @dataclass
@@ -222,7 +214,7 @@ class LiveTable:
         cache and seating give each table the manager's."""
         self._views: dict[int, tuple[dict[str, Any], Any]] = {}
         self._hints = hints_of(self.game)
-        self._watched = self.players > 2 and bool(descriptor_of(self.game).inference)
+        self._watched = self.players > 2 and descriptor_of(self.game).inference is not None
         """Whether bot seats keep their views (``saw``): only a game whose bots infer hidden
         hands (its descriptor's ``inference``) read them, and only with more than two seats."""
         self._legal: list[str] | None = None

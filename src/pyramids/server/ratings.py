@@ -258,9 +258,9 @@ def seat_stats(game: FinishedGame) -> list[dict[str, Any]]:
     empty: list[dict[str, Any]] = [{} for _ in range(game.players)]
     try:
         desc = descriptor(game.game)
-        if not desc.player_stats:
+        if desc.player_stats is None:
             return empty
-        stats = desc.load("player_stats")(
+        stats = desc.player_stats.get()(
             make_game(game.game, game.players, game.options), game.record()
         )
         out = [dict(s) for s in stats]

@@ -81,8 +81,8 @@ def _game_messages(lang: str) -> dict[str, str]:
     """The sentences registered games bring along (their descriptor's ``messages``)."""
     entries: dict[str, str] = {}
     for desc in descriptors():
-        if desc.messages:
-            entries.update(desc.load("messages").get(lang, {}))
+        if desc.messages is not None:
+            entries.update(desc.messages.get().get(lang, {}))
     return entries
 
 

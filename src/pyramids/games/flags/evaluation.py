@@ -1,6 +1,6 @@
 """Pyramids and Flags' static evaluation: a value in [0, 1] per seat, without playing on.
 
-The game's ``evaluation`` (``pyramids.flags.DESCRIPTOR``), for searches that stop before
+The game's ``evaluation`` (``pyramids.games.flags.descriptor``), for searches that stop before
 the end (``pyramids.bots.SearchSettings.evaluation``). Deliberately simple, to be refined
 by the search work: a seat's progress is how far it has gone towards the nearest of the
 three win conditions (PF-WIN: five flags, three flags of one group, eight points),

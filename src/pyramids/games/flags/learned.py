@@ -1,6 +1,6 @@
 """Pyramids and Flags' learned evaluation: a value in [0, 1] per seat, from trained weights.
 
-The game's ``learned_evaluation`` (``pyramids.flags.DESCRIPTOR``), for searches set to
+The game's ``learned_evaluation`` (``pyramids.games.flags.descriptor``), for searches set to
 ``evaluation="learned"`` (spec extra ``+learned``): each seat's features
 (``pyramids.games.flags.features``) valued ``sigmoid(b + w·f)`` with the weights of this
 package's ``value.json`` (``pyramids train-eval flags``), normalised to add up to 1;

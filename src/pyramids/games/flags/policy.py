@@ -1,6 +1,6 @@
 """Pyramids and Flags' greedy bot: one ply, from the seat's view only.
 
-The game's default policy (``pyramids.flags.DESCRIPTOR.policy``; the player-facing
+The game's default policy (``pyramids.games.flags.descriptor``'s ``policy``; the player-facing
 ``greedy`` bot of ``pyramids.bots`` delegates to it). It never simulates the engine. From the view it rebuilds the table (which piece stands
 directly on which) and scores each legal action with a static estimate in "flag" units:
 

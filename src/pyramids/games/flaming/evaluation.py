@@ -1,6 +1,6 @@
 """Flaming Pyramids' static evaluation: a value in [0, 1] per seat, without playing on.
 
-The game's ``evaluation`` (``pyramids.flaming.DESCRIPTOR``), for searches that stop
+The game's ``evaluation`` (``pyramids.games.flaming.descriptor``), for searches that stop
 before the end (``pyramids.bots.SearchSettings.evaluation``). Deliberately simple, to be
 refined by the search work: the seat with the fewest tiles left to place (hand and pile,
 ``pyramids.flaming.match.hand_score``) is nearest to winning (FP-END: the first to place

@@ -1,6 +1,6 @@
 """Flaming Pyramids' learned evaluation: a value in [0, 1] per seat, from trained weights.
 
-The game's ``learned_evaluation`` (``pyramids.flaming.DESCRIPTOR``), for searches set to
+The game's ``learned_evaluation`` (``pyramids.games.flaming.descriptor``), for searches set to
 ``evaluation="learned"`` (spec extra ``+learned``): each seat's features
 (``pyramids.games.flaming.features``) valued ``sigmoid(b + w·f)`` with the weights of this
 package's ``value.json`` (``pyramids train-eval flaming``), normalised to add up to 1;

@@ -1,6 +1,6 @@
 """Flaming Pyramids' greedy bot: a one-ply static estimate of what each placement or fall sends back.
 
-The game's default policy (``pyramids.flaming.DESCRIPTOR.policy``; the player-facing
+The game's default policy (``pyramids.games.flaming.descriptor``'s ``policy``; the player-facing
 ``greedy`` bot of ``pyramids.bots`` delegates to it). It never simulates. For every legal
 placement it looks only at the spot's supports and neighbours on the view's pyramid and
 estimates how many tiles mayhem would send under its own pile (FP-MAYHEM-3):

@@ -419,16 +419,8 @@ class FlamingUI(BaseUI):
         show="Draw POSITION's pyramid with each seat's hand and pile sizes, tiles out and "
         "what is pending.",
     )
-    play_options = (
-        OptionSpec(
-            "hands",
-            "int",
-            1,
-            minimum=1,
-            help_en="hands in the match (scores add up)",
-            help_fr="manches du match (les points s'additionnent)",
-        ),
-    )
+    play_options = (OptionSpec("hands", "int", 1, minimum=1),)
+    """Its help line is the catalogue's ``option.flaming.hands``."""
 
     def replay_notes(self, before: State, after: State, lang: str) -> list[str]:
         """After a check that left mayhem standing (``ok`` or a false alarm), where it stands.
