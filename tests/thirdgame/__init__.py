@@ -49,10 +49,11 @@ def load_rl_encoding() -> Callable[[Game], object]:
 
 
 def load_messages() -> Messages:
-    """The game's words: event sentences, option help, preset labels."""
+    """The game's words: event sentences, option help, preset labels, refusals."""
     from tests.thirdgame.texts import MESSAGES
+    from tests.thirdgame.words import MESSAGES as REFUSALS
 
-    return MESSAGES
+    return {lang: {**MESSAGES[lang], **REFUSALS.get(lang, {})} for lang in MESSAGES}
 
 
 DESCRIPTOR = GameDescriptor(

@@ -1,7 +1,7 @@
 """Pebble Pyramid's refusal words (its ``pebbles.*`` codes), English and French.
 
 The third game brings every word it needs through its descriptor's ``messages``:
-``tests.thirdgame.host.MESSAGES`` merges these entries with its events' sentences. The
+``tests.thirdgame.load_messages`` merges these entries with its events' sentences. The
 shared codes it also raises (``position.*``, ``game.*``) have their words in the
 catalogue's ``refusals-core.json``.
 """
