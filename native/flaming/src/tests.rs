@@ -54,16 +54,18 @@ fn rulebook_curse_sends_trio_to_the_right() {
 }
 
 #[test]
-fn refusals_say_what_is_wrong() {
-    let e = State::from_position_json(r#"{"players": 7}"#).err();
-    assert_eq!(e.as_deref(), Some("'players' must be 2 to 6, not 7"));
+fn refusals_name_their_code_and_facts() {
+    let e = State::from_position_json(r#"{"players": 7}"#).expect_err("7 players");
+    assert_eq!(
+        e.to_string(),
+        r#"position.out_of_range {"field":"players","value":7,"low":2,"high":6}"#
+    );
     let e =
         State::from_position_json(r#"{"players": 2, "hands": [["X9"], []], "piles": [[], []]}"#)
-            .err();
-    assert_eq!(
-        e.as_deref(),
-        Some("hands[0]: unknown tile 'X9' (tiles are a colour Y/R/G/B/W and a weight, e.g. R40)")
-    );
+            .expect_err("an unknown tile");
+    assert_eq!(e.code, "flaming.unknown_tile");
+    assert_eq!(e.get("field"), Some(&serde_json::Value::from("hands[0]")));
+    assert_eq!(e.get("value"), Some(&serde_json::Value::from("X9")));
 }
 
 #[test]
