@@ -75,3 +75,39 @@ fn json_round_trips() {
     let back = pos(&text);
     assert_eq!(back.to_position_json(), text);
 }
+
+#[test]
+fn edge_inputs_are_refused_with_the_python_codes() {
+    // Issue 32, point 7: a true is no rank, digits are ASCII, quenched lists tile codes,
+    // a row beyond 1000 (of any size) names the spot as written, 64 bits at most.
+    let base = |extra: &str| {
+        format!(
+            r#"{{"players": 2, "pyramid": ["R100@0,0", "B120@0,2", "Y1@0,4"],
+                "hands": [["R40"], ["G4"]], "piles": [[], []]{extra}}}"#
+        )
+    };
+    let code = |extra: &str| {
+        let e = State::from_position_json(&base(extra)).expect_err("refused");
+        (e.code, e.to_string())
+    };
+    assert_eq!(
+        code(r#", "hands": [[], []], "ranking": [true, 2]"#).0,
+        "position.not_an_integer"
+    );
+    assert_eq!(
+        code(r#", "pyramid": ["R100@\u0660,0"]"#).1,
+        "flaming.not_tile_at {\"field\":\"pyramid\",\"value\":\"R100@٠,0\"}"
+    );
+    assert_eq!(
+        code(r#", "rules": {"fire_die": true}, "quenched": {"Y1": [3]}"#).1,
+        r#"flaming.not_tile_list {"field":"quenched[Y1]"}"#
+    );
+    assert_eq!(
+        code(r#", "pyramid": ["R100@0,0", "Y2@0099999999999999999999999,1"]"#).1,
+        r#"flaming.row_out_of_range {"spot":"99999999999999999999999,1","max_row":1000}"#
+    );
+    assert_eq!(
+        code(r#", "turn": 18446744073709551615"#).1,
+        r#"position.integer_too_large {"field":"turn"}"#
+    );
+}
