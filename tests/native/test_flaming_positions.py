@@ -25,16 +25,9 @@ from pyramids.native.flaming import (
     load_position,
 )
 from tests.flaming.perft_count import perft
-from tests.native.test_flaming_differential import compare, play_both, random_policy
+from tests.native.test_flaming_differential import compare, play_both, random_policy, refusal_of
 
 PERFT_DIR = Path(__file__).parents[1] / "flaming" / "perft"
-
-
-def refusal_of(err: PyramidsError | None) -> tuple[Any, ...] | None:
-    """A refusal as the differential compares it: its class, code and facts."""
-    if err is None:
-        return None
-    return (type(err).__name__, err.code, err.data)
 
 
 def _outcome(load: Any, data: Any) -> tuple[Any, ...]:
