@@ -1,7 +1,10 @@
 """The position notation's JSON, to and from a ``FlamingPosition`` (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5, FP-CALL-10).
 
-``parse_position`` refuses any position that breaks the notation's rules (FP-NOTE-7),
-saying what is wrong, and accepts hand-made ones (FP-NOTE-8).
+``parse_position`` refuses any position that breaks the notation's rules (FP-NOTE-7)
+with a code and facts (``flaming.*``, and ``position.*`` of ``core.fields``), and accepts
+hand-made ones (FP-NOTE-8). FP-NOTE-6: ``pyramids flaming apply`` reads its position with
+``parse_position``, parses each action with ``actions.parse_action`` and prints the result
+with ``position_to_json`` and the events.
 """
 
 from __future__ import annotations
