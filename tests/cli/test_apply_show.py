@@ -144,8 +144,8 @@ def test_apply_french_events(tmp_path: Path) -> None:
         ({"pyramid": ["R100@0,0", "B120@0,0"]}, "two tiles on one spot 0,0"),
         ({"pyramid": ["R100@0,1"]}, "wrong parity"),
         ({"hands": [["G6", "Y2", "Y4", "Y6", "Y10", "Y20"], ["B4"]]}, "a hand holds at most 5"),
-        ({"players": 7}, "'players' must be 2 to 6"),
-        ({"colour": "red"}, "unknown position field(s): colour"),
+        ({"players": 7}, "'players' must be from 2 to 6"),
+        ({"colour": "red"}, "unknown position field: colour"),
     ],
     ids=[
         "unknown-tile",

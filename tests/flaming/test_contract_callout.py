@@ -377,34 +377,64 @@ def test_the_option_is_left_out_of_the_notation_when_off() -> None:
 
 
 @pytest.mark.parametrize(
-    ("changes", "message"),
+    ("changes", "code", "facts"),
     [
-        ({"overlooked": True, "rules": {"preset": "standard"}}, "needs the callout option"),
-        ({"overlooked": True, "pyramid": ["R100@0,0"]}, "no mayhem stands"),
-        ({"pending": {"player": 0, "kind": "check"}}, "the checker is seat 1"),
-        ({"pending": {"player": 1, "kind": "check"}, "rules": {}}, "needs the callout option"),
-        ({"rules": {"callout": "sometimes"}}, "unknown callout mode 'sometimes'"),
-        ({"overlooked": "yes"}, "'overlooked' must be true or false"),
+        (
+            {"overlooked": True, "rules": {"preset": "standard"}},
+            "flaming.overlooked_needs_callout",
+            {},
+        ),
+        ({"overlooked": True, "pyramid": ["R100@0,0"]}, "flaming.overlooked_without_mayhem", {}),
+        (
+            {"pending": {"player": 0, "kind": "check"}},
+            "flaming.wrong_checker",
+            {"checker": 1, "to_move": 0, "value": 0},
+        ),
+        (
+            {"pending": {"player": 1, "kind": "check"}, "rules": {}},
+            "flaming.check_needs_callout",
+            {},
+        ),
+        (
+            {"rules": {"callout": "sometimes"}},
+            "flaming.unknown_callout",
+            {"value": "sometimes", "modes": ["off", "family", "competitive"]},
+        ),
+        (
+            {"overlooked": "yes"},
+            "position.not_a_boolean",
+            {"field": "overlooked", "value": "yes"},
+        ),
     ],
 )
 def test_a_position_that_breaks_call_out_notation_is_refused(
-    changes: dict[str, Any], message: str
+    changes: dict[str, Any], code: str, facts: dict[str, Any]
 ) -> None:
     """FP-NOTE-7, FP-CALL-10: a position the rules cannot reach says what is wrong."""
     data = position_json(pyramid=[*MISFIT_BASE, "G60@1,1"], hands=[["Y2"], ["R2"]], rules=FAMILY)
     data.update(changes)
-    with pytest.raises(PositionError, match=message):
+    with pytest.raises(PositionError) as caught:
         position_from_json(data)
+    assert (caught.value.code, caught.value.data) == (code, facts)
 
 
 def test_check_actions_are_refused_outside_a_check_and_placements_during_one() -> None:
     """FP-CALL-3: only the checker answers, only with ok or a call of an occupied position."""
     state = misfit_table(FAMILY)
-    with pytest.raises(IllegalActionError, match="no check is pending"):
+    with pytest.raises(IllegalActionError) as caught:
         state.parse_action("ok")
+    assert caught.value.code == "flaming.no_check_pending"
     play(state, "G60@1,1")
-    with pytest.raises(IllegalActionError, match="seat 1 is checking the pyramid"):
+    with pytest.raises(IllegalActionError) as caught:
         state.parse_action("Y2@1,3")
-    with pytest.raises(IllegalActionError, match="there is no tile at 2,2 to call"):
+    assert (caught.value.code, caught.value.data) == ("flaming.check_pending", {"seat": 1})
+    with pytest.raises(IllegalActionError) as caught:
         state.parse_action("call:2,2")
+    assert (caught.value.code, caught.value.data) == (
+        "flaming.no_tile_to_call",
+        {"spot": "2,2", "seat": 1},
+    )
+    assert str(caught.value) == (
+        "there is no tile at 2,2 to call: seat 1 says ok or calls a tile on the pyramid"
+    )
     assert state.to_json()["pending"] == {"player": 1, "kind": "check"}

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from pyramids.core import TERMINAL
+from pyramids.core import TERMINAL, IllegalActionError
 from pyramids.flaming import FlamingGame, FlamingOptions, FlamingState
 from pyramids.flaming.match import Match
 from pyramids.flaming.tiles import ALL_TILES, BASIC_TILES, EMBERS, IS_EMBER, MILLSTONE, NAMES
@@ -457,8 +457,9 @@ def test_match_scores_tiles_left_and_the_lowest_total_wins() -> None:
 def test_match_refuses_to_score_an_unfinished_hand() -> None:
     """FP-OPT-4: a hand is scored "at its end"."""
     match = Match(players=2, hands=1)
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(IllegalActionError) as caught:
         match.record_hand(position(pyramid=["R100@0,0"], hands=[["R40"], ["G2"]]))
+    assert caught.value.code == "flaming.hand_not_over"
 
 
 def test_match_scores_a_played_hand_with_the_winner_at_zero() -> None:

@@ -3,8 +3,8 @@
 Seeded games run through both engines; after every action everything the protocol shows
 must be equal: the legal actions (same order), the position JSON, the events (kinds and
 data), every seat's view and the spectator's (``==`` and ``to_json``), the information
-state keys, the returns and outcome, the history, the deciding seat and the chance
-outcomes. Random, greedy and mayhem-seeking policies; every preset, 2-6 players, curse on
+state keys, the returns and outcome, the history, the deciding seat, the chance
+outcomes, and the refusal (class, code, facts) of a few probe actions. Random, greedy and mayhem-seeking policies; every preset, 2-6 players, curse on
 and off, fire die on and off, call-out family and competitive, the max_turns ranking.
 ``long_run`` is the long version (``scripts/native_differential.py``).
 """
@@ -21,11 +21,23 @@ import pytest
 pytest.importorskip("pyramids._native")
 
 from pyramids import _native
+from pyramids.core.errors import PyramidsError
 from pyramids.core.game import CHANCE, State
 from pyramids.flaming import FlamingGame, FlamingOptions
-from pyramids.flaming.actions import CHECK_OK, call_action, decode_place, is_place
+from pyramids.flaming.actions import (
+    CALL_BASE,
+    CHECK_OK,
+    DIE_BASE,
+    LEFT,
+    PLACE_BASE,
+    call_action,
+    decode_place,
+    is_place,
+    place_action,
+)
 from pyramids.flaming.mayhem import CURSE, EXPLOSION, called_keys
 from pyramids.flaming.position import add_tile
+from pyramids.flaming.tiles import key_of
 from pyramids.games.flaming.policy import GreedyFlamingBot
 from pyramids.native.flaming import NativeFlamingGame, NativeFlamingState
 
@@ -38,6 +50,30 @@ class MismatchError(AssertionError):
 
 def _events(state: State) -> list[tuple[str, dict[str, Any]]]:
     return [(e.kind, e.data) for e in state.events()]
+
+
+def refusal_of(err: PyramidsError | None) -> tuple[Any, ...] | None:
+    """A refusal as the differential compares it: its class, code and facts."""
+    if err is None:
+        return None
+    return (type(err).__name__, err.code, err.data)
+
+
+REFUSAL_PROBES = (
+    LEFT,
+    DIE_BASE + 2,
+    PLACE_BASE + 45,
+    CHECK_OK,
+    CALL_BASE,
+    call_action(key_of(1, 1)),
+    place_action(0, key_of(0, 0)),
+    place_action(44, key_of(1, 1)),
+)
+"""Actions of every kind whose refusal (or None) is compared after each step."""
+
+
+def _refusals(state: State) -> list[Any]:
+    return [refusal_of(state.illegal_reason(a)) for a in REFUSAL_PROBES]  # type: ignore[attr-defined]
 
 
 def compare(py: State, nat: State, where: str, *, views: bool = True) -> int:
@@ -53,6 +89,7 @@ def compare(py: State, nat: State, where: str, *, views: bool = True) -> int:
         ("history", py.history(), nat.history()),
         ("chance outcomes", py.chance_outcomes(), nat.chance_outcomes()),
         ("terminal", py.is_terminal(), nat.is_terminal()),
+        ("refusals", _refusals(py), _refusals(nat)),
     ]
     if views:
         for seat in [None, *range(py.num_players)]:

@@ -1,5 +1,5 @@
 """The native Flaming Pyramids engine against the Python one on positions, deals, views,
-determinization and refusals: same states, same draws, same errors with the same words."""
+determinization and refusals: same states, same draws, same refusals (class, code, facts)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("pyramids._native")
 
-from pyramids.core.errors import IllegalActionError, PositionError
+from pyramids.core.errors import IllegalActionError, PositionError, PyramidsError
 from pyramids.core.game import CHANCE, State
 from pyramids.flaming import FlamingGame, FlamingOptions, position_from_json
 from pyramids.flaming.actions import CALL_BASE, CHECK_OK, PLACE_BASE, place_action
@@ -26,7 +26,7 @@ from pyramids.native.flaming import (
     load_position,
 )
 from tests.flaming.perft_count import perft
-from tests.native.test_flaming_differential import compare, play_both, random_policy
+from tests.native.test_flaming_differential import compare, play_both, random_policy, refusal_of
 
 PERFT_DIR = Path(__file__).parents[1] / "flaming" / "perft"
 
@@ -35,12 +35,13 @@ def _outcome(load: Any, data: Any) -> tuple[Any, ...]:
     try:
         state = load(data)
     except PositionError as exc:
-        return ("refused", str(exc))
+        return ("refused", refusal_of(exc))
     return ("accepted", state.to_json())
 
 
 def assert_same_verdict(data: Any) -> tuple[Any, ...]:
-    """Both engines accept ``data`` as the same position or refuse it with the same words."""
+    """Both engines accept ``data`` as the same position or refuse it with the same class,
+    code and facts."""
     want = _outcome(position_from_json, data)
     got = _outcome(load_position, data)
     assert got == want, f"position {data!r}"
@@ -120,6 +121,13 @@ BROKEN: list[Any] = [
     _base(rules={"max_turns": 2.5}),
     _base(rules={"max_turns": None}),
     _base(rules={"first_player": -1}),
+    _base(rules={"first_player": True}),
+    _base(ranking=[True, 2]),
+    _base(pyramid=["R100@0,0", "B120@\u0660,2"]),
+    _base(quenched={"Y1": [3]}, pyramid=["R100@0,0", "B120@0,2", "Y1@0,4"]),
+    _base(turn=2**70),
+    _base(players=2**64),
+    _base(rules={"max_turns": 2**63}),
     _base(rules={"first_player": "0"}),
     _base(rules={"callout": "loud"}),
     _base(rules={"callout": 1}),
@@ -179,7 +187,6 @@ VALID: list[dict[str, Any]] = [
     _base(),
     _base(pyramid=[" r100 @ 0 , 0 ", "B120@0,2"]),
     _base(hands=[[" r40 ", "Y2"], ["G4"]]),
-    _base(rules={"first_player": True}),
     _base(events=[1, 2]),
     _base(to_move=1, turn=17, rules={"preset": "family", "curse": True, "max_turns": 20}),
     _base(
@@ -218,7 +225,7 @@ VALID: list[dict[str, Any]] = [
 
 @pytest.mark.parametrize("data", BROKEN, ids=range(len(BROKEN)))
 def test_broken_positions_are_refused_alike(data: Any) -> None:
-    """FP-NOTE-7: both engines refuse with the same PositionError text."""
+    """FP-NOTE-7: both engines refuse with the same PositionError code and facts."""
     verdict = assert_same_verdict(data)
     assert verdict[0] == "refused" or data is BROKEN[-1] or True
 
@@ -305,8 +312,12 @@ def test_positions_round_trip_through_both_engines() -> None:
 
 def test_state_from_json_checks_the_player_count() -> None:
     """The game's state_from_json refuses a position of another size, as the Python game."""
-    with pytest.raises(PositionError, match="the position has 2 players, the game 3"):
+    with pytest.raises(PositionError) as caught:
         NativeFlamingGame(3).state_from_json(_base())
+    assert (caught.value.code, caught.value.data) == (
+        "game.position_players",
+        {"players": 3, "position_players": 2},
+    )
     assert native_engine(descriptor("flaming")) is ENGINE
     assert ENGINE.load_position(_base()).to_json() == position_from_json(_base()).to_json()
 
@@ -339,13 +350,13 @@ def test_illegal_actions_are_refused_alike() -> None:
         nat = NativeFlamingGame(2 + seed % 4, options).new_initial_state(seed)
         while True:
             for action in _probe_actions(py, rng):
-                want = py.illegal_reason(action)
-                assert nat.illegal_reason(action) == want, (action, py.to_json())
+                want = refusal_of(py.illegal_reason(action))
+                assert refusal_of(nat.illegal_reason(action)) == want, (action, py.to_json())
                 if want is not None:
                     for state in (py, nat):
                         with pytest.raises(IllegalActionError) as info:
                             state.apply(action)
-                        assert str(info.value) == want
+                        assert refusal_of(info.value) == want
             compare(py, nat, f"probing seed {seed}")
             if py.is_terminal():
                 break
@@ -357,12 +368,12 @@ def test_illegal_actions_are_refused_alike() -> None:
             for text in (py.action_to_string(action), "R40@1,1", "ok", "left", "die:3", "call:0,0"):
                 try:
                     want_a: Any = py.parse_action(text)
-                except ValueError as exc:
-                    want_a = (type(exc), str(exc))
+                except PyramidsError as exc:
+                    want_a = refusal_of(exc)
                 try:
                     got_a: Any = nat.parse_action(text)
-                except ValueError as exc:
-                    got_a = (type(exc), str(exc))
+                except PyramidsError as exc:
+                    got_a = refusal_of(exc)
                 assert got_a == want_a
 
 

@@ -1,14 +1,16 @@
 //! The position notation's JSON (FP-NOTE-3..5, FP-CALL-10), the mirror of `codec.py`:
 //! printed with the same keys in the same order, parsed with every refusal the Python
-//! codec makes, in the same order and with the same text.
+//! reader (`text.py`) makes, in the same order and with the same codes and facts.
 
+use pyramids_core::Refusal;
 use serde_json::{Map, Value};
 
+use crate::fields::{check_integer, check_range, int_field, known_fields, object_field};
 use crate::options::Options;
-use crate::pyjson::{as_int, is_py_space, py_str, py_strip, repr, repr_str};
+use crate::pyjson::{is_py_space, py_strip};
 use crate::state::{State, CHECK, DIE, FALL, HAND_SIZE, NONE};
 use crate::tiles::{
-    by_name, col_of, ember_slot, is_ember, name, row_of, tile_at, Key, MAX_COL, MAX_ROW,
+    by_name, col_of, ember_slot, is_ember, name, row_of, spot_name, tile_at, Key, MAX_COL, MAX_ROW,
     NEIGHBOURS, NUM_TILES, ROW, SUPPORT_LEFT, SUPPORT_RIGHT,
 };
 
@@ -29,13 +31,13 @@ const TOP_KEYS: [&str; 14] = [
     "events",
 ];
 
-/// `tiles.parse_tile`: a tile from its code (`R40`, spaces and case forgiven).
-pub fn parse_tile(text: &str) -> Result<u8, String> {
+/// `tiles.parse_tile(text, field)`: a tile from its code (`R40`, spaces and case forgiven);
+/// `flaming.unknown_tile` names the field read and the refused text.
+pub fn parse_tile(text: &str, field: &str) -> Result<u8, Refusal> {
     by_name(&py_strip(text).to_ascii_uppercase()).ok_or_else(|| {
-        format!(
-            "unknown tile {} (tiles are a colour Y/R/G/B/W and a weight, e.g. R40)",
-            repr_str(text)
-        )
+        Refusal::position("flaming.unknown_tile")
+            .with("field", field)
+            .with("value", text)
     })
 }
 
@@ -72,24 +74,27 @@ impl BigInt {
     }
 }
 
-/// `tiles.check_spot(row, col)` on the integers' texts.
-fn check_spot(row: &str, col: &str) -> Result<Key, String> {
+/// `tiles.check_spot(row, col)` on the integers' texts (any size: the spot fact is text).
+fn check_spot(row: &str, col: &str) -> Result<Key, Refusal> {
     let (r, c) = (BigInt::parse(row), BigInt::parse(col));
+    let spot = format!("{},{}", r.text(), c.text());
     let rv = r.small().filter(|v| (0..=i64::from(MAX_ROW)).contains(v));
     let Some(rv) = rv else {
-        return Err(format!("row {} is out of range (0 to {MAX_ROW})", r.text()));
+        return Err(Refusal::position("flaming.row_out_of_range")
+            .with("spot", spot)
+            .with("max_row", MAX_ROW));
     };
     let cv = c
         .small()
         .filter(|v| -i64::from(MAX_COL) < *v && *v < i64::from(MAX_COL));
     let Some(cv) = cv else {
-        return Err(format!("column {} is out of range", c.text()));
+        return Err(Refusal::position("flaming.column_out_of_range").with("spot", spot));
     };
     if (cv - rv).rem_euclid(2) != 0 {
-        return Err(format!(
-            "spot {rv},{cv} has the wrong parity: a tile in row {rv} sits on {} columns",
-            if rv % 2 == 0 { "even" } else { "odd" }
-        ));
+        return Err(Refusal::position("flaming.wrong_parity")
+            .with("spot", spot)
+            .with("row", rv)
+            .with("even", rv % 2 == 0));
     }
     Ok(-(rv as Key) * ROW + cv as Key)
 }
@@ -137,73 +142,65 @@ fn signed_digits(s: &str) -> Option<(&str, &str)> {
     Some((&s[..i], &s[i..]))
 }
 
-/// `actions.parse_tile_at(text, what)`: (tile, key) from `TILE@row,col`.
-pub fn parse_tile_at(value: Option<&Value>, what: &str) -> Result<(u8, Key), String> {
-    let Some(Value::String(text)) = value else {
-        let shown = value.map(repr).unwrap_or_else(|| "None".into());
-        return Err(format!(
-            "{what} must be a string like 'R40@1,1', not {shown}"
-        ));
+/// `actions.parse_tile_at(text, field)`: (tile, key) from `TILE@row,col`;
+/// `flaming.not_tile_at` names the field and the refused value.
+pub fn parse_tile_at(value: Option<&Value>, field: &str) -> Result<(u8, Key), Refusal> {
+    let parts = match value {
+        Some(Value::String(text)) => match_tile_at(text),
+        _ => None,
     };
-    let Some((tile, row, col)) = match_tile_at(text) else {
-        return Err(format!(
-            "{what} {} is not of the form TILE@row,col (e.g. R40@1,1)",
-            repr_str(text)
-        ));
+    let Some((tile, row, col)) = parts else {
+        return Err(Refusal::position("flaming.not_tile_at")
+            .with("field", field)
+            .with("value", value.cloned().unwrap_or(Value::Null)));
     };
-    let tile = parse_tile(tile)?;
+    let tile = parse_tile(tile, field)?;
     Ok((tile, check_spot(row, col)?))
 }
 
-/// `core.fields.int_field`.
-fn int_field(data: &Map<String, Value>, key: &str, default: Option<i64>) -> Result<i64, String> {
-    let value = match data.get(key) {
-        Some(v) => v.clone(),
-        None => default.map(Value::from).unwrap_or(Value::Null),
+/// `text._seat_field`: a seat number from 0 to players - 1 (a `true` is no seat).
+fn seat_field(value: Option<&Value>, field: &str, players: i64) -> Result<i64, Refusal> {
+    let Some(value) = value.filter(|v| !v.is_null()) else {
+        return Err(Refusal::position("position.missing_field").with("field", field));
     };
-    if value.is_null() {
-        return Err(format!("the position has no '{key}'"));
-    }
-    as_int(&value, false).ok_or_else(|| format!("'{key}' must be an integer, not {}", repr(&value)))
+    check_range(check_integer(value, field)?, field, 0, Some(players - 1))
 }
 
 fn tile_lists(
     data: &Map<String, Value>,
     key: &str,
     players: usize,
-) -> Result<Vec<Vec<u8>>, String> {
+) -> Result<Vec<Vec<u8>>, Refusal> {
     let value = data.get(key).filter(|v| !v.is_null());
     let Some(value) = value else {
-        return Err(format!("the position has no '{key}'"));
+        return Err(Refusal::position("position.missing_field").with("field", key));
     };
     let list = match value {
         Value::Array(a) if a.len() == players => a,
         _ => {
-            return Err(format!(
-                "'{key}' must be a list of {players} lists (one per seat)"
-            ))
+            return Err(Refusal::position("flaming.not_seat_lists")
+                .with("field", key)
+                .with("players", players))
         }
     };
     let mut out = Vec::with_capacity(players);
     for (seat, items) in list.iter().enumerate() {
-        let Value::Array(items) = items else {
-            return Err(format!("{key}[{seat}] must be a list of tile codes"));
+        let field = format!("{key}[{seat}]");
+        let items = match items {
+            Value::Array(items) if items.iter().all(Value::is_string) => items,
+            _ => return Err(Refusal::position("flaming.not_tile_list").with("field", field)),
         };
         let mut tiles = Vec::with_capacity(items.len());
         for x in items {
-            if !x.is_string() {
-                return Err(format!("{key}[{seat}] must be a list of tile codes"));
-            }
-        }
-        for x in items {
-            let t =
-                parse_tile(x.as_str().unwrap_or("")).map_err(|e| format!("{key}[{seat}]: {e}"))?;
-            tiles.push(t);
+            tiles.push(parse_tile(x.as_str().unwrap_or(""), &field)?);
         }
         out.push(tiles);
     }
     Ok(out)
 }
+
+/// Where a tile is listed (`text.parse_position`'s `claim`): the place and the seat.
+type Place = (&'static str, Option<usize>);
 
 impl State {
     /// FP-NOTE-3..5: the position as the contract's JSON object.
@@ -291,98 +288,76 @@ impl State {
         Value::Object(self.to_json_value()).to_string()
     }
 
-    /// `codec.parse_position` of a JSON text; Err is the Python PositionError text.
-    pub fn from_position_json(text: &str) -> Result<State, String> {
+    /// `text.parse_position` of a JSON text; Err is the Python engine's refusal.
+    pub fn from_position_json(text: &str) -> Result<State, Refusal> {
         let data: Value = serde_json::from_str(text)
-            .map_err(|e| format!("the position is not valid JSON: {e}"))?;
+            .map_err(|_| Refusal::position("position.not_an_object").with("field", None::<&str>))?;
         State::from_position_value(&data)
     }
 
-    /// `codec.parse_position` of a parsed JSON value.
-    pub fn from_position_value(data: &Value) -> Result<State, String> {
-        let Value::Object(data) = data else {
-            return Err("a position must be a JSON object".into());
-        };
-        let mut unknown: Vec<&str> = data
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !TOP_KEYS.contains(k))
-            .collect();
-        if !unknown.is_empty() {
-            unknown.sort_unstable();
-            return Err(format!("unknown position field(s): {}", unknown.join(", ")));
-        }
+    /// `text.parse_position` of a parsed JSON value.
+    pub fn from_position_value(data: &Value) -> Result<State, Refusal> {
+        let data = object_field(data, None)?;
+        known_fields(data, &TOP_KEYS, None)?;
         let rules = data
             .get("rules")
             .cloned()
             .unwrap_or_else(|| Value::Object(Map::new()));
         let mut opts = Options::from_json(&rules)?;
         opts.first_player = 0;
-        let players = int_field(data, "players", None)?;
-        if !(2..=6).contains(&players) {
-            return Err(format!("'players' must be 2 to 6, not {players}"));
-        }
+        let players = int_field(data, "players", None, 2, Some(6))?;
         let n = players as usize;
-        let to_move = int_field(data, "to_move", Some(0))?;
-        if !(0..players).contains(&to_move) {
-            return Err(format!(
-                "'to_move' must be a seat from 0 to {}, not {to_move}",
-                players - 1
-            ));
-        }
-        let turn = int_field(data, "turn", Some(1))?;
-        if turn < 1 {
-            return Err(format!("'turn' must be 1 or more, not {turn}"));
-        }
-        let mut seen: [Option<String>; NUM_TILES] = std::array::from_fn(|_| None);
+        let to_move = int_field(data, "to_move", Some(0), 0, Some(players - 1))?;
+        let turn = int_field(data, "turn", Some(1), 1, None)?;
+        let mut seen: [Option<Place>; NUM_TILES] = [None; NUM_TILES];
         let tiles_ok = opts.tiles();
         let preset = opts.preset_name();
-        let mut claim = |t: u8, where_: String| -> Result<(), String> {
-            if let Some(before) = &seen[usize::from(t)] {
-                return Err(format!(
-                    "{} is listed twice: in {before} and in {where_}",
-                    name(t)
-                ));
+        let mut claim = |t: u8, place: Place| -> Result<(), Refusal> {
+            if let Some((first, first_seat)) = seen[usize::from(t)] {
+                return Err(Refusal::position("flaming.tile_twice")
+                    .with("tile", name(t))
+                    .with("first", first)
+                    .with("first_seat", first_seat)
+                    .with("second", place.0)
+                    .with("second_seat", place.1));
             }
             if (tiles_ok >> t) & 1 == 0 {
-                return Err(format!("{} is not part of a {preset} game", name(t)));
+                return Err(Refusal::position("flaming.not_in_preset")
+                    .with("tile", name(t))
+                    .with("preset", preset));
             }
-            seen[usize::from(t)] = Some(where_);
+            seen[usize::from(t)] = Some(place);
             Ok(())
         };
         let mut st = State::empty(n, opts);
         let pyramid = data.get("pyramid").cloned().unwrap_or(Value::Array(vec![]));
         let Value::Array(pyramid) = pyramid else {
-            return Err("'pyramid' must be a list like [\"R100@0,0\", ...]".into());
+            return Err(Refusal::position("flaming.pyramid_not_list"));
         };
         for entry in &pyramid {
-            let (tile, key) = parse_tile_at(Some(entry), "pyramid entry")?;
+            let (tile, key) = parse_tile_at(Some(entry), "pyramid")?;
             if let Some(there) = st.board.get(key) {
-                return Err(format!(
-                    "two tiles on one spot {},{}: {} and {}",
-                    row_of(key.into()),
-                    col_of(key.into()),
-                    name(there),
-                    name(tile)
-                ));
+                return Err(Refusal::position("flaming.spot_taken_twice")
+                    .with("spot", spot_name(key.into()))
+                    .with("tiles", vec![name(there), name(tile)]));
             }
-            claim(tile, "the pyramid".into())?;
+            claim(tile, ("pyramid", None))?;
             st.board.insert(key, tile);
         }
         let hands = tile_lists(data, "hands", n)?;
         let piles = tile_lists(data, "piles", n)?;
         for seat in 0..n {
             if hands[seat].len() > HAND_SIZE {
-                return Err(format!(
-                    "seat {seat} holds {} tiles; a hand holds at most 5",
-                    hands[seat].len()
-                ));
+                return Err(Refusal::position("flaming.hand_too_big")
+                    .with("seat", seat)
+                    .with("count", hands[seat].len())
+                    .with("max", HAND_SIZE));
             }
             for &t in &hands[seat] {
-                claim(t, format!("seat {seat}'s hand"))?;
+                claim(t, ("hand", Some(seat)))?;
             }
             for &t in &piles[seat] {
-                claim(t, format!("seat {seat}'s pile"))?;
+                claim(t, ("pile", Some(seat)))?;
             }
             st.hands[seat] = crate::state::Hand::from_slice(&hands[seat]);
             st.piles[seat] = crate::state::Pile::from_slice(&piles[seat]);
@@ -391,11 +366,11 @@ impl State {
         let out = data.get("out").cloned().unwrap_or(Value::Array(vec![]));
         let out = match out {
             Value::Array(items) if items.iter().all(Value::is_string) => items,
-            _ => return Err("'out' must be a list of tile codes".into()),
+            _ => return Err(Refusal::position("flaming.not_tile_list").with("field", "out")),
         };
         for x in &out {
-            let t = parse_tile(x.as_str().unwrap_or(""))?;
-            claim(t, "'out'".into())?;
+            let t = parse_tile(x.as_str().unwrap_or(""), "out")?;
+            claim(t, ("out", None))?;
             st.out.push(t);
         }
         st.to_move = to_move as u8;
@@ -411,41 +386,35 @@ impl State {
         let winner = data.get("winner").filter(|v| !v.is_null());
         let ranking = data.get("ranking").filter(|v| !v.is_null());
         if let Some(w) = winner {
-            let w = as_int(w, false).filter(|w| (0..players).contains(w));
-            let Some(w) = w else {
-                return Err(format!("'winner' must be a seat from 0 to {}", players - 1));
-            };
-            let w = w as usize;
+            let w = seat_field(Some(w), "winner", players)? as usize;
             if !st.hands[w].is_empty() || !st.piles[w].is_empty() {
-                return Err(format!("seat {w} is the winner but still has tiles"));
+                return Err(Refusal::position("flaming.winner_has_tiles").with("seat", w));
             }
             st.winner = w as i8;
         }
         if let Some(r) = ranking {
             if winner.is_some() {
-                return Err("a position has a 'winner' or a 'ranking', not both".into());
+                return Err(Refusal::position("flaming.winner_and_ranking"));
             }
-            let ranks: Option<Vec<i64>> = match r {
-                Value::Array(items) if items.len() == n => items
-                    .iter()
-                    .map(|x| as_int(x, true).filter(|v| (1..=players).contains(v)))
-                    .collect(),
-                _ => None,
+            let items = match r {
+                Value::Array(items) if items.len() == n => items,
+                _ => {
+                    return Err(Refusal::position("flaming.bad_ranking")
+                        .with("value", r.clone())
+                        .with("players", players))
+                }
             };
-            let Some(ranks) = ranks else {
-                return Err(format!(
-                    "'ranking' must list a rank from 1 to {players} per seat"
-                ));
-            };
-            for (s, r) in ranks.iter().enumerate() {
-                st.ranking[s] = *r as u8;
+            for (s, x) in items.iter().enumerate() {
+                // A JSON true is not a rank (FP-NOTE-4).
+                let rank = check_range(check_integer(x, "ranking")?, "ranking", 1, Some(players))?;
+                st.ranking[s] = rank as u8;
             }
             st.ranked = true;
         }
         let terminal = winner.is_some() || ranking.is_some();
         if let Some(pending) = data.get("pending").filter(|v| !v.is_null()) {
             if terminal {
-                return Err("an ended game has no pending decision".into());
+                return Err(Refusal::position("flaming.ended_with_pending"));
             }
             st.load_pending(pending)?;
         }
@@ -460,50 +429,38 @@ impl State {
                     && st.hands[seat].is_empty()
                     && st.piles[seat].is_empty()
                 {
-                    return Err(format!(
-                        "seat {seat} has no tiles left but the game has no winner"
-                    ));
+                    return Err(Refusal::position("flaming.no_tiles_no_winner").with("seat", seat));
                 }
             }
             if st.pending == NONE && st.hands[usize::from(st.to_move)].is_empty() {
-                return Err(format!(
-                    "seat {} is to move with no tile in hand",
-                    st.to_move
-                ));
+                return Err(
+                    Refusal::position("flaming.to_move_without_tiles").with("seat", st.to_move)
+                );
             }
         }
         Ok(st)
     }
 
-    fn load_quenched(&mut self, quenched: &Value) -> Result<(), String> {
-        let Value::Object(map) = quenched else {
-            return Err("'quenched' must be an object like {\"Y1\": [\"R2\"]}".into());
-        };
+    fn load_quenched(&mut self, quenched: &Value) -> Result<(), Refusal> {
+        let map = object_field(quenched, Some("quenched"))?;
         for (ember_name, touching) in map {
-            let ember = parse_tile(ember_name)?;
+            let ember = parse_tile(ember_name, "quenched")?;
             if !is_ember(ember) {
-                return Err(format!(
-                    "only embers are quenched; {ember_name} is not an ember"
-                ));
+                return Err(Refusal::position("flaming.quenched_not_ember")
+                    .with("tile", ember_name.as_str()));
             }
             if (self.board.mask >> ember) & 1 == 0 {
-                return Err(format!("quenched ember {ember_name} is not on the pyramid"));
+                return Err(Refusal::position("flaming.quenched_not_on_pyramid")
+                    .with("tile", ember_name.as_str()));
             }
-            let Value::Array(touching) = touching else {
-                return Err(format!(
-                    "quenched[{}] must be a list of tile codes",
-                    repr_str(ember_name)
-                ));
+            let field = format!("quenched[{ember_name}]");
+            let touching = match touching {
+                Value::Array(items) if items.iter().all(Value::is_string) => items,
+                _ => return Err(Refusal::position("flaming.not_tile_list").with("field", field)),
             };
             let mut mask = 0u64;
             for x in touching {
-                let Value::String(x) = x else {
-                    return Err(format!(
-                        "quenched[{}] must be a list of tile codes",
-                        repr_str(ember_name)
-                    ));
-                };
-                mask |= 1 << parse_tile(x)?;
+                mask |= 1 << parse_tile(x.as_str().unwrap_or(""), &field)?;
             }
             let k = self.board.key_of[usize::from(ember)];
             let ended = NEIGHBOURS.iter().any(|off| {
@@ -516,103 +473,88 @@ impl State {
             }
         }
         if !map.is_empty() && !self.opts.fire_die {
-            return Err("a quenched ember needs the fire_die option".into());
+            return Err(Refusal::position("flaming.quench_needs_fire_die"));
         }
         Ok(())
     }
 
-    fn load_pending(&mut self, pending: &Value) -> Result<(), String> {
+    fn load_pending(&mut self, pending: &Value) -> Result<(), Refusal> {
         let n = self.n() as i64;
-        let Value::Object(pending) = pending else {
-            return Err("'pending' must be an object".into());
-        };
-        let player = pending
-            .get("player")
-            .and_then(|p| as_int(p, false))
-            .filter(|p| (0..n).contains(p));
-        let Some(player) = player else {
-            return Err(format!("pending.player must be a seat from 0 to {}", n - 1));
-        };
+        let pending = object_field(pending, Some("pending"))?;
+        let player = seat_field(pending.get("player"), "pending.player", n)?;
         self.responsible = player as u8;
         let kind = pending.get("kind");
         match kind.and_then(Value::as_str) {
             Some("fall") => {
                 let given = pending.get("tile");
                 let (tile, key) = parse_tile_at(given, "pending.tile")?;
-                let shown = given.map(py_str).unwrap_or_else(|| "None".into());
+                let shown = given.cloned().unwrap_or(Value::Null);
                 if self.board.get(key) != Some(tile) {
-                    return Err(format!(
-                        "pending fall names {shown}, which is not on the pyramid"
-                    ));
+                    return Err(
+                        Refusal::position("flaming.fall_not_on_pyramid").with("value", shown)
+                    );
                 }
                 if crate::tiles::is_base(key) {
-                    return Err("a base tile cannot fall".into());
+                    return Err(Refusal::position("flaming.base_cannot_fall").with("value", shown));
                 }
                 if self.board.contains(key + SUPPORT_LEFT)
                     || self.board.contains(key + SUPPORT_RIGHT)
                 {
-                    return Err(format!(
-                        "pending fall: {shown} still rests on a tile, so it cannot fall"
-                    ));
+                    return Err(Refusal::position("flaming.fall_supported").with("value", shown));
                 }
                 self.pending = FALL;
                 self.pending_key = key;
             }
             Some("check") => {
                 if !self.opts.callout_on() {
-                    return Err(
-                        "a pending check needs the callout option (family or competitive)".into(),
-                    );
+                    return Err(Refusal::position("flaming.check_needs_callout"));
                 }
                 if player != i64::from(self.checker()) {
-                    return Err(format!(
-                        "pending check: the checker is seat {}, on the left of seat {} who is to move, not seat {player}",
-                        self.checker(),
-                        self.to_move
-                    ));
+                    return Err(Refusal::position("flaming.wrong_checker")
+                        .with("checker", self.checker())
+                        .with("to_move", self.to_move)
+                        .with("value", player));
                 }
                 if self.board.is_empty() {
-                    return Err("pending check: there is no pyramid to check".into());
+                    return Err(Refusal::position("flaming.check_without_pyramid"));
                 }
                 self.responsible = self.to_move;
                 self.pending = CHECK;
             }
             Some("die") => {
                 if !self.opts.fire_die {
-                    return Err("a pending die roll needs the fire_die option".into());
+                    return Err(Refusal::position("flaming.die_needs_fire_die"));
                 }
                 let (cat, key) = self.first_event(self.opts.curse);
                 self.candidates = self.board.mask;
                 if cat != crate::mayhem::FIRE {
-                    return Err(
-                        "pending die: no fire is waiting for a roll (the first mayhem check finds none)".into()
-                    );
+                    return Err(Refusal::position("flaming.die_without_fire"));
                 }
                 self.pending = DIE;
                 self.pending_key = key;
             }
             _ => {
-                let shown = kind.map(repr).unwrap_or_else(|| "None".into());
-                return Err(format!(
-                    "pending.kind must be 'fall', 'die' or 'check', not {shown}"
-                ));
+                return Err(Refusal::position("flaming.bad_pending_kind")
+                    .with("value", kind.cloned().unwrap_or(Value::Null)));
             }
         }
         Ok(())
     }
 
-    fn load_overlooked(&mut self, overlooked: &Value) -> Result<(), String> {
+    fn load_overlooked(&mut self, overlooked: &Value) -> Result<(), Refusal> {
         let Value::Bool(overlooked) = overlooked else {
-            return Err("'overlooked' must be true or false".into());
+            return Err(Refusal::position("position.not_a_boolean")
+                .with("field", "overlooked")
+                .with("value", overlooked.clone()));
         };
         if !overlooked {
             return Ok(());
         }
         if !self.opts.callout_on() {
-            return Err("'overlooked' needs the callout option (family or competitive)".into());
+            return Err(Refusal::position("flaming.overlooked_needs_callout"));
         }
         if !self.standing_mayhem(self.opts.curse) {
-            return Err("'overlooked' is true but no mayhem stands on the pyramid".into());
+            return Err(Refusal::position("flaming.overlooked_without_mayhem"));
         }
         self.candidates = self.board.mask;
         self.overlooked = true;

@@ -3,7 +3,7 @@
 //!
 //! [`State`] is plain data (fixed arrays and bit masks; see `state.rs` for every field),
 //! cheap to clone; it implements [`pyramids_core::GameState`] with the Python engine's
-//! action integers, legal-action order, rules and error texts. Positions read and print
+//! action integers, legal-action order, rules and refusals (codes and facts). Positions read and print
 //! the Python JSON notation ([`State::from_position_json`], [`State::to_position_json`]);
 //! [`View`] is a seat's knowledge and [`determinize`] deals the unseen tiles as Python does.
 //!
@@ -18,6 +18,7 @@ pub mod codec;
 pub mod events;
 pub mod fault;
 pub mod features;
+pub mod fields;
 pub mod mayhem;
 pub mod options;
 pub mod placement;
@@ -35,37 +36,39 @@ pub use options::Options;
 pub use state::State;
 pub use view::{determinize, View};
 
-use pyramids_core::PyRandom;
+use pyramids_core::{PyRandom, Refusal};
 
 impl State {
     /// `FlamingGame(players, FlamingOptions.from_json(options)).new_initial_state(seed)`:
     /// `random.Random(seed).shuffle` of the sorted tiles, then the deal (FP-SETUP-1..4).
-    /// Err is the Python PositionError text for bad options or player counts.
-    pub fn new_game(players: usize, options_json: &str, seed: i128) -> Result<State, String> {
+    /// Err is the Python engine's refusal for bad options or player counts.
+    pub fn new_game(players: usize, options_json: &str, seed: i128) -> Result<State, Refusal> {
         let value: serde_json::Value = serde_json::from_str(options_json)
-            .map_err(|e| format!("the options are not valid JSON: {e}"))?;
+            .map_err(|_| Refusal::position("position.not_an_object").with("field", "rules"))?;
         let opts = Options::from_json(&value)?;
         State::new_game_with(players, opts, &mut PyRandom::new(seed))
     }
 
     /// `new_game` with the options parsed and the deal's generator given (`new_game` draws
     /// from `PyRandom::new(seed)`): `rng.shuffle` of the sorted tiles, then the deal. Err is
-    /// the Python PositionError text for bad player counts.
+    /// the Python game's refusal for bad player counts (`game.player_count`,
+    /// `game.first_player` of `core.game`).
     pub fn new_game_with(
         players: usize,
         opts: Options,
         rng: &mut PyRandom,
-    ) -> Result<State, String> {
+    ) -> Result<State, Refusal> {
         if !(2..=6).contains(&players) {
-            return Err(format!(
-                "Flaming Pyramids is for 2 to 6 players, not {players}"
-            ));
+            return Err(Refusal::position("game.player_count")
+                .with("game", "flaming")
+                .with("players", players)
+                .with("low", 2)
+                .with("high", 6));
         }
         if opts.first_player >= players as i64 {
-            return Err(format!(
-                "first_player {} is not a seat of a {players}-player game",
-                opts.first_player
-            ));
+            return Err(Refusal::position("game.first_player")
+                .with("first_player", opts.first_player)
+                .with("players", players));
         }
         let mut tiles = [0u8; tiles::NUM_TILES];
         let mut n = 0;

@@ -1,10 +1,13 @@
 //! Rules options and presets (FP-OPT-1, FP-OPT-2): the mirror of `pyramids/flaming/options.py`,
-//! with the same refusals, word for word.
+//! with the same refusals (codes and facts).
 
 use serde_json::{Map, Value};
 
-use crate::pyjson::{as_int, repr, repr_str};
+use crate::fields::{
+    bool_field, check_integer, check_range, known_fields, object_field, str_field,
+};
 use crate::tiles::{ALL_MASK, BASIC_MASK};
+use pyramids_core::Refusal;
 
 /// The presets, in Python's order (an index into this is `Options::preset`).
 pub const PRESETS: [&str; 3] = ["basic", "family", "standard"];
@@ -91,11 +94,9 @@ impl Options {
         m
     }
 
-    /// `FlamingOptions.from_json(data)` with the Python refusals.
-    pub fn from_json(data: &Value) -> Result<Options, String> {
-        let Value::Object(map) = data else {
-            return Err("'rules' must be an object".into());
-        };
+    /// `FlamingOptions.from_json(data)` with the Python refusals (codes and facts).
+    pub fn from_json(data: &Value) -> Result<Options, Refusal> {
+        let map = object_field(data, Some("rules"))?;
         const ALLOWED: [&str; 6] = [
             "preset",
             "curse",
@@ -104,78 +105,37 @@ impl Options {
             "first_player",
             "callout",
         ];
-        let mut unknown: Vec<&str> = map
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !ALLOWED.contains(k))
-            .collect();
-        if !unknown.is_empty() {
-            unknown.sort_unstable();
-            return Err(format!("unknown rules option(s): {}", unknown.join(", ")));
-        }
-        let preset = map
-            .get("preset")
-            .cloned()
-            .unwrap_or_else(|| "standard".into());
+        known_fields(map, &ALLOWED, Some("rules"))?;
+        let preset = str_field(map, "preset", &Value::from("standard"))?.to_string();
         let curse = map.get("curse").cloned().unwrap_or(Value::Null);
-        let fire_die = map.get("fire_die").cloned().unwrap_or(Value::Bool(false));
-        let Value::String(preset) = preset else {
-            return Err("rules.preset must be a string".into());
-        };
         if !matches!(curse, Value::Null | Value::Bool(_)) {
-            return Err("rules.curse must be true or false".into());
+            return Err(Refusal::position("position.not_a_boolean")
+                .with("field", "curse")
+                .with("value", curse));
         }
-        let Value::Bool(fire_die) = fire_die else {
-            return Err("rules.fire_die must be true or false".into());
-        };
-        let callout = map.get("callout").cloned().unwrap_or_else(|| "off".into());
-        let Value::String(callout) = callout else {
-            return Err(format!(
-                "rules.callout must be one of {}",
-                CALLOUT_MODES.join(", ")
-            ));
-        };
+        let fire_die = bool_field(map, "fire_die", false)?;
+        let callout = str_field(map, "callout", &Value::from("off"))?.to_string();
         // __post_init__
         let Some(preset_ix) = PRESETS.iter().position(|p| *p == preset) else {
-            return Err(format!(
-                "unknown preset {} (choose {})",
-                repr_str(&preset),
-                PRESETS.join(", ")
-            ));
+            return Err(Refusal::position("flaming.unknown_preset")
+                .with("value", preset)
+                .with("presets", PRESETS.to_vec()));
         };
         let curse = match curse {
             Value::Bool(b) => b,
             _ => preset == "standard",
         };
-        let max_turns = map
-            .get("max_turns")
-            .cloned()
-            .unwrap_or(Value::from(DEFAULT_MAX_TURNS));
-        let max_turns = match as_int(&max_turns, false) {
-            Some(n) if n >= 1 => n,
-            _ => {
-                return Err(format!(
-                    "max_turns must be a positive integer, not {}",
-                    repr(&max_turns)
-                ))
-            }
+        // A JSON true is not a number (FP-NOTE-3).
+        let number = |field: &str, default: i64, low: i64| -> Result<i64, Refusal> {
+            let value = map.get(field).cloned().unwrap_or(Value::from(default));
+            check_range(check_integer(&value, field)?, field, low, None)
         };
-        let first = map.get("first_player").cloned().unwrap_or(Value::from(0));
-        let first_player = match as_int(&first, true) {
-            Some(n) if n >= 0 => n,
-            _ => {
-                return Err(format!(
-                    "first_player must be a seat number, not {}",
-                    repr(&first)
-                ))
-            }
-        };
+        let max_turns = number("max_turns", DEFAULT_MAX_TURNS, 1)?;
+        let first_player = number("first_player", 0, 0)?;
         let Some(callout_ix) = CALLOUT_MODES.iter().position(|c| *c == callout) else {
-            return Err(format!(
-                "unknown callout mode {} (choose {})",
-                repr_str(&callout),
-                CALLOUT_MODES.join(", ")
-            ));
+            return Err(Refusal::position("flaming.unknown_callout")
+                .with("value", callout)
+                .with("modes", CALLOUT_MODES.to_vec()));
         };
         Ok(Options {
             preset: preset_ix as u8,

@@ -7,6 +7,8 @@
 //! `add_tile`/`remove_tile`); the base part is read off the base ends. The Python engine
 //! keeps the same set incrementally; the differential tests prove the two equal.
 
+use pyramids_core::Refusal;
+
 use crate::actions::{decode_place, place_action};
 use crate::board::bits;
 use crate::state::{State, HAND_SIZE};
@@ -137,23 +139,28 @@ impl State {
         });
     }
 
-    /// Why placement `action` is illegal at rest, or None (the Python texts).
-    pub fn placement_refusal(&self, action: u64) -> Option<String> {
+    /// Why placement `action` is illegal at rest (the refusal), or None.
+    pub fn placement_refusal(&self, action: u64) -> Option<Refusal> {
         let (tile, k) = decode_place(action);
         if usize::from(tile) >= NUM_TILES {
-            return Some(format!("{action} is not an action of Flaming Pyramids"));
+            return Some(Refusal::illegal("flaming.not_an_action").with("action", action));
         }
         let seat = self.to_move;
         if !self.hands[usize::from(seat)].contains(tile) {
             if (self.board.mask >> tile) & 1 == 1 {
                 let at = self.board.key_of[usize::from(tile)];
-                return Some(format!(
-                    "{} is not in seat {seat}'s hand: it is on the pyramid at {}",
-                    name(tile),
-                    spot_name(at.into())
-                ));
+                return Some(
+                    Refusal::illegal("flaming.on_pyramid_not_in_hand")
+                        .with("tile", name(tile))
+                        .with("seat", seat)
+                        .with("spot", spot_name(at.into())),
+                );
             }
-            return Some(format!("{} is not in seat {seat}'s hand", name(tile)));
+            return Some(
+                Refusal::illegal("flaming.not_in_hand")
+                    .with("tile", name(tile))
+                    .with("seat", seat),
+            );
         }
         let spots = self.placement_spots();
         if let Ok(k32) = Key::try_from(k) {
@@ -162,18 +169,21 @@ impl State {
             }
         }
         let listing: Vec<String> = spots.iter().map(|&s| spot_name(s.into())).collect();
-        let listing = listing.join("; ");
         if let Some(there) = self.board.get_wide(k) {
-            return Some(format!(
-                "{} is taken by {}; seat {seat} must play on one of: {listing}",
-                spot_name(k),
-                name(there)
-            ));
+            return Some(
+                Refusal::illegal("flaming.spot_taken")
+                    .with("spot", spot_name(k))
+                    .with("tile", name(there))
+                    .with("seat", seat)
+                    .with("spots", listing),
+            );
         }
-        Some(format!(
-            "{} cannot go at {}: seat {seat} must play on one of: {listing}",
-            name(tile),
-            spot_name(k)
-        ))
+        Some(
+            Refusal::illegal("flaming.spot_not_allowed")
+                .with("tile", name(tile))
+                .with("spot", spot_name(k))
+                .with("seat", seat)
+                .with("spots", listing),
+        )
     }
 }

@@ -1,7 +1,7 @@
 //! The rules as methods over the state (`rules.py`, `turn.py`): whose decision, the legal
 //! actions, applying one, why one is refused, the end of a turn and of the game.
 
-use pyramids_core::{Action, GameState, CHANCE, TERMINAL};
+use pyramids_core::{Action, GameState, Refusal, CHANCE, TERMINAL};
 
 use crate::actions::{
     decode_call, decode_place, is_place, CALL_BASE, CHECK_OK, DIE_BASE, LEFT, PLACE_BASE, RIGHT,
@@ -147,12 +147,12 @@ impl State {
         }
     }
 
-    /// Apply `action`; `Err(reason)` (the Python text) changes nothing.
-    pub fn try_apply(&mut self, action: Action) -> Result<(), String> {
+    /// Apply `action`; `Err(refusal)` (the Python engine's code and facts) changes nothing.
+    pub fn try_apply(&mut self, action: Action) -> Result<(), Refusal> {
         if !self.is_legal(action) {
             return Err(self
                 .illegal_reason(action)
-                .unwrap_or_else(|| "illegal action".into()));
+                .unwrap_or_else(|| Refusal::illegal("flaming.illegal_action")));
         }
         if self.record {
             self.events.clear();
@@ -161,15 +161,15 @@ impl State {
         Ok(())
     }
 
-    /// Why `action` is illegal here, or None when it is legal (the Python texts).
-    pub fn illegal_reason(&self, action: Action) -> Option<String> {
+    /// Why `action` is illegal here (the refusal), or None when it is legal.
+    pub fn illegal_reason(&self, action: Action) -> Option<Refusal> {
         self.illegal_reason_wide(i128::from(action))
     }
 
     /// `illegal_reason` for any integer (negative ones included, as Python's ints).
-    pub fn illegal_reason_wide(&self, action: i128) -> Option<String> {
+    pub fn illegal_reason_wide(&self, action: i128) -> Option<Refusal> {
         if self.is_over() {
-            return Some("the game is over".into());
+            return Some(Refusal::illegal("flaming.game_over"));
         }
         let falls = action == 0 || action == 1;
         match self.pending {
@@ -179,11 +179,12 @@ impl State {
                 }
                 let k = self.pending_key;
                 let falling = self.board.get(k).map(name).unwrap_or_default();
-                Some(format!(
-                    "{falling} at {} is falling: seat {} must first choose left or right",
-                    spot_name(k.into()),
-                    self.responsible
-                ))
+                Some(
+                    Refusal::illegal("flaming.tile_falling")
+                        .with("tile", falling)
+                        .with("spot", spot_name(k.into()))
+                        .with("seat", self.responsible),
+                )
             }
             CHECK => {
                 let seat = self.checker();
@@ -195,29 +196,23 @@ impl State {
                     if self.board.get_wide(k).is_some() {
                         return None;
                     }
-                    return Some(format!(
-                        "there is no tile at {} to call: seat {seat} says ok or calls a tile on the pyramid",
-                        spot_name(k)
-                    ));
+                    return Some(
+                        Refusal::illegal("flaming.no_tile_to_call")
+                            .with("spot", spot_name(k))
+                            .with("seat", seat),
+                    );
                 }
-                Some(format!(
-                    "seat {seat} is checking the pyramid: the next action is ok or call:row,col (a tile that breaks a rule)"
-                ))
+                Some(Refusal::illegal("flaming.check_pending").with("seat", seat))
             }
             NONE => {
                 if action >= i128::from(CHECK_OK) {
-                    return Some(
-                        "no check is pending: ok and call:row,col answer a check in call-out mode"
-                            .into(),
-                    );
+                    return Some(Refusal::illegal("flaming.no_check_pending"));
                 }
                 if falls {
-                    return Some(
-                        "no tile is falling: left and right are only chosen during mayhem".into(),
-                    );
+                    return Some(Refusal::illegal("flaming.nothing_falling"));
                 }
                 if action < i128::from(PLACE_BASE) {
-                    return Some("no fire-die roll is pending".into());
+                    return Some(Refusal::illegal("flaming.no_die_pending"));
                 }
                 self.placement_refusal(action as u64)
             }
@@ -225,7 +220,7 @@ impl State {
                 if (i128::from(DIE_BASE)..i128::from(DIE_BASE) + 6).contains(&action) {
                     None
                 } else {
-                    Some("a fire-die roll is pending: the next action is die:1 .. die:6".into())
+                    Some(Refusal::illegal("flaming.die_pending"))
                 }
             }
         }
@@ -295,7 +290,7 @@ impl GameState for State {
     }
 
     fn apply(&mut self, action: Action) -> Result<(), String> {
-        self.try_apply(action)
+        self.try_apply(action).map_err(|r| r.to_string())
     }
 
     fn is_terminal(&self) -> bool {

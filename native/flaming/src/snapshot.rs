@@ -114,7 +114,7 @@ impl State {
                 })
                 .ok_or_else(|| "snapshot tiles must be lists of 0..44".to_string())
         };
-        let opts = Options::from_json(get("options")?)?;
+        let opts = Options::from_json(get("options")?).map_err(|r| r.to_string())?;
         let n = int("players")?;
         if !(2..=6).contains(&n) {
             return Err("snapshot.players must be 2 to 6".into());

@@ -54,16 +54,18 @@ fn rulebook_curse_sends_trio_to_the_right() {
 }
 
 #[test]
-fn refusals_say_what_is_wrong() {
-    let e = State::from_position_json(r#"{"players": 7}"#).err();
-    assert_eq!(e.as_deref(), Some("'players' must be 2 to 6, not 7"));
+fn refusals_name_their_code_and_facts() {
+    let e = State::from_position_json(r#"{"players": 7}"#).expect_err("7 players");
+    assert_eq!(
+        e.to_string(),
+        r#"position.out_of_range {"field":"players","value":7,"low":2,"high":6}"#
+    );
     let e =
         State::from_position_json(r#"{"players": 2, "hands": [["X9"], []], "piles": [[], []]}"#)
-            .err();
-    assert_eq!(
-        e.as_deref(),
-        Some("hands[0]: unknown tile 'X9' (tiles are a colour Y/R/G/B/W and a weight, e.g. R40)")
-    );
+            .expect_err("an unknown tile");
+    assert_eq!(e.code, "flaming.unknown_tile");
+    assert_eq!(e.get("field"), Some(&serde_json::Value::from("hands[0]")));
+    assert_eq!(e.get("value"), Some(&serde_json::Value::from("X9")));
 }
 
 #[test]
@@ -72,4 +74,40 @@ fn json_round_trips() {
     let text = st.to_position_json();
     let back = pos(&text);
     assert_eq!(back.to_position_json(), text);
+}
+
+#[test]
+fn edge_inputs_are_refused_with_the_python_codes() {
+    // Issue 32, point 7: a true is no rank, digits are ASCII, quenched lists tile codes,
+    // a row beyond 1000 (of any size) names the spot as written, 64 bits at most.
+    let base = |extra: &str| {
+        format!(
+            r#"{{"players": 2, "pyramid": ["R100@0,0", "B120@0,2", "Y1@0,4"],
+                "hands": [["R40"], ["G4"]], "piles": [[], []]{extra}}}"#
+        )
+    };
+    let code = |extra: &str| {
+        let e = State::from_position_json(&base(extra)).expect_err("refused");
+        (e.code, e.to_string())
+    };
+    assert_eq!(
+        code(r#", "hands": [[], []], "ranking": [true, 2]"#).0,
+        "position.not_an_integer"
+    );
+    assert_eq!(
+        code(r#", "pyramid": ["R100@\u0660,0"]"#).1,
+        "flaming.not_tile_at {\"field\":\"pyramid\",\"value\":\"R100@٠,0\"}"
+    );
+    assert_eq!(
+        code(r#", "rules": {"fire_die": true}, "quenched": {"Y1": [3]}"#).1,
+        r#"flaming.not_tile_list {"field":"quenched[Y1]"}"#
+    );
+    assert_eq!(
+        code(r#", "pyramid": ["R100@0,0", "Y2@0099999999999999999999999,1"]"#).1,
+        r#"flaming.row_out_of_range {"spot":"99999999999999999999999,1","max_row":1000}"#
+    );
+    assert_eq!(
+        code(r#", "turn": 18446744073709551615"#).1,
+        r#"position.integer_too_large {"field":"turn"}"#
+    );
 }

@@ -272,7 +272,7 @@ impl View {
             }
         };
         let player = opt_int("player")?.map(|p| seat(p, "player")).transpose()?;
-        let opts = Options::from_json(get("options")?)?;
+        let opts = Options::from_json(get("options")?).map_err(|r| r.to_string())?;
         let pending = int("pending")?;
         if !(0..=3).contains(&pending) {
             return Err("view.pending must be 0 to 3".into());

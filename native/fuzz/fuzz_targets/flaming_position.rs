@@ -6,6 +6,10 @@ use pyramids_flaming::State;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        pyramids_fuzz::round_trip(State::from_position_json, State::to_position_json, text);
+        pyramids_fuzz::round_trip(
+            |t| State::from_position_json(t).map_err(|r| r.to_string()),
+            State::to_position_json,
+            text,
+        );
     }
 });

@@ -25,7 +25,7 @@ fn clone_ns<S: Clone>(state: &S, n: u64) -> f64 {
 #[pyfunction]
 fn flaming_clone_ns(py: Python<'_>, position_json: &str, n: u64) -> PyResult<f64> {
     let mut state = pyramids_flaming::State::from_position_json(position_json)
-        .map_err(PyValueError::new_err)?;
+        .map_err(crate::refusal::to_pyerr)?;
     state.set_record_events(false);
     Ok(py.allow_threads(|| clone_ns(&state, n)))
 }

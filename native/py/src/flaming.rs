@@ -1,14 +1,17 @@
 //! Bindings of the native Flaming Pyramids engine (`pyramids_flaming`) for the wrapper
-//! `pyramids.native.flaming`. Errors are `ValueError`s carrying the Python engine's exact
-//! text; the wrapper re-raises them as `PositionError` / `IllegalActionError`.
+//! `pyramids.native.flaming`. Refusals are raised as the Python engine raises them: the
+//! `pyramids.core.errors` class with the same code and facts (`crate::refusal::to_pyerr`).
+//! The internal exchange forms (snapshot, view JSON) fail with a plain `ValueError`.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
-use pyramids_core::{GameState, PyRandom};
+use pyramids_core::{GameState, PyRandom, Refusal};
 use pyramids_flaming::events::Cell;
 use pyramids_flaming::{determinize, RawEvent, State, View};
+
+use crate::refusal::to_pyerr;
 
 /// A native Flaming Pyramids state (every hidden fact included).
 #[pyclass(module = "pyramids._native", name = "FlamingState")]
@@ -18,7 +21,9 @@ pub struct PyFlamingState {
     pub inner: State,
 }
 
-fn err(text: String) -> PyErr {
+/// A malformed internal exchange form (snapshot, view JSON, fault name): a programming
+/// error, not a refusal a player sees.
+fn internal(text: String) -> PyErr {
     PyValueError::new_err(text)
 }
 
@@ -138,13 +143,13 @@ impl PyFlamingState {
     fn new_game(players: usize, options_json: &str, seed: i128) -> PyResult<Self> {
         State::new_game(players, options_json, seed)
             .map(|inner| PyFlamingState { inner })
-            .map_err(err)
+            .map_err(to_pyerr)
     }
 
     /// A state from the position JSON text (events recorded).
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
-        let mut inner = State::from_position_json(text).map_err(err)?;
+        let mut inner = State::from_position_json(text).map_err(to_pyerr)?;
         inner.set_record_events(true);
         Ok(PyFlamingState { inner })
     }
@@ -187,20 +192,23 @@ impl PyFlamingState {
         out
     }
 
-    /// Apply an action; ValueError with the Python reason when illegal (nothing changes).
+    /// Apply an action; the Python engine's `IllegalActionError` when illegal (nothing changes).
     fn apply(&mut self, action: i128) -> PyResult<()> {
         match u64::try_from(action) {
-            Ok(a) => self.inner.try_apply(a).map_err(err),
-            Err(_) => Err(err(self
-                .inner
-                .illegal_reason_wide(action)
-                .unwrap_or_else(|| "illegal action".into()))),
+            Ok(a) => self.inner.try_apply(a).map_err(to_pyerr),
+            Err(_) => Err(to_pyerr(
+                self.inner
+                    .illegal_reason_wide(action)
+                    .unwrap_or_else(|| Refusal::illegal("flaming.illegal_action")),
+            )),
         }
     }
 
-    /// Why `action` is illegal, or None.
-    fn illegal_reason(&self, action: i128) -> Option<String> {
-        self.inner.illegal_reason_wide(action)
+    /// Why `action` is illegal (the `IllegalActionError` itself, not raised), or None.
+    fn illegal_reason(&self, py: Python<'_>, action: i128) -> Option<PyObject> {
+        self.inner
+            .illegal_reason_wide(action)
+            .map(|r| to_pyerr(r).value(py).clone().into_any().unbind())
     }
 
     /// Whether the game is over.
@@ -249,7 +257,13 @@ impl PyFlamingState {
         let seat = match player {
             None => None,
             Some(p) if (0..n as i64).contains(&p) => Some(p as usize),
-            Some(p) => return Err(err(format!("no seat {p} in a {n}-player game"))),
+            Some(p) => {
+                return Err(to_pyerr(
+                    Refusal::position("flaming.no_such_seat")
+                        .with("seat", p)
+                        .with("players", n),
+                ))
+            }
         };
         view_tuple(py, &self.inner.view(seat))
     }
@@ -257,10 +271,11 @@ impl PyFlamingState {
     /// The view in the exchange form `View::from_json` reads.
     fn view_json(&self, player: Option<usize>) -> PyResult<String> {
         match player {
-            Some(p) if p >= self.inner.n() => Err(err(format!(
-                "no seat {p} in a {}-player game",
-                self.inner.n()
-            ))),
+            Some(p) if p >= self.inner.n() => Err(to_pyerr(
+                Refusal::position("flaming.no_such_seat")
+                    .with("seat", p)
+                    .with("players", self.inner.n()),
+            )),
             _ => Ok(self.inner.view(player).to_json()),
         }
     }
@@ -368,7 +383,7 @@ fn flaming_new_game(players: usize, options_json: &str, seed: i128) -> PyResult<
 /// A state from `to_snapshot`'s JSON (events recorded).
 #[pyfunction]
 fn flaming_from_snapshot(text: &str) -> PyResult<PyFlamingState> {
-    let mut inner = State::from_snapshot(text).map_err(err)?;
+    let mut inner = State::from_snapshot(text).map_err(internal)?;
     inner.set_record_events(true);
     Ok(PyFlamingState { inner })
 }
@@ -377,14 +392,16 @@ fn flaming_from_snapshot(text: &str) -> PyResult<PyFlamingState> {
 #[pyfunction]
 fn flaming_deal(players: usize, options_json: &str, tiles: Vec<u8>) -> PyResult<PyFlamingState> {
     let value: serde_json::Value =
-        serde_json::from_str(options_json).map_err(|e| err(e.to_string()))?;
-    let opts = pyramids_flaming::Options::from_json(&value).map_err(err)?;
+        serde_json::from_str(options_json).map_err(|e| internal(e.to_string()))?;
+    let opts = pyramids_flaming::Options::from_json(&value).map_err(to_pyerr)?;
     let ok = (2..=6).contains(&players)
         && opts.first_player < players as i64
         && tiles.len() <= 45
         && tiles.iter().all(|&t| t < 45);
     if !ok {
-        return Err(err("a deal needs 2 to 6 players and tiles 0..44".into()));
+        return Err(internal(
+            "a deal needs 2 to 6 players and tiles 0..44".into(),
+        ));
     }
     Ok(PyFlamingState {
         inner: State::from_deal(&tiles, players, opts),
@@ -404,9 +421,9 @@ fn flaming_determinize(
     view_json: &str,
     rng_state: Vec<u32>,
 ) -> PyResult<(PyFlamingState, Vec<u32>)> {
-    let view = View::from_json(view_json).map_err(err)?;
+    let view = View::from_json(view_json).map_err(internal)?;
     let mut rng = PyRandom::from_state(&rng_state)
-        .ok_or_else(|| err("a random state is 625 numbers".into()))?;
+        .ok_or_else(|| internal("a random state is 625 numbers".into()))?;
     let mut inner = determinize(&view, &mut rng);
     inner.set_record_events(true);
     Ok((PyFlamingState { inner }, rng.state()))
@@ -416,7 +433,7 @@ fn flaming_determinize(
 #[pyfunction]
 #[pyo3(signature = (name=None))]
 fn flaming_set_fault(name: Option<&str>) -> PyResult<()> {
-    pyramids_flaming::set_fault(name).map_err(err)
+    pyramids_flaming::set_fault(name).map_err(internal)
 }
 
 /// Adds this part's classes and functions to the module.

@@ -158,8 +158,8 @@ fn value_samples(
             let mut chance = PyRandom::new(seed + (1i128 << 32));
             match game.as_str() {
                 "flaming" => {
-                    let mut state =
-                        pyramids_flaming::State::new_game(players, &options_json, seed)?;
+                    let mut state = pyramids_flaming::State::new_game(players, &options_json, seed)
+                        .map_err(|r| r.to_string())?;
                     state.set_record_events(false);
                     sample_game(
                         state,

@@ -263,7 +263,8 @@ fn flaming_self_play(
     let rng = rng_from(&rng_state, "rng_state")?;
     let chance = rng_from(&chance_state, "chance_state")?;
     py.allow_threads(move || {
-        let mut state = pyramids_flaming::State::new_game(players, &options_json, seed)?;
+        let mut state = pyramids_flaming::State::new_game(players, &options_json, seed)
+            .map_err(|r| r.to_string())?;
         state.set_record_events(false);
         self_play(
             state,
@@ -296,7 +297,7 @@ fn flaming_self_play_batch(
     py.allow_threads(move || {
         let value: serde_json::Value = serde_json::from_str(&options_json)
             .map_err(|e| format!("the options are not valid JSON: {e}"))?;
-        let opts = pyramids_flaming::Options::from_json(&value)?;
+        let opts = pyramids_flaming::Options::from_json(&value).map_err(|r| r.to_string())?;
         self_play_batch(
             &seeds,
             policy,
@@ -306,7 +307,8 @@ fn flaming_self_play_batch(
             |_, rng| {
                 // the deal draws from Random(seed), a copy of the fresh rng
                 let mut state =
-                    pyramids_flaming::State::new_game_with(players, opts, &mut rng.clone())?;
+                    pyramids_flaming::State::new_game_with(players, opts, &mut rng.clone())
+                        .map_err(|r| r.to_string())?;
                 state.set_record_events(false);
                 Ok(state)
             },

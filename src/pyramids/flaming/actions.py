@@ -27,9 +27,11 @@ CHECK_OK: Action = 1 << 40
 """``ok``: the checker finds nothing wrong (FP-CALL-3). Above every placement action."""
 CALL_BASE: Action = CHECK_OK + 1
 """``call:r,c`` is CALL_BASE + key + _KEY_OFFSET (FP-CALL-3)."""
-_CALL_RE = re.compile(r"^\s*call\s*:\s*(-?\d+)\s*,\s*(-?\d+)\s*$", re.IGNORECASE)
-_PLACE_RE = re.compile(r"^\s*([A-Za-z]\d+)\s*@\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
-_DIE_RE = re.compile(r"^\s*die\s*:\s*(\d+)\s*$", re.IGNORECASE)
+# The notation's digits are ASCII (FP-NOTE-1): ``[0-9]``, not ``\d`` (which takes any
+# Unicode digit, e.g. Arabic-Indic ``٤``).
+_CALL_RE = re.compile(r"^\s*call\s*:\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*$", re.IGNORECASE)
+_PLACE_RE = re.compile(r"^\s*([A-Za-z][0-9]+)\s*@\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*$")
+_DIE_RE = re.compile(r"^\s*die\s*:\s*([0-9]+)\s*$", re.IGNORECASE)
 
 
 def place_action(tile: int, key: int) -> Action:
@@ -82,16 +84,29 @@ def tile_at(tile: int, key: int) -> str:
     return f"{NAMES[tile]}@{row_of(key)},{col_of(key)}"
 
 
-def parse_tile_at(text: object, what: str = "tile") -> tuple[int, int]:
-    """(tile, key) from ``TILE@row,col`` (FP-NOTE-1); PositionError when malformed."""
-    if not isinstance(text, str):
-        raise PositionError(f"{what} must be a string like 'R40@1,1', not {text!r}")
-    m = _PLACE_RE.match(text)
-    if not m:
-        raise PositionError(f"{what} {text!r} is not of the form TILE@row,col (e.g. R40@1,1)")
-    tile = parse_tile(m.group(1))
+def parse_tile_at(text: object, field: str = "tile") -> tuple[int, int]:
+    """(tile, key) from ``TILE@row,col`` (FP-NOTE-1); PositionError when malformed.
+
+    ``flaming.not_tile_at`` names the ``field`` read and the refused ``value``; a bad tile
+    code or spot raises its own code (``flaming.unknown_tile``, ``flaming.row_out_of_range``...).
+    """
+    m = _PLACE_RE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise PositionError("flaming.not_tile_at", field=field, value=json_fact(text))
+    tile = parse_tile(m.group(1), field)
     key = check_spot(int(m.group(2)), int(m.group(3)))
     return tile, key
+
+
+def json_fact(value: object) -> object:
+    """``value`` when it is JSON data (a refusal's fact), else the name of its type."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, list):
+        return [json_fact(v) for v in value]
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {k: json_fact(v) for k, v in value.items()}
+    return type(value).__name__
 
 
 def action_to_text(action: Action) -> str:
@@ -114,7 +129,7 @@ def action_to_text(action: Action) -> str:
 def parse_action(text: str) -> Action:
     """An action from text; ActionParseError when it is not an action at all (FP-NOTE-2)."""
     if not isinstance(text, str):
-        raise ActionParseError(f"an action must be text, not {text!r}")
+        raise ActionParseError("flaming.action_not_text", value=json_fact(text))
     word = text.strip().lower()
     if word == "left":
         return LEFT
@@ -127,19 +142,18 @@ def parse_action(text: str) -> Action:
         try:
             key = check_spot(int(m.group(1)), int(m.group(2)))
         except PositionError as exc:
-            raise ActionParseError(f"cannot read call {text.strip()!r}: {exc}") from None
+            raise ActionParseError(exc.code, **exc.data) from None
         return call_action(key)
     m = _DIE_RE.match(text)
     if m:
         face = int(m.group(1))
         if not 1 <= face <= 6:
-            raise ActionParseError(f"{text.strip()!r}: a die has faces 1 to 6")
+            raise ActionParseError("flaming.bad_die_face", value=text)
         return die_action(face)
     try:
         tile, key = parse_tile_at(text, "action")
     except PositionError as exc:
-        raise ActionParseError(
-            f"cannot read action {text.strip()!r}: expected TILE@row,col (e.g. R40@1,1), "
-            f"left, right, die:1..die:6, ok or call:row,col ({exc})"
-        ) from None
+        if exc.code == "flaming.not_tile_at":
+            raise ActionParseError("flaming.unreadable_action", value=text) from None
+        raise ActionParseError(exc.code, **exc.data) from None
     return place_action(tile, key)

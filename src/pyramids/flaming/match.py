@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from pyramids.core.errors import IllegalActionError, PositionError
 from pyramids.flaming.game import FlamingGame
 from pyramids.flaming.options import FlamingOptions
 from pyramids.flaming.state import FlamingState
@@ -31,7 +32,7 @@ class Match:
 
     def __post_init__(self) -> None:
         if self.hands < 1:
-            raise ValueError("a match has at least one hand")
+            raise PositionError("flaming.match_without_hands", value=self.hands)
 
     def game_for_hand(self, index: int) -> FlamingGame:
         """The game of hand ``index`` (0-based): the first player moves left each hand."""
@@ -45,7 +46,7 @@ class Match:
     def record_hand(self, final: FlamingState) -> list[int]:
         """Score a finished hand and return its scores."""
         if not final.is_terminal():
-            raise ValueError("a hand is scored only when it is over")
+            raise IllegalActionError("flaming.hand_not_over")
         scores = hand_score(final)
         self.scores.append(scores)
         return scores

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramids.core.errors import PositionError
+from pyramids.core.fields import bool_field, check_integer, known_fields, object_field, str_field
+from pyramids.flaming.actions import json_fact
 from pyramids.flaming.tiles import ALL_TILES, BASIC_TILES
 
 RULES_VERSION = "flaming-2"
@@ -40,20 +42,23 @@ class FlamingOptions:
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
-            raise PositionError(f"unknown preset {self.preset!r} (choose {', '.join(PRESETS)})")
+            raise PositionError(
+                "flaming.unknown_preset", value=json_fact(self.preset), presets=list(PRESETS)
+            )
         if self.curse is None:
             object.__setattr__(self, "curse", self.preset == "standard")
-        if (
-            not isinstance(self.max_turns, int)
-            or isinstance(self.max_turns, bool)
-            or self.max_turns < 1
-        ):
-            raise PositionError(f"max_turns must be a positive integer, not {self.max_turns!r}")
-        if not isinstance(self.first_player, int) or self.first_player < 0:
-            raise PositionError(f"first_player must be a seat number, not {self.first_player!r}")
+        # A JSON true is not a number (FP-NOTE-3): max_turns and first_player are integers
+        # the engines can hold (position.not_an_integer / integer_too_large / out_of_range).
+        for field in ("max_turns", "first_player"):
+            value = check_integer(json_fact(getattr(self, field)), field)
+            low = 1 if field == "max_turns" else 0
+            if value < low:
+                raise PositionError(
+                    "position.out_of_range", field=field, value=value, low=low, high=None
+                )
         if self.callout not in CALLOUT_MODES:
             raise PositionError(
-                f"unknown callout mode {self.callout!r} (choose {', '.join(CALLOUT_MODES)})"
+                "flaming.unknown_callout", value=json_fact(self.callout), modes=list(CALLOUT_MODES)
             )
 
     @property
@@ -92,24 +97,15 @@ class FlamingOptions:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FlamingOptions:
         """Parse a ``rules`` object; missing keys take the preset's defaults."""
-        if not isinstance(data, Mapping):
-            raise PositionError("'rules' must be an object")
+        object_field(data, "rules")
         allowed = {"preset", "curse", "fire_die", "max_turns", "first_player", "callout"}
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise PositionError(f"unknown rules option(s): {', '.join(unknown)}")
-        preset = data.get("preset", "standard")
+        known_fields(data, allowed, "rules")
+        preset = str_field(data, "preset", "standard")
         curse = data.get("curse")
-        fire_die = data.get("fire_die", False)
-        if not isinstance(preset, str):
-            raise PositionError("rules.preset must be a string")
         if curse is not None and not isinstance(curse, bool):
-            raise PositionError("rules.curse must be true or false")
-        if not isinstance(fire_die, bool):
-            raise PositionError("rules.fire_die must be true or false")
-        callout = data.get("callout", "off")
-        if not isinstance(callout, str):
-            raise PositionError(f"rules.callout must be one of {', '.join(CALLOUT_MODES)}")
+            raise PositionError("position.not_a_boolean", field="curse", value=curse)
+        fire_die = bool_field(data, "fire_die", False)
+        callout = str_field(data, "callout", "off")
         return cls(
             preset=preset,
             curse=curse,

@@ -7,6 +7,7 @@ placement actions, and says why a placement is refused.
 
 from __future__ import annotations
 
+from pyramids.core.errors import IllegalActionError
 from pyramids.core.game import Action
 from pyramids.flaming.actions import decode_place, place_actions
 from pyramids.flaming.position import FlamingPosition
@@ -33,21 +34,34 @@ def placement_actions(pos: FlamingPosition) -> list[Action]:
     return place_actions(sorted(pos.hands[pos.to_move]), placement_spots(pos))
 
 
-def placement_refusal(pos: FlamingPosition, action: Action) -> str | None:
+def placement_refusal(pos: FlamingPosition, action: Action) -> IllegalActionError | None:
     """Why placement ``action`` is illegal at rest (a tile not in hand, a spot not allowed), or None."""
     tile, k = decode_place(action)
     if tile >= len(NAMES):
-        return f"{action} is not an action of Flaming Pyramids"
+        return IllegalActionError("flaming.not_an_action", action=action)
     seat = pos.to_move
     if tile not in pos.hands[seat]:
         for where, t in pos.board.items():
             if t == tile:
-                return f"{NAMES[tile]} is not in seat {seat}'s hand: it is on the pyramid at {spot_name(where)}"
-        return f"{NAMES[tile]} is not in seat {seat}'s hand"
+                return IllegalActionError(
+                    "flaming.on_pyramid_not_in_hand",
+                    tile=NAMES[tile],
+                    seat=seat,
+                    spot=spot_name(where),
+                )
+        return IllegalActionError("flaming.not_in_hand", tile=NAMES[tile], seat=seat)
     spots = placement_spots(pos)
     if k in spots:
         return None
-    listing = "; ".join(spot_name(s) for s in spots)
+    listing = [spot_name(s) for s in spots]
     if k in pos.board:
-        return f"{spot_name(k)} is taken by {NAMES[pos.board[k]]}; seat {seat} must play on one of: {listing}"
-    return f"{NAMES[tile]} cannot go at {spot_name(k)}: seat {seat} must play on one of: {listing}"
+        return IllegalActionError(
+            "flaming.spot_taken",
+            spot=spot_name(k),
+            tile=NAMES[pos.board[k]],
+            seat=seat,
+            spots=listing,
+        )
+    return IllegalActionError(
+        "flaming.spot_not_allowed", tile=NAMES[tile], spot=spot_name(k), seat=seat, spots=listing
+    )

@@ -76,7 +76,7 @@ def apply_action(pos: FlamingPosition, options: FlamingOptions, action: Action) 
     IllegalActionError (saying why) leaves the position unchanged.
     """
     if pos.winner is not None or pos.ranking is not None:
-        raise IllegalActionError("the game is over")
+        raise IllegalActionError("flaming.game_over")
     pending = pos.pending
     if pending == NONE:
         if PLACE_BASE <= action < CHECK_OK:
@@ -95,10 +95,10 @@ def apply_action(pos: FlamingPosition, options: FlamingOptions, action: Action) 
                 else:
                     resolve(pos, options, events)
                 return events
-        raise IllegalActionError(illegal_reason(pos, action) or "illegal action")
+        raise _refusal(pos, action)
     if pending == FALL:
         if action not in _FALLS:
-            raise IllegalActionError(illegal_reason(pos, action) or "illegal action")
+            raise _refusal(pos, action)
         events = []
         fall(pos, action, events)
         resolve(pos, options, events)
@@ -106,9 +106,9 @@ def apply_action(pos: FlamingPosition, options: FlamingOptions, action: Action) 
     if pending == CHECK:
         if action == CHECK_OK or (action >= CALL_BASE and decode_call(action) in pos.board):
             return check(pos, options, action)
-        raise IllegalActionError(illegal_reason(pos, action) or "illegal action")
+        raise _refusal(pos, action)
     if not DIE_BASE <= action < DIE_BASE + 6:
-        raise IllegalActionError(illegal_reason(pos, action) or "illegal action")
+        raise _refusal(pos, action)
     events = []
     roll_die(pos, action - DIE_BASE + 1, options, events)
     return events
@@ -154,17 +154,18 @@ def check(pos: FlamingPosition, options: FlamingOptions, action: Action) -> list
     return events
 
 
-def illegal_reason(pos: FlamingPosition, action: Action) -> str | None:
-    """Why ``action`` is illegal in ``pos``, or None when it is legal."""
+def illegal_reason(pos: FlamingPosition, action: Action) -> IllegalActionError | None:
+    """Why ``action`` is illegal in ``pos`` (the refusal, with its code and facts), or None."""
     if pos.winner is not None or pos.ranking is not None:
-        return "the game is over"
+        return IllegalActionError("flaming.game_over")
     if pos.pending == FALL:
         if action in _FALLS:
             return None
-        falling = NAMES[pos.board[pos.pending_key]]
-        return (
-            f"{falling} at {spot_name(pos.pending_key)} is falling: seat {pos.responsible} "
-            "must first choose left or right"
+        return IllegalActionError(
+            "flaming.tile_falling",
+            tile=NAMES[pos.board[pos.pending_key]],
+            spot=spot_name(pos.pending_key),
+            seat=pos.responsible,
         )
     if pos.pending == CHECK:
         seat = pos.checker
@@ -174,22 +175,21 @@ def illegal_reason(pos: FlamingPosition, action: Action) -> str | None:
             k = decode_call(action)
             if k in pos.board:
                 return None
-            return (
-                f"there is no tile at {spot_name(k)} to call: seat {seat} says ok or calls "
-                "a tile on the pyramid"
-            )
-        return (
-            f"seat {seat} is checking the pyramid: the next action is ok or call:row,col "
-            "(a tile that breaks a rule)"
-        )
+            return IllegalActionError("flaming.no_tile_to_call", spot=spot_name(k), seat=seat)
+        return IllegalActionError("flaming.check_pending", seat=seat)
     if pos.pending != NONE:
         if DIE_BASE <= action < DIE_BASE + 6:
             return None
-        return "a fire-die roll is pending: the next action is die:1 .. die:6"
+        return IllegalActionError("flaming.die_pending")
     if action >= CHECK_OK:
-        return "no check is pending: ok and call:row,col answer a check in call-out mode"
+        return IllegalActionError("flaming.no_check_pending")
     if action in _FALLS:
-        return "no tile is falling: left and right are only chosen during mayhem"
+        return IllegalActionError("flaming.nothing_falling")
     if action < PLACE_BASE:
-        return "no fire-die roll is pending"
+        return IllegalActionError("flaming.no_die_pending")
     return placement_refusal(pos, action)
+
+
+def _refusal(pos: FlamingPosition, action: Action) -> IllegalActionError:
+    """The refusal of an action found illegal on the hot path."""
+    return illegal_reason(pos, action) or IllegalActionError("flaming.illegal_action")

@@ -120,7 +120,7 @@ class FlamingState(State):
         self.last_events = apply_action(self.position, self.options, action)
         self.trail = (action, self.trail)
 
-    def illegal_reason(self, action: Action) -> str | None:
+    def illegal_reason(self, action: Action) -> IllegalActionError | None:
         """Why ``action`` is illegal here, or None when it is legal."""
         return illegal_reason(self.position, action)
 
@@ -224,9 +224,9 @@ class FlamingState(State):
     def parse_action(self, text: str) -> Action:
         """Parse and check an action in this state (see ``actions.parse_action``)."""
         action = parse_action(text)
-        reason = illegal_reason(self.position, action)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        refusal = illegal_reason(self.position, action)
+        if refusal is not None:
+            raise refusal
         return action
 
     def events(self) -> list[Event]:

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from pyramids.core.bits import bits_of
+from pyramids.core.errors import PositionError
 from pyramids.core.svg import attrs, document, seen_as, svg_text
 from pyramids.flaming.position import CHECK, DIE, FALL, NONE, FlamingPosition
 from pyramids.flaming.tiles import (
@@ -256,7 +257,7 @@ def _draw(
     """The drawing of ``view`` with the hands in ``hands`` face up (seat -> tiles)."""
     who = list(names) if names is not None else [f"seat {s}" for s in range(view.players)]
     if len(who) != view.players:
-        raise ValueError(f"{len(who)} names for {view.players} seats")
+        raise PositionError("flaming.names_for_seats", names=len(who), players=view.players)
     over = view.is_terminal
     falling = view.pending_key if view.pending == FALL else None
     burning = view.pending_key if view.pending == DIE else None

@@ -1,7 +1,10 @@
 """The position notation's JSON, to and from a ``FlamingPosition`` (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5, FP-CALL-10).
 
-``parse_position`` refuses any position that breaks the notation's rules (FP-NOTE-7),
-saying what is wrong, and accepts hand-made ones (FP-NOTE-8).
+``parse_position`` refuses any position that breaks the notation's rules (FP-NOTE-7)
+with a code and facts (``flaming.*``, and ``position.*`` of ``core.fields``), and accepts
+hand-made ones (FP-NOTE-8). FP-NOTE-6: ``pyramids flaming apply`` reads its position with
+``parse_position``, parses each action with ``actions.parse_action`` and prints the result
+with ``position_to_json`` and the events.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pyramids.core.errors import PositionError
-from pyramids.core.fields import int_field
+from pyramids.core.fields import check_integer, int_field, known_fields, object_field
 from pyramids.flaming.actions import parse_tile_at, tile_at
 from pyramids.flaming.mayhem import FIRE, first_event, standing_mayhem
 from pyramids.flaming.options import FlamingOptions
@@ -33,6 +36,7 @@ from pyramids.flaming.tiles import (
     col_of,
     parse_tile,
     row_of,
+    spot_name,
 )
 
 _TOP_KEYS = {
@@ -94,20 +98,30 @@ def position_to_json(pos: FlamingPosition, options: FlamingOptions) -> dict[str,
     return data
 
 
+def _seat_field(value: Any, field: str, players: int) -> int:
+    """A seat number (FP-NOTE-4): a JSON integer from 0 to players - 1 (a ``true`` is no seat)."""
+    if value is None:
+        raise PositionError("position.missing_field", field=field)
+    seat = check_integer(value, field)
+    if not 0 <= seat < players:
+        raise PositionError(
+            "position.out_of_range", field=field, value=seat, low=0, high=players - 1
+        )
+    return seat
+
+
 def _tile_lists(data: Mapping[str, Any], name: str, players: int) -> list[list[int]]:
     value = data.get(name)
     if value is None:
-        raise PositionError(f"the position has no '{name}'")
+        raise PositionError("position.missing_field", field=name)
     if not isinstance(value, list) or len(value) != players:
-        raise PositionError(f"'{name}' must be a list of {players} lists (one per seat)")
+        raise PositionError("flaming.not_seat_lists", field=name, players=players)
     out: list[list[int]] = []
     for seat, items in enumerate(value):
+        field = f"{name}[{seat}]"
         if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
-            raise PositionError(f"{name}[{seat}] must be a list of tile codes")
-        try:
-            out.append([parse_tile(x) for x in items])
-        except PositionError as exc:
-            raise PositionError(f"{name}[{seat}]: {exc}") from None
+            raise PositionError("flaming.not_tile_list", field=field)
+        out.append([parse_tile(x, field) for x in items])
     return out
 
 
@@ -116,11 +130,8 @@ def parse_position(data: Mapping[str, Any]) -> tuple[FlamingOptions, FlamingPosi
 
     The rules come with ``first_player`` 0 (a position names the seat to move).
     """
-    if not isinstance(data, Mapping):
-        raise PositionError("a position must be a JSON object")
-    unknown = sorted(set(data) - _TOP_KEYS)
-    if unknown:
-        raise PositionError(f"unknown position field(s): {', '.join(unknown)}")
+    object_field(data)
+    known_fields(data, _TOP_KEYS)
     given = FlamingOptions.from_json(data.get("rules", {}))
     options = FlamingOptions(
         preset=given.preset,
@@ -130,58 +141,62 @@ def parse_position(data: Mapping[str, Any]) -> tuple[FlamingOptions, FlamingPosi
         first_player=0,
         callout=given.callout,
     )
-    players = int_field(data, "players")
-    if not 2 <= players <= 6:
-        raise PositionError(f"'players' must be 2 to 6, not {players}")
-    to_move = int_field(data, "to_move", 0)
-    if not 0 <= to_move < players:
-        raise PositionError(f"'to_move' must be a seat from 0 to {players - 1}, not {to_move}")
-    turn = int_field(data, "turn", 1)
-    if turn < 1:
-        raise PositionError(f"'turn' must be 1 or more, not {turn}")
+    players = int_field(data, "players", low=2, high=6)
+    to_move = int_field(data, "to_move", 0, low=0, high=players - 1)
+    turn = int_field(data, "turn", 1, low=1)
 
-    seen: dict[int, str] = {}
+    seen: dict[int, tuple[str, int | None]] = {}
 
-    def claim(tile: int, where: str) -> None:
+    def claim(tile: int, place: str, seat: int | None = None) -> None:
+        """FP-NOTE-7: each tile is listed once, and only tiles of the preset."""
         if tile in seen:
-            raise PositionError(f"{NAMES[tile]} is listed twice: in {seen[tile]} and in {where}")
+            first, first_seat = seen[tile]
+            raise PositionError(
+                "flaming.tile_twice",
+                tile=NAMES[tile],
+                first=first,
+                first_seat=first_seat,
+                second=place,
+                second_seat=seat,
+            )
         if tile not in options.tiles:
-            raise PositionError(f"{NAMES[tile]} is not part of a {options.preset} game")
-        seen[tile] = where
+            raise PositionError("flaming.not_in_preset", tile=NAMES[tile], preset=options.preset)
+        seen[tile] = (place, seat)
 
     pos = FlamingPosition.empty(players)
     pyramid = data.get("pyramid", [])
     if not isinstance(pyramid, list):
-        raise PositionError("'pyramid' must be a list like [\"R100@0,0\", ...]")
+        raise PositionError("flaming.pyramid_not_list")
     for entry in pyramid:
-        tile, key = parse_tile_at(entry, "pyramid entry")
+        tile, key = parse_tile_at(entry, "pyramid")
         if key in pos.board:
             raise PositionError(
-                f"two tiles on one spot {row_of(key)},{col_of(key)}: "
-                f"{NAMES[pos.board[key]]} and {NAMES[tile]}"
+                "flaming.spot_taken_twice",
+                spot=spot_name(key),
+                tiles=[NAMES[pos.board[key]], NAMES[tile]],
             )
-        claim(tile, "the pyramid")
+        claim(tile, "pyramid")
         pos.board[key] = tile
     hands = _tile_lists(data, "hands", players)
     piles = _tile_lists(data, "piles", players)
     for seat in range(players):
         if len(hands[seat]) > HAND_SIZE:
             raise PositionError(
-                f"seat {seat} holds {len(hands[seat])} tiles; a hand holds at most 5"
+                "flaming.hand_too_big", seat=seat, count=len(hands[seat]), max=HAND_SIZE
             )
         for t in hands[seat]:
-            claim(t, f"seat {seat}'s hand")
+            claim(t, "hand", seat)
         for t in piles[seat]:
-            claim(t, f"seat {seat}'s pile")
+            claim(t, "pile", seat)
         pos.hands[seat] = list(hands[seat])
         pos.piles[seat] = list(piles[seat])
         pos.hidden[seat] = len(piles[seat])
     out = data.get("out", [])
     if not isinstance(out, list) or not all(isinstance(x, str) for x in out):
-        raise PositionError("'out' must be a list of tile codes")
+        raise PositionError("flaming.not_tile_list", field="out")
     for x in out:
-        t = parse_tile(x)
-        claim(t, "'out'")
+        t = parse_tile(x, "out")
+        claim(t, "out")
         pos.out.append(t)
 
     pos.to_move = to_move
@@ -193,122 +208,120 @@ def parse_position(data: Mapping[str, Any]) -> tuple[FlamingOptions, FlamingPosi
     winner = data.get("winner")
     ranking = data.get("ranking")
     if winner is not None:
-        if not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < players:
-            raise PositionError(f"'winner' must be a seat from 0 to {players - 1}")
+        winner = _seat_field(winner, "winner", players)
         if pos.hands[winner] or pos.piles[winner]:
-            raise PositionError(f"seat {winner} is the winner but still has tiles")
+            raise PositionError("flaming.winner_has_tiles", seat=winner)
         pos.winner = winner
     if ranking is not None:
         if winner is not None:
-            raise PositionError("a position has a 'winner' or a 'ranking', not both")
-        if (
-            not isinstance(ranking, list)
-            or len(ranking) != players
-            or not all(isinstance(r, int) and 1 <= r <= players for r in ranking)
-        ):
-            raise PositionError(f"'ranking' must list a rank from 1 to {players} per seat")
-        pos.ranking = list(ranking)
+            raise PositionError("flaming.winner_and_ranking")
+        if not isinstance(ranking, list) or len(ranking) != players:
+            raise PositionError("flaming.bad_ranking", value=ranking, players=players)
+        ranks = []
+        for r in ranking:
+            # A JSON true is not a rank (FP-NOTE-4): position.not_an_integer.
+            rank = check_integer(r, "ranking")
+            if not 1 <= rank <= players:
+                raise PositionError(
+                    "position.out_of_range", field="ranking", value=rank, low=1, high=players
+                )
+            ranks.append(rank)
+        pos.ranking = ranks
     terminal = winner is not None or ranking is not None
 
     pending = data.get("pending")
     if pending is not None:
         if terminal:
-            raise PositionError("an ended game has no pending decision")
+            raise PositionError("flaming.ended_with_pending")
         _load_pending(pos, pending, options)
     _load_overlooked(pos, data.get("overlooked", False), options)
     if not terminal:
         for seat in range(players):
             if seat != to_move and not pos.hands[seat] and not pos.piles[seat]:
-                raise PositionError(f"seat {seat} has no tiles left but the game has no winner")
+                raise PositionError("flaming.no_tiles_no_winner", seat=seat)
         if pos.pending == NONE and not pos.hands[to_move]:
-            raise PositionError(f"seat {to_move} is to move with no tile in hand")
+            raise PositionError("flaming.to_move_without_tiles", seat=to_move)
     return options, pos
 
 
 def _load_quenched(pos: FlamingPosition, quenched: Any, options: FlamingOptions) -> None:
     """Read ``quenched`` (FP-NOTE-4); a quench already ended by a contact is dropped (FP-DIE-6)."""
     if not isinstance(quenched, Mapping):
-        raise PositionError('\'quenched\' must be an object like {"Y1": ["R2"]}')
+        raise PositionError("position.not_an_object", field="quenched")
     where = {t: k for k, t in pos.board.items()}
     for name, touching in quenched.items():
-        ember = parse_tile(name)
+        ember = parse_tile(name, "quenched")
         if not IS_EMBER[ember]:
-            raise PositionError(f"only embers are quenched; {name} is not an ember")
+            raise PositionError("flaming.quenched_not_ember", tile=name)
         if ember not in where:
-            raise PositionError(f"quenched ember {name} is not on the pyramid")
-        if not isinstance(touching, list):
-            raise PositionError(f"quenched[{name!r}] must be a list of tile codes")
+            raise PositionError("flaming.quenched_not_on_pyramid", tile=name)
+        field = f"quenched[{name}]"
+        # FP-NOTE-7: a non-string among the tiles is refused, not crashed on.
+        if not isinstance(touching, list) or not all(isinstance(x, str) for x in touching):
+            raise PositionError("flaming.not_tile_list", field=field)
         mask = 0
         for x in touching:
-            mask |= 1 << parse_tile(x)
+            mask |= 1 << parse_tile(x, field)
         k = where[ember]
         neighbours = [pos.board[k + off] for off in NEIGHBOURS if k + off in pos.board]
         if not any(ends_quench(mask, ember, t) for t in neighbours):
             pos.quenched[ember] = mask
     if quenched and not options.fire_die:
-        raise PositionError("a quenched ember needs the fire_die option")
+        raise PositionError("flaming.quench_needs_fire_die")
 
 
 def _load_pending(pos: FlamingPosition, pending: Any, options: FlamingOptions) -> None:
     """Read ``pending`` (FP-NOTE-4, FP-NOTE-7): a fall names a tile on nothing, a die needs a fire."""
     players = len(pos.hands)
     if not isinstance(pending, Mapping):
-        raise PositionError("'pending' must be an object")
-    player = pending.get("player")
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
-        raise PositionError(f"pending.player must be a seat from 0 to {players - 1}")
+        raise PositionError("position.not_an_object", field="pending")
+    player = _seat_field(pending.get("player"), "pending.player", players)
     kind = pending.get("kind")
     pos.responsible = player
     if kind == "fall":
-        tile, key = parse_tile_at(pending.get("tile"), "pending.tile")
+        given = pending.get("tile")
+        tile, key = parse_tile_at(given, "pending.tile")
         if pos.board.get(key) != tile:
-            raise PositionError(
-                f"pending fall names {pending.get('tile')}, which is not on the pyramid"
-            )
+            raise PositionError("flaming.fall_not_on_pyramid", value=given)
         if row_of(key) == 0:
-            raise PositionError("a base tile cannot fall")
+            raise PositionError("flaming.base_cannot_fall", value=given)
         if key + SUPPORT_LEFT in pos.board or key + SUPPORT_RIGHT in pos.board:
-            raise PositionError(
-                f"pending fall: {pending.get('tile')} still rests on a tile, so it cannot fall"
-            )
+            raise PositionError("flaming.fall_supported", value=given)
         pos.pending = FALL
         pos.pending_key = key
     elif kind == "check":
         if options.callout == "off":
-            raise PositionError("a pending check needs the callout option (family or competitive)")
+            raise PositionError("flaming.check_needs_callout")
         if player != pos.checker:
             raise PositionError(
-                f"pending check: the checker is seat {pos.checker}, on the left of seat "
-                f"{pos.to_move} who is to move, not seat {player}"
+                "flaming.wrong_checker", checker=pos.checker, to_move=pos.to_move, value=player
             )
         if not pos.board:
-            raise PositionError("pending check: there is no pyramid to check")
+            raise PositionError("flaming.check_without_pyramid")
         pos.responsible = pos.to_move
         pos.pending = CHECK
     elif kind == "die":
         if not options.fire_die:
-            raise PositionError("a pending die roll needs the fire_die option")
+            raise PositionError("flaming.die_needs_fire_die")
         cat, key = first_event(pos, options.curse_on)
         pos.candidates = set(pos.board)
         if cat != FIRE:
-            raise PositionError(
-                "pending die: no fire is waiting for a roll (the first mayhem check finds none)"
-            )
+            raise PositionError("flaming.die_without_fire")
         pos.pending = DIE
         pos.pending_key = key
     else:
-        raise PositionError(f"pending.kind must be 'fall', 'die' or 'check', not {kind!r}")
+        raise PositionError("flaming.bad_pending_kind", value=kind)
 
 
 def _load_overlooked(pos: FlamingPosition, overlooked: Any, options: FlamingOptions) -> None:
     """Read ``overlooked`` (FP-CALL-5): only in call-out mode, and only over standing mayhem."""
     if not isinstance(overlooked, bool):
-        raise PositionError("'overlooked' must be true or false")
+        raise PositionError("position.not_a_boolean", field="overlooked", value=overlooked)
     if not overlooked:
         return
     if options.callout == "off":
-        raise PositionError("'overlooked' needs the callout option (family or competitive)")
+        raise PositionError("flaming.overlooked_needs_callout")
     if not standing_mayhem(pos, options.curse_on):
-        raise PositionError("'overlooked' is true but no mayhem stands on the pyramid")
+        raise PositionError("flaming.overlooked_without_mayhem")
     pos.candidates = set(pos.board)
     pos.overlooked = True

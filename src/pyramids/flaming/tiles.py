@@ -128,27 +128,30 @@ def spot_name(key: int) -> str:
     return f"{row_of(key)},{col_of(key)}"
 
 
-def parse_tile(text: str) -> int:
-    """A tile from its code (``R40``); PositionError for an unknown code."""
+def parse_tile(text: str, field: str = "tile") -> int:
+    """A tile from its code (``R40``); PositionError ``flaming.unknown_tile`` for an unknown code.
+
+    ``field`` names where the code was read (``hands[0]``, ``out``, ``pyramid``...).
+    """
     tile = BY_NAME.get(text.strip().upper())
     if tile is None:
-        raise PositionError(
-            f"unknown tile {text!r} (tiles are a colour Y/R/G/B/W and a weight, e.g. R40)"
-        )
+        raise PositionError("flaming.unknown_tile", field=field, value=text)
     return tile
 
 
 def check_spot(row: int, col: int) -> int:
-    """The key of (row, col) after checking range and parity (FP-GEOM-1); PositionError otherwise."""
+    """The key of (row, col) after checking range and parity (FP-GEOM-1); PositionError otherwise.
+
+    The facts name the spot as the notation writes it (``"1001,1"``), so a row or column of
+    any size reads the same in both engines.
+    """
+    spot = f"{row},{col}"
     if not 0 <= row <= MAX_ROW:
-        raise PositionError(f"row {row} is out of range (0 to {MAX_ROW})")
+        raise PositionError("flaming.row_out_of_range", spot=spot, max_row=MAX_ROW)
     if not -MAX_COL < col < MAX_COL:
-        raise PositionError(f"column {col} is out of range")
+        raise PositionError("flaming.column_out_of_range", spot=spot)
     if (col - row) % 2:
-        raise PositionError(
-            f"spot {row},{col} has the wrong parity: a tile in row {row} sits on "
-            f"{'even' if row % 2 == 0 else 'odd'} columns"
-        )
+        raise PositionError("flaming.wrong_parity", spot=spot, row=row, even=row % 2 == 0)
     return key_of(row, col)
 
 

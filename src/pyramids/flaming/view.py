@@ -146,7 +146,7 @@ def make_view(pos: FlamingPosition, options: Mapping[str, Any], player: int | No
     piles = pos.piles
     n = len(hands)
     if player is not None and not 0 <= player < n:
-        raise ValueError(f"no seat {player} in a {n}-player game")
+        raise PositionError("flaming.no_such_seat", seat=player, players=n)
     kind = pos.pending
     return FlamingView(
         player=player,
@@ -195,7 +195,7 @@ def determinize(view: FlamingView, rng: random.Random) -> FlamingPosition:
             mask |= 1 << t
         pos.known[seat] = mask
     if unseen:
-        raise PositionError("inconsistent view: more unseen tiles than unseen places")
+        raise PositionError("flaming.inconsistent_view")
     pos.to_move = view.to_move
     pos.turn = view.turn
     pos.responsible = view.responsible

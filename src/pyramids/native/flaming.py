@@ -4,8 +4,9 @@
 native states; ``NativeFlamingState`` wraps the Rust state (``_native.FlamingState``) and
 offers the whole ``pyramids.core.game.State`` protocol plus the public accessors of the
 Python ``FlamingState`` that host code reads (``board``, ``hand``, ``pending`` ...;
-``position`` builds the Python position from the native fields). Errors are the Python
-engine's classes with its texts; events are the Python engine's typed events, made by its
+``position`` builds the Python position from the native fields). Refusals are the Python
+engine's: ``pyramids._native`` raises the same ``pyramids.core.errors`` class with the same
+code and facts (nothing is rewrapped here); events are the Python engine's typed events, made by its
 ``from_raw`` from the native raw tuples; views are the Python ``FlamingView``.
 ``ENGINE`` is what the descriptor's ``native`` names (``pyramids.core.engine``).
 """
@@ -127,19 +128,16 @@ class NativeFlamingState(State):
     def apply(self, action: Action) -> None:
         """Apply a placement, fall side or die face, then run the mayhem that follows."""
         if not -_I128 <= action < _I128:
-            raise IllegalActionError(self.illegal_reason(action) or "illegal action")
-        try:
-            self._s.apply(action)
-        except ValueError as exc:
-            raise IllegalActionError(str(exc)) from None
+            raise self.illegal_reason(action) or IllegalActionError("flaming.illegal_action")
+        self._s.apply(action)  # raises the Python engine's IllegalActionError
         self._trail = (action, self._trail)
 
-    def illegal_reason(self, action: Action) -> str | None:
-        """Why ``action`` is illegal here, or None when it is legal."""
+    def illegal_reason(self, action: Action) -> IllegalActionError | None:
+        """Why ``action`` is illegal here (the refusal, with its code and facts), or None."""
         if not -_I128 <= action < _I128:
             return py_illegal_reason(self.position, action)
-        reason: str | None = self._s.illegal_reason(action)
-        return reason
+        refusal: IllegalActionError | None = self._s.illegal_reason(action)
+        return refusal
 
     def outcome(self) -> Outcome:
         """Won by a seat, ranked after the turn limit, or ongoing (FP-END-5 returns)."""
@@ -312,9 +310,9 @@ class NativeFlamingState(State):
     def parse_action(self, text: str) -> Action:
         """Parse and check an action in this state (see ``actions.parse_action``)."""
         action = parse_action(text)
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        refusal = self.illegal_reason(action)
+        if refusal is not None:
+            raise refusal
         return action
 
     def events(self) -> list[Event]:
@@ -357,7 +355,9 @@ class NativeFlamingGame(FlamingGame):
         state = load_position(data)
         if state.num_players != self.num_players:
             raise PositionError(
-                f"the position has {state.num_players} players, the game {self.num_players}"
+                "game.position_players",
+                players=self.num_players,
+                position_players=state.num_players,
             )
         return state
 
@@ -367,7 +367,9 @@ class NativeFlamingGame(FlamingGame):
         if not isinstance(view, FlamingView):
             raise TypeError("a Flaming Pyramids game determinizes Flaming Pyramids views")
         if view.players != self.num_players:
-            raise PositionError("the view and the game have different numbers of players")
+            raise PositionError(
+                "game.view_players", players=self.num_players, view_players=view.players
+            )
         if type(rng) is not random.Random:
             pos = py_determinize(view, rng)
             return NativeFlamingState(
@@ -427,10 +429,7 @@ def load_position(data: Mapping[str, Any]) -> NativeFlamingState:
         state = position_from_json(data)  # the Python engine's refusals for odd Python data
         native = _native.flaming_from_snapshot(snapshot_of(state.position, state.options))
         return NativeFlamingState(_game_of(native), native)
-    try:
-        native = _native.flaming_from_json(json.dumps(data))
-    except ValueError as exc:
-        raise PositionError(str(exc)) from None
+    native = _native.flaming_from_json(json.dumps(data))  # raises the Python engine's refusal
     return NativeFlamingState(_game_of(native), native)
 
 
