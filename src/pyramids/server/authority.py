@@ -170,7 +170,9 @@ class Authority:
             if seat != to_move:
                 if to_move == CHANCE:
                     raise server_refusal("out_of_turn", "chance_to_move", 409, seat=seat)
-                raise server_refusal("out_of_turn", "not_your_turn", 409, seat=seat, to_move=to_move)
+                raise server_refusal(
+                    "out_of_turn", "not_your_turn", 409, seat=seat, to_move=to_move
+                )
             if played_by is None:
                 self.check_time(table, seat)
             if action is None:

@@ -94,9 +94,7 @@ class ProtocolError(Exception):
         return out
 
 
-def server_refusal(
-    code: str, name: str, status: int = 409, /, **facts: Any
-) -> ProtocolError:
+def server_refusal(code: str, name: str, status: int = 409, /, **facts: Any) -> ProtocolError:
     """The server's own refusal ``server.<name>`` (catalogue ``refusal.server.<name>``,
     ``messages/*/refusals-hosts.json``) under the protocol code ``code``."""
     return ProtocolError.of(code, PyramidsError(f"server.{name}", **facts), status)
