@@ -26,7 +26,7 @@ from pyramids.cli.i18n import join_words, seat_name
 from pyramids.cli.io import dumps_compact
 from pyramids.cli.prompt_hint import prompt_hint
 from pyramids.cli.terminal import Seats, Terminal, ask_until_chosen
-from pyramids.core import ActionParseError, Event, PyramidsError
+from pyramids.core import ActionParseError, Event
 from pyramids.core.game import Action, Game, State
 from pyramids.flags.actions import (
     MOVE_BASE,
@@ -52,7 +52,6 @@ from pyramids.games.flags.render import (
     render_option_groups,
 )
 from pyramids.games.flags.words import tr, tree_words
-from pyramids.texts import refusal
 
 
 def _flags(state: State) -> FlagsState:
@@ -90,20 +89,13 @@ def move_reason(state: FlagsState, lowest: int, target: int, lang: str) -> str |
     return None
 
 
-def said(refused: object, lang: str) -> str | None:
-    """The engine's refusal (``IllegalActionError``, or None when legal) in ``lang``'s words."""
-    if refused is None:
-        return None
-    return refusal(refused, lang) if isinstance(refused, PyramidsError) else str(refused)
-
-
 def human_reason(state: FlagsState, action: Action, legal: Sequence[Action], lang: str) -> str:
     """Why ``action`` is refused, said to the player to decide (never naming other hands).
 
     Moves, exchanges and actions of the wrong kind are explained in ``lang``; a take,
     trade or pirate of the right kind that is still illegal gets the engine's reason.
     """
-    reason = said(state.illegal_reason(action), lang)
+    reason = state.illegal_reason(action)
     labels = [state.action_to_string(a) for a in legal]
     if state.pending == NONE:
         if MOVE_BASE <= action < SWAP_BASE:
@@ -142,8 +134,8 @@ def read_choice(
         action = parse_notation(word, state.num_players)
     except ActionParseError as exc:
         why = tr("f_cannot_read", lang, text=word)
-        detail = refusal(exc, lang)
-        if exc.code != "flags.unreadable_action" and not detail.startswith("cannot read"):
+        detail = str(exc)
+        if lang == "en" and not detail.startswith("cannot read"):
             why += f" ({detail})"
         return None, why
     if action in legal:
