@@ -200,3 +200,15 @@ def test_the_browser_is_served_the_refusals_words(client: TestClient, lang: str)
     served = client.get(f"/texts/{lang}.json").json()
     for name in server_refusal_names():
         assert texts.refusal_key(f"server.{name}") in served
+
+
+def test_a_refused_name_is_said_in_both_languages(client: TestClient) -> None:
+    """A name the account rules refuse (``names.*`` words): ``text_en`` is the message,
+    ``text_fr`` the catalogue's French; no rules refusal (``refusal``) with it."""
+    r = client.post("/api/accounts", json={"name": "ab", "password": "a long enough password"})
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert error["code"] == "malformed"
+    assert "refusal" not in error
+    assert error["text_en"] == error["message"]
+    assert error["text_fr"] and error["text_fr"] != error["text_en"]

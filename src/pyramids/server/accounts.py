@@ -146,7 +146,8 @@ def check_name(raw: str) -> str:
     try:
         names.check_account_name(name)
     except names.TextRefusedError as exc:
-        raise ProtocolError("malformed", exc.message, 422) from None
+        refused = ProtocolError("malformed", exc.message, 422, key=exc.key, facts=exc.facts)
+        raise refused from None
     return name
 
 
