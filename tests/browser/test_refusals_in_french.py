@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -154,7 +155,7 @@ def refused_toast(pg: Any, tap: SocketTap) -> tuple[str, dict[str, Any]]:
 
 
 def test_a_stale_action_is_refused_in_french_on_a_french_table_page(
-    french: tuple[Any, PageErrors], server: LiveServer
+    french: tuple[Any, PageErrors], server: LiveServer, artifacts: Path
 ) -> None:
     """The action arrives for a later seq than the game's: the server refuses it
     (``stale``, ``server.stale``) and the French page says so in French."""
@@ -171,11 +172,12 @@ def test_a_stale_action_is_refused_in_french_on_a_french_table_page(
     assert error["refusal"]["code"] == "server.stale"
     assert shown.startswith("La partie a avancé"), shown
     check_french(pg, shown, error)
+    pg.screenshot(path=str(artifacts / "refusal-fr-stale.png"))
     assert errors.messages == [], errors.messages
 
 
 def test_an_illegal_action_is_refused_in_french_on_a_french_table_page(
-    french: tuple[Any, PageErrors], server: LiveServer
+    french: tuple[Any, PageErrors], server: LiveServer, artifacts: Path
 ) -> None:
     """The action places a tile that is not in the seat's hand: the rules refuse it
     (``illegal``, the rules' code and facts) and the French page says why in French."""
@@ -196,10 +198,11 @@ def test_an_illegal_action_is_refused_in_french_on_a_french_table_page(
     shown, error = refused_toast(pg, tap)
     assert error["code"] in ("illegal", "malformed"), error
     check_french(pg, shown, error)
+    pg.screenshot(path=str(artifacts / "refusal-fr-illegal.png"))
 
 
 def test_a_bad_position_is_refused_in_french_on_the_french_tutorial_page(
-    french: tuple[Any, PageErrors], server: LiveServer
+    french: tuple[Any, PageErrors], server: LiveServer, artifacts: Path
 ) -> None:
     """The tutorial stages a position the rules refuse (a seat count that is no number):
     422 ``bad_position`` with the rules' refusal, said in French under the board."""
@@ -221,3 +224,4 @@ def test_a_bad_position_is_refused_in_french_on_the_french_tutorial_page(
     shown = pg.locator("[data-testid=learn-explain]").inner_text()
     assert shown.startswith("Le serveur ne peut pas mettre en place cette position"), shown
     check_french(pg, shown, error)
+    pg.screenshot(path=str(artifacts / "refusal-fr-position.png"))
