@@ -78,7 +78,7 @@ def test_a_server_refusal_is_a_code_with_facts_and_words() -> None:
     assert exc.details() == {
         "refusal": {"code": "server.stale", "data": {"seq": 3, "at": 5}},
         "text_en": "the action was for seq 3 but the game is at seq 5",
-        "text_fr": "l'action visait le coup n°\u00a03, mais la partie en est au coup n°\u00a05",
+        "text_fr": "l'action visait le coup n° 3, mais la partie en est au coup n° 5",
     }
     # a refusal without catalogue words: the code and the English message only
     assert ProtocolError("unknown_table", "no table nosuch", 404).details() == {}
@@ -94,10 +94,7 @@ def test_a_stale_action_on_the_socket_is_refused_in_both_languages(client: TestC
         error = receive_until(ws, lambda m: m["type"] == "error")
     assert error["id"] == "a" and error["code"] == "stale"
     assert error["refusal"] == {"code": "server.stale", "data": {"seq": 7, "at": 0}}
-    assert (
-        error["text_fr"]
-        == "l'action visait le coup n°\u00a07, mais la partie en est au coup n°\u00a00"
-    )
+    assert error["text_fr"] == "l'action visait le coup n° 7, mais la partie en est au coup n° 0"
     check_words(error)
 
 
