@@ -22,7 +22,7 @@ from pyramids.analysis.simulate import default_jobs, foreign_options
 from pyramids.cli.cluster_opt import JOBS_HELP, ClusterOption, check_cluster
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.i18n import Lang
-from pyramids.cli.io import fail
+from pyramids.cli.io import fail, said
 from pyramids.cli.progress import games_bar
 from pyramids.cli.rules_options import rules_specs, with_options
 from pyramids.cli.sim_cmd import GAME_HELP
@@ -148,7 +148,7 @@ def analyse(
             skill=skill,
         )
     except (PyramidsError, ValueError, EngineError) as exc:
-        fail(str(exc))
+        fail(said(exc, lang.value))
     try:
         from pyramids.analysis.report import write_report
 
@@ -185,7 +185,7 @@ def analyse(
                 cluster=address,
             )
         except (PyramidsError, ValueError, EngineError, ClusterError) as exc:
-            fail(str(exc))
+            fail(said(exc, lang.value))
     try:
         written = write_report(done.data, out, lang=lang.value)
         games_file = out / "games.jsonl"

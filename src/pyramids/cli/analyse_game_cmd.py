@@ -27,7 +27,7 @@ from pyramids.bots import BOT_LEVELS, DEFAULT_LEVEL, LADDER
 from pyramids.bots.advice import Analysis, Decision, advice_settings, analyse_record
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.i18n import Lang, seat_name, tr
-from pyramids.cli.io import InputError, dumps, fail, load_record
+from pyramids.cli.io import InputError, dumps, fail, load_record, said
 from pyramids.core import GameRecord, PyramidsError
 from pyramids.games import descriptor, make_game
 from pyramids.games.engine import EngineError
@@ -222,7 +222,7 @@ def analyse_game(
     try:
         make_game(record.game, record.players, record.options)
     except (PyramidsError, EngineError) as exc:
-        fail(f"{source}: {exc}")
+        fail(f"{source}: {said(exc, language)}")
     budget = advice_settings(
         record.game, record.players, level=level.value, iterations=iterations
     ).iterations
@@ -234,7 +234,7 @@ def analyse_game(
         with status:
             analysis = analyse_record(record, level=level.value, iterations=iterations, seed=seed)
     except (PyramidsError, EngineError) as exc:
-        fail(f"{source}: {exc}")
+        fail(f"{source}: {said(exc, language)}")
     if as_json:
         typer.echo(dumps(analysis.to_json()))
         return

@@ -57,9 +57,9 @@ def _word(key: str, lang: str, **fields: object) -> str:
     return WORDS[key][lang].format(**fields)
 
 
-def load_any_state(game: str, position: str) -> State:
-    """The position of ``game`` named by POSITION; exits 2 on a problem."""
-    return load_state(descriptor(game), position)[0]
+def load_any_state(game: str, position: str, lang: str = "en") -> State:
+    """The position of ``game`` named by POSITION; exits 2 on a problem (said in ``lang``)."""
+    return load_state(descriptor(game), position, lang)[0]
 
 
 def hint(
@@ -102,7 +102,7 @@ def hint(
         fail(f"--seconds {seconds}: must be positive")
     if rollout is not None and rollout not in ROLLOUTS:
         fail(f"--rollout {rollout}: choose {' or '.join(ROLLOUTS)}")
-    state = load_any_state(game, position)
+    state = load_any_state(game, position, lang.value)
     player = state.current_player()
     if state.is_terminal():
         fail("the game is over: there is no decision to hint")

@@ -19,7 +19,7 @@ import typer
 
 from pyramids.core import GameRecord, PyramidsError, State
 from pyramids.games.engine import EngineError
-from pyramids.texts import describe
+from pyramids.texts import describe, message, refusal
 
 EXIT_REFUSED = 2
 """Exit status of every refusal: bad input, illegal action, bad option."""
@@ -198,6 +198,12 @@ def check_output(path: Path | None, option: str) -> None:
 S = TypeVar("S", bound=State)
 
 
+def said(exc: Exception, lang: str) -> str:
+    """What to tell of ``exc``: a refusal (``PyramidsError``) in ``lang``'s words from the
+    message catalogue, anything else as its text."""
+    return refusal(exc, lang) if isinstance(exc, PyramidsError) else str(exc)
+
+
 def fail(message: str) -> NoReturn:
     """Print ``error: message`` on stderr and exit with status 2 (every refusal of the CLI)."""
     typer.echo(f"error: {message}", err=True)
@@ -205,16 +211,17 @@ def fail(message: str) -> NoReturn:
 
 
 def load_position(
-    position: str, parse: Callable[[Mapping[str, Any]], S], stdin: TextIO
+    position: str, parse: Callable[[Mapping[str, Any]], S], stdin: TextIO, lang: str = "en"
 ) -> tuple[S, dict[str, Any]]:
-    """The position named by a POSITION argument, parsed by ``parse``, and its raw JSON; exits 2."""
+    """The position named by a POSITION argument, parsed by ``parse``, and its raw JSON;
+    exits 2 (the rules' refusal of the position said in ``lang``)."""
     try:
         data = load_position_data(position, stdin)
         return parse(data), data
     except InputError as exc:
         fail(str(exc))
     except PyramidsError as exc:
-        fail(f"bad position: {exc}")
+        fail(message("cli.bad_position", lang, reason=refusal(exc, lang)))
     except EngineError as exc:
         fail(str(exc))
 
@@ -226,6 +233,7 @@ def apply_texts(state: State, actions: list[str], lang: str) -> list[str]:
         try:
             state.apply(state.parse_action(text))
         except PyramidsError as exc:  # ActionParseError or IllegalActionError: say which
-            fail(f"action {index} ({text}): {exc}")
+            reason = refusal(exc, lang)
+            fail(message("cli.bad_action", lang, index=index, text=text, reason=reason))
         texts.extend(describe(event, lang) for event in state.events())
     return texts

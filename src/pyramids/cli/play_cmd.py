@@ -36,6 +36,7 @@ from pyramids.cli.io import (
     fail,
     load_record,
     output_problem,
+    said,
 )
 from pyramids.cli.rules_options import (
     foreign,
@@ -208,7 +209,7 @@ def play(
     try:
         the_game: Game = make(desc, count, rules)
     except PyramidsError as exc:
-        fail(for_players(str(exc)))
+        fail(for_players(said(exc, language)))
     except EngineError as exc:
         fail(str(exc))
     notes = fit_bots(table, the_game, language, quiet=seats is None)
@@ -267,7 +268,7 @@ def replay_steps(record: GameRecord, source: str, lang: str = "en") -> Replayed:
     try:
         game = make_game(record.game, record.players, record.options)
     except (PyramidsError, EngineError) as exc:
-        fail(f"{source}: {exc}")
+        fail(f"{source}: {said(exc, lang)}")
     try:
         ui = ui_of(game)
     except LookupError:

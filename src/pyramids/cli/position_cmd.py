@@ -38,10 +38,13 @@ ColorOpt = Annotated[
 ]
 
 
-def load_state(desc: GameDescriptor, position: str) -> tuple[State, dict[str, Any]]:
+def load_state(
+    desc: GameDescriptor, position: str, lang: str = "en"
+) -> tuple[State, dict[str, Any]]:
     """The position of ``desc``'s game named by POSITION (on the engine of ``$PYRAMIDS_ENGINE``),
-    and its raw JSON; exits 2 on a problem."""
-    return load_position(position, functools.partial(games.load_position, desc), sys.stdin)
+    and its raw JSON; exits 2 on a problem (said in ``lang``)."""
+    parse = functools.partial(games.load_position, desc)
+    return load_position(position, parse, sys.stdin, lang)
 
 
 def make_console(color: bool | None) -> Console:
@@ -66,7 +69,7 @@ def game_app(desc: GameDescriptor) -> typer.Typer:
         ] = None,
         lang: LangOpt = Lang.EN,
     ) -> None:
-        state, _ = load_state(desc, position)
+        state, _ = load_state(desc, position, lang.value)
         events = apply_texts(state, list(actions or []), lang.value)
         data: dict[str, Any] = state.to_json()
         data["events"] = events
@@ -78,7 +81,7 @@ def game_app(desc: GameDescriptor) -> typer.Typer:
         lang: LangOpt = Lang.EN,
         color: ColorOpt = None,
     ) -> None:
-        state, data = load_state(desc, position)
+        state, data = load_state(desc, position, lang.value)
         if seat is not None and not 0 <= seat < state.num_players:
             fail(f"--seat {seat}: the position has seats 0 to {state.num_players - 1}")
         console = make_console(color)

@@ -119,7 +119,8 @@ def _is_name_char(c: str) -> bool:
 
 def _refuse(key: str, status: int = 422, code: str = "malformed", **facts: Any) -> ProtocolError:
     """A refusal whose message is the catalogue's entry ``key`` (in English)."""
-    return ProtocolError(code, message("names." + key, "en", **facts), status)
+    words = "names." + key
+    return ProtocolError(code, message(words, "en", **facts), status, key=words, facts=facts)
 
 
 def check_name(raw: str) -> str:
@@ -145,7 +146,8 @@ def check_name(raw: str) -> str:
     try:
         names.check_account_name(name)
     except names.TextRefusedError as exc:
-        raise ProtocolError("malformed", exc.message, 422) from None
+        refused = ProtocolError("malformed", exc.message, 422, key=exc.key, facts=exc.facts)
+        raise refused from None
     return name
 
 

@@ -30,7 +30,7 @@ from pyramids.core.clock import deadline_of
 from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
 from pyramids.server.clocks import Clock
 from pyramids.server.live import EXPIRED, FINISHED, OPEN, LiveTable
-from pyramids.server.protocol import ProtocolError
+from pyramids.server.protocol import ProtocolError, server_refusal
 from pyramids.server.standings import ranking_order
 from pyramids.server.store import ActionRecord, ActionWrite
 from pyramids.server.table_log import log_entries, stand_in_event, viewers
@@ -147,36 +147,32 @@ class Authority:
         stale. ``played_by``: a stand-in chose it for a human seat (no time check)."""
         async with table.lock:
             if still_valid is not None and not still_valid():
-                raise ProtocolError("stale", "the decision is no longer the bot's")
+                raise server_refusal("stale", "bot_stale")
             state = table.state
             if table.status == FINISHED or state.is_terminal():
-                raise ProtocolError("finished", "the game is over")
+                raise server_refusal("finished", "finished")
             if seat is None:
-                raise ProtocolError(
-                    "out_of_turn", "spectators cannot act: connect with a seat's token"
-                )
+                raise server_refusal("out_of_turn", "spectator")
             if seq > table.seq:
                 # Another instance sharing the database may have stored actions this one
                 # has not seen yet: read them before judging the seq.
                 await self.catch_up(table, strict=True)
                 state = table.state
                 if table.status == FINISHED or state.is_terminal():
-                    raise ProtocolError("finished", "the game is over")
+                    raise server_refusal("finished", "finished")
             if seq != table.seq:
-                raise ProtocolError(
-                    "stale", f"the action was for seq {seq} but the game is at seq {table.seq}"
-                )
+                raise server_refusal("stale", "stale", 409, seq=seq, at=table.seq)
             if table.status == EXPIRED:
-                raise ProtocolError("expired", "this table expired before it started", 410)
+                raise server_refusal("expired", "expired", 410)
             if table.status == OPEN:
-                raise ProtocolError(
-                    "out_of_turn",
-                    "the table is waiting for every invited player to join before anyone moves",
-                )
+                raise server_refusal("out_of_turn", "waiting_for_players")
             to_move = state.current_player()
             if seat != to_move:
-                who = "the server's chance draw" if to_move == CHANCE else f"seat {to_move}'s"
-                raise ProtocolError("out_of_turn", f"it is {who} decision, not seat {seat}'s")
+                if to_move == CHANCE:
+                    raise server_refusal("out_of_turn", "chance_to_move", 409, seat=seat)
+                raise server_refusal(
+                    "out_of_turn", "not_your_turn", 409, seat=seat, to_move=to_move
+                )
             if played_by is None:
                 self.check_time(table, seat)
             if action is None:
@@ -184,11 +180,11 @@ class Authority:
                 try:
                     action = state.parse_action(text)
                 except ActionParseError as exc:
-                    raise ProtocolError("malformed", str(exc), 422) from None
+                    raise ProtocolError.of("malformed", exc, 422) from None
                 except IllegalActionError as exc:
-                    raise ProtocolError("illegal", str(exc), 409) from None
+                    raise ProtocolError.of("illegal", exc, 409) from None
             elif action not in state.legal_actions():
-                raise ProtocolError("illegal", f"action {action} is not legal now", 409)
+                raise server_refusal("illegal", "not_legal", 409, action=action)
             return await self.apply(table, seat, action, played_by=played_by)
 
     def check_time(self, table: LiveTable, seat: int) -> None:
@@ -198,12 +194,10 @@ class Authority:
         if table.clock is None or banks is None:
             return
         if seat in table.forfeits:
-            raise ProtocolError(
-                "out_of_time", f"seat {seat} forfeited on time: a bot plays it to the end"
-            )
+            raise server_refusal("out_of_time", "forfeited", 409, seat=seat)
         deadline = deadline_of(table.clock, banks, seat)
         if deadline is not None and self.clock.now() >= deadline:
-            raise ProtocolError("out_of_time", f"seat {seat}'s time ran out for this decision")
+            raise server_refusal("out_of_time", "time_ran_out", 409, seat=seat)
 
     async def apply(
         self, table: LiveTable, actor: int, action: int, *, played_by: str | None = None
@@ -218,7 +212,7 @@ class Authority:
         try:
             new.apply(action)
         except IllegalActionError as exc:
-            raise ProtocolError("illegal", str(exc), 409) from None
+            raise ProtocolError.of("illegal", exc, 409) from None
         seq = table.seq + 1
         terminal = new.is_terminal()
         now = self.clock.now()
@@ -242,14 +236,10 @@ class Authority:
             await self.store.store_action(write)
         except SeqTakenError:
             await self.catch_up(table)
-            raise ProtocolError(
-                "stale", f"another action was stored first for seq {seq - 1}; the game moved on"
-            ) from None
+            raise server_refusal("stale", "stored_first", 409, seq=seq - 1) from None
         except StoreUnavailableError as exc:
             log.error("table %s: cannot store action %d: %s", table.id, seq, exc)
-            raise ProtocolError(
-                "unavailable", "the action could not be stored; try again", 503
-            ) from None
+            raise server_refusal("unavailable", "not_stored", 503) from None
         self._commit(table, new, texts, Committed(seq, actor, plain, now, played_by, True))
         return seq
 
@@ -262,9 +252,7 @@ class Authority:
         except StoreUnavailableError as exc:
             log.error("table %s: cannot read the actions stored elsewhere: %s", table.id, exc)
             if strict:
-                raise ProtocolError(
-                    "unavailable", "the table could not be read; try again", 503
-                ) from None
+                raise server_refusal("unavailable", "not_read", 503) from None
             return 0
         done = 0
         for row in rows:

@@ -140,7 +140,8 @@ def clean_text(text: Any) -> str:
     try:  # invisible characters removed, invisible-only text and mark stacks refused
         cleaned = names.clean_display_text("".join(out), names.CHAT).strip()
     except names.TextRefusedError as exc:
-        raise ProtocolError("malformed", exc.message, 422) from None
+        refused = ProtocolError("malformed", exc.message, 422, key=exc.key, facts=exc.facts)
+        raise refused from None
     if not cleaned:
         raise ProtocolError("malformed", "a chat message cannot be empty or blank", 422)
     if len(cleaned) > MAX_CHARS:

@@ -1,7 +1,8 @@
 """The one shape of every HTTP error, and the handlers that give it.
 
 Every error the API answers is ``{"error": {"code", "message"}}`` with a 4xx status (5xx
-only when the server failed): a refused request (``ProtocolError``, with ``Retry-After``
+only when the server failed), plus, for a refusal with catalogue words, ``refusal``
+(``{"code", "data"}``: the rules' or the server's own refusal) and ``text_en``/``text_fr``: a refused request (``ProtocolError``, with ``Retry-After``
 when it was rate-limited), a body that breaks the schema, an unknown path or method, and
 a crash. ``create_app`` registers the handlers; the routers name their error statuses in
 the OpenAPI schema with :func:`error_responses`.
@@ -76,13 +77,15 @@ def describe_validation(exc: RequestValidationError) -> tuple[int, str]:
 
 
 async def on_refused(_request: Request, exc: ProtocolError) -> JSONResponse:
-    """A ``ProtocolError``: its status, code and message (and its ``seat_token``, when the
-    refused action used its invite; ``Retry-After`` when rate-limited)."""
-    response = error_response(exc.status, exc.code, exc.message)
+    """A ``ProtocolError``: its status, code and message, with its refusal's code, facts
+    and words in every language when it has them (``refusal``, ``text_en``, ``text_fr``);
+    its ``seat_token`` when the refused action used its invite; ``Retry-After`` when
+    rate-limited."""
+    body = error_body(exc.code, exc.message)
+    body["error"].update(exc.details())
     if exc.seat_token is not None:  # the refused action used its invite: hand it over
-        body = error_body(exc.code, exc.message)
         body["error"]["seat_token"] = exc.seat_token
-        response = JSONResponse(body, status_code=exc.status)
+    response = JSONResponse(body, status_code=exc.status)
     if isinstance(exc, RateLimitedError):
         response.headers["Retry-After"] = str(exc.retry_after)
     return response

@@ -37,6 +37,8 @@ class MessageRefusedError(ProtocolError):
             code,
             texts.message(f"socket.{key}", "en", **facts),
             413 if code == "too_large" else 422,
+            key=f"socket.{key}",
+            facts=facts,
         )
         self.msg_id = msg_id
 

@@ -34,7 +34,7 @@ from pyramids.games import GameDescriptor, descriptor, names
 from pyramids.server.limits import client_key
 from pyramids.server.live import hints_of
 from pyramids.server.pages import static_page
-from pyramids.server.protocol import ProtocolError
+from pyramids.server.protocol import ProtocolError, server_refusal
 from pyramids.server.schemas import ErrorOut
 from pyramids.server.schemas import Request as RequestBody
 from pyramids.server.schemas import Response as ResponseBody
@@ -119,23 +119,25 @@ def load_staged(desc: GameDescriptor, data: Mapping[str, Any]) -> State:
     try:
         return desc.load_position(data)
     except RecursionError:
-        raise ProtocolError("bad_position", "the position nests too deep", 422) from None
+        raise server_refusal("bad_position", "position_too_deep", 422) from None
+    except PyramidsError as exc:  # the rules' refusal: its code, facts and words
+        raise ProtocolError.of("bad_position", exc, 422) from None
     except LOAD_ERRORS as exc:
-        reason = str(exc) if isinstance(exc, PyramidsError) else f"{type(exc).__name__}: {exc}"
-        raise ProtocolError("bad_position", f"bad position: {reason}", 422) from None
+        error = f"{type(exc).__name__}: {exc}"
+        raise server_refusal("bad_position", "position_unreadable", 422, error=error) from None
 
 
 def apply_text(state: State, text: str) -> None:
     """Apply action ``text``: 422 ``malformed`` if unreadable, 409 ``illegal`` if refused."""
     if state.is_terminal():
-        raise ProtocolError("finished", "the game in this position is over", 409)
+        raise server_refusal("finished", "position_over")
     try:
         action = state.parse_action(text)
         state.apply(action)
     except ActionParseError as exc:
-        raise ProtocolError("malformed", str(exc), 422) from None
+        raise ProtocolError.of("malformed", exc, 422) from None
     except IllegalActionError as exc:
-        raise ProtocolError("illegal", str(exc), 409) from None
+        raise ProtocolError.of("illegal", exc, 409) from None
 
 
 def answer(desc: GameDescriptor, state: State, seat: int | None, events: bool) -> dict[str, Any]:

@@ -75,9 +75,11 @@ class RateLimitedError(ProtocolError):
 
 
 def ws_error(msg_id: Any, exc: ProtocolError) -> dict[str, Any]:
-    """The WebSocket ``error`` message of a refused request (``retry_after`` in seconds
-    when it was over a rate)."""
+    """The WebSocket ``error`` message of a refused request: its refusal and words in
+    every language when it has them (``ProtocolError.details``), ``retry_after`` in
+    seconds when it was over a rate."""
     out: dict[str, Any] = {"type": "error", "id": msg_id, "code": exc.code, "message": exc.message}
+    out.update(exc.details())
     if isinstance(exc, RateLimitedError):
         out["retry_after"] = exc.retry_after
     return out

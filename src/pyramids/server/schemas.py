@@ -88,11 +88,24 @@ class Response(BaseModel):
 # --- errors ----------------------------------------------------------------------------------
 
 
+class RefusalOut(Response):
+    """A refusal as a code and its facts; its words are the catalogue's ``refusal.<code>``."""
+
+    code: str = Field(examples=["server.stale"])
+    data: dict[str, Any] = Field(default_factory=dict, examples=[{"seq": 16, "at": 18}])
+
+
 class ErrorBody(Response):
     """What went wrong: a stable code and a message in plain English."""
 
     code: str = Field(examples=["stale"])
     message: str = Field(examples=["the action was for seq 16 but the game is at seq 18"])
+    refusal: RefusalOut | None = None
+    """Why, as a code and facts (the rules' refusal, or the server's own ``server.*``)."""
+    text_en: str | None = None
+    """The refusal in English (when it has catalogue words)."""
+    text_fr: str | None = None
+    """The refusal in French (when it has catalogue words)."""
     seat_token: str | None = None
     """Only when the refused request used an invite (``POST …/actions``): the seat is
     bound all the same, and this is its new credential (the invite is dead)."""

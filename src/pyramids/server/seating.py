@@ -158,7 +158,7 @@ class Seating:
         try:
             game = make_game(game_name, len(seats), options)
         except PyramidsError as exc:
-            raise ProtocolError("bad_options", str(exc), 422) from None
+            raise ProtocolError.of("bad_options", exc, 422) from None
         self._check_option_caps(game_name, game.options)
         settings.hints = default_hints(game.options) if hints is None else hints
         settings.bot_hints = (

@@ -30,7 +30,7 @@ from pyramids.server.hardening import INSTANCE_HEADER, WS_CLOSE_BAD_ORIGIN, is_o
 from pyramids.server.inbound import MessageRefusedError, parse_inbound
 from pyramids.server.limits import WS_CLOSE_POLICY, ClientLimits, ws_error
 from pyramids.server.live import LiveTable
-from pyramids.server.protocol import ProtocolError
+from pyramids.server.protocol import ProtocolError, server_refusal
 from pyramids.server.tables import TableManager
 from pyramids.server.wire import Client, dumps
 
@@ -132,9 +132,9 @@ class TableSocket:
                 if message["type"] == "websocket.disconnect":
                     break
                 if self.limits.is_flooding(self.key, socket_id):
-                    flood = "too many messages on this connection"
-                    client.send(error_message(None, "rate_limited", flood))
-                    client.close(WS_CLOSE_POLICY, f"rate_limited: {flood}")
+                    flood = server_refusal("rate_limited", "flooding", 429)
+                    client.send(dumps(ws_error(None, flood)))
+                    client.close(WS_CLOSE_POLICY, f"rate_limited: {flood.message}")
                     break
                 payload = message.get("text")
                 if payload is None:
@@ -148,8 +148,9 @@ class TableSocket:
                         type(exc).__name__,
                         exc,
                     )
-                    unhandled = texts.message("socket.unhandled", "en")
-                    client.send(error_message(None, "malformed", unhandled))
+                    key = "socket.unhandled"
+                    unhandled = ProtocolError("malformed", texts.message(key, "en"), 422, key=key)
+                    client.send(dumps(ws_error(None, unhandled)))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -184,14 +185,8 @@ class TableSocket:
                 self.manager, self.database, table, client, data, msg_id=msg_id, key=self.key
             )
         else:
-            client.send(
-                error_message(
-                    msg_id,
-                    "malformed",
-                    f"unknown message type {kind!r}: expected 'action', 'sync', 'ping', "
-                    "'chat' or 'chat_settings'",
-                )
-            )
+            refused = server_refusal("malformed", "unknown_type", 422, type=kind)
+            client.send(dumps(ws_error(msg_id, refused)))
 
     async def act(
         self, data: dict[str, Any], msg_id: Any, client: Client, table: LiveTable
@@ -199,14 +194,12 @@ class TableSocket:
         """An ``action`` message: play it for the client's seat and ``ack`` its new seq."""
         seq, text = data.get("seq"), data.get("action")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-            client.send(
-                error_message(msg_id, "malformed", "an action needs 'seq': the seq you decided on")
-            )
+            refused = server_refusal("malformed", "missing_seq", 422)
+            client.send(dumps(ws_error(msg_id, refused)))
             return
         if not isinstance(text, str) or not text or len(text) > MAX_ACTION_CHARS:
-            client.send(
-                error_message(msg_id, "malformed", "an action needs 'action': the action's text")
-            )
+            refused = server_refusal("malformed", "missing_action", 422)
+            client.send(dumps(ws_error(msg_id, refused)))
             return
         try:
             self.limits.check("action", self.key)
@@ -217,15 +210,10 @@ class TableSocket:
         client.send(dumps({"type": "ack", "id": msg_id, "seq": new_seq}))
 
 
-def error_message(msg_id: Any, code: str, message: str) -> str:
-    """An ``error`` message answering the client's message ``msg_id`` (None: no message)."""
-    return dumps({"type": "error", "id": msg_id, "code": code, "message": message})
-
-
 async def refuse(websocket: WebSocket, exc: ProtocolError, close_code: int) -> None:
     """Tell an accepted socket why it is refused, and close it with ``close_code``."""
     with contextlib.suppress(Exception):
-        await websocket.send_text(error_message(None, exc.code, exc.message))
+        await websocket.send_text(dumps(ws_error(None, exc)))
         await websocket.close(code=close_code, reason=exc.code)
 
 

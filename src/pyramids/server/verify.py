@@ -217,7 +217,8 @@ def check(record: GameRecord) -> dict[str, Any]:
     try:
         game = make_game(record.game, record.players, record.options)
     except PyramidsError as exc:
-        raise ProtocolError("unavailable", f"the record's game does not load: {exc}", 503) from None
+        message = f"the record's game does not load: {exc}"
+        raise ProtocolError("unavailable", message, 503, refusal=exc) from None
     return verdict_json(record, verify_record(game, record))
 
 

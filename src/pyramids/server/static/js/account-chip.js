@@ -17,7 +17,7 @@ async function logOut() {
     setSession(null);
     toast(t("chip_logged_out"));
   } catch (err) {
-    toast(errorText(err.code, err.message), "error");
+    toast(errorText(err.code, err.message, err), "error");
   }
 }
 

@@ -38,7 +38,7 @@ function showError(id, text) {
 }
 
 function apiProblem(err) {
-  return errorText(err.code, err.message);
+  return errorText(err.code, err.message, err);
 }
 
 /** Run `work` with the form's button disabled; its error shown under the form. */

@@ -91,7 +91,7 @@ async function show({ game, band, pool }) {
   try {
     board = await api(`/api/leaderboard?${params}`);
   } catch (err) {
-    error.textContent = errorText(err.code, err.message);
+    error.textContent = errorText(err.code, err.message, err);
     error.hidden = false;
     return;
   }
@@ -116,7 +116,7 @@ async function init() {
     games = catalogue.games.map((g) => ({ name: g.name, min_players: g.min_players, max_players: g.max_players }));
   } catch (err) {
     const error = document.getElementById("board-error");
-    error.textContent = errorText(err.code, err.message);
+    error.textContent = errorText(err.code, err.message, err);
     error.hidden = false;
     return;
   }

@@ -177,7 +177,7 @@ async function start(i) {
     });
   } catch (err) {
     page.outcome = "refused";
-    page.refusal = errorText(err.code, err.message);
+    page.refusal = errorText(err.code, err.message, err);
   } finally {
     page.busy = false;
   }
@@ -199,7 +199,7 @@ async function act(text) {
     });
   } catch (err) {
     page.busy = false;
-    page.refusal = errorText(err.code, err.message);
+    page.refusal = errorText(err.code, err.message, err);
     page.outcome = "refused";
     renderLesson();
     showResult();

@@ -546,7 +546,7 @@ async function create(ev) {
     showCreated(result);
     refresh();
   } catch (err) {
-    toast(errorText(err.code, err.message), "error");
+    toast(errorText(err.code, err.message, err), "error");
   } finally {
     submit.disabled = false;
     submit.textContent = t("create");
@@ -724,7 +724,7 @@ function joinForm(table, seat) {
       });
       location.href = result.url;
     } catch (err) {
-      toast(errorText(err.code, err.message), "error");
+      toast(errorText(err.code, err.message, err), "error");
       joining = null;
       refresh();
     }
@@ -970,7 +970,7 @@ async function init() {
   try {
     catalog = await api("/api/games");
   } catch (err) {
-    toast(errorText(err.code, err.message), "error");
+    toast(errorText(err.code, err.message, err), "error");
     return;
   }
   renderGames();

@@ -261,7 +261,7 @@ async function load(name) {
     page = await api(`/api/players/${encodeURIComponent(name)}?limit=${PAGE}`);
   } catch (err) {
     document.getElementById("player-name").textContent = name;
-    showError(err.code === "unknown_player" ? t("player_unknown", { name }) : errorText(err.code, err.message));
+    showError(err.code === "unknown_player" ? t("player_unknown", { name }) : errorText(err.code, err.message, err));
     return;
   }
   render();
@@ -280,7 +280,7 @@ async function more() {
     page.more = next.more;
     renderGames();
   } catch (err) {
-    document.getElementById("player-error").textContent = errorText(err.code, err.message);
+    document.getElementById("player-error").textContent = errorText(err.code, err.message, err);
     document.getElementById("player-error").hidden = false;
   } finally {
     button.disabled = false;

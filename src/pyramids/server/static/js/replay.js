@@ -141,7 +141,7 @@ async function askVerify() {
   try {
     return await api(`/api/tables/${encodeURIComponent(tableId)}/verify`);
   } catch (err) {
-    return { error: errorText(err.code, err.message) };
+    return { error: errorText(err.code, err.message, err) };
   }
 }
 
@@ -475,8 +475,8 @@ async function init() {
     ]);
   } catch (err) {
     dom.step.textContent = "";
-    toast(errorText(err.code, err.message), "error");
-    dom.action.textContent = errorText(err.code, err.message);
+    toast(errorText(err.code, err.message, err), "error");
+    dom.action.textContent = errorText(err.code, err.message, err);
     return;
   }
   document.getElementById("analysis").hidden = false;

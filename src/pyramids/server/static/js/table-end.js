@@ -34,7 +34,7 @@ export async function playAgain(ctx, dom) {
     created = await api("/api/tables", { method: "POST", body: playAgainBody(ctx.summary) });
   } catch (err) {
     dom.playAgain.disabled = false;
-    toast(errorText(err.code, err.message), "error");
+    toast(errorText(err.code, err.message, err), "error");
     return;
   }
   const invites = created.invites || [];

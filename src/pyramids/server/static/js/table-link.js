@@ -59,7 +59,7 @@ async function link() {
     toast(t("link_seat_done"));
     button.hidden = true; // the server's `table` message tells the seat's account next
   } catch (err) {
-    toast(errorText(err.code, err.message), "error");
+    toast(errorText(err.code, err.message, err), "error");
   } finally {
     busy = false;
     render();

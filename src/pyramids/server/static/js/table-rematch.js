@@ -68,7 +68,7 @@ async function askRematch(ctx) {
       location.assign(`/t/${encodeURIComponent(held.table)}?token=${encodeURIComponent(held.token)}`);
       return;
     }
-    toast(errorText(err.code, err.message), "error");
+    toast(errorText(err.code, err.message, err), "error");
   }
   state.busy = false;
   render(ctx);

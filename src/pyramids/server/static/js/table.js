@@ -347,7 +347,7 @@ async function send(action) {
   } catch (err) {
     if (err.seatToken) adoptToken(err.seatToken);
     ctx.busy = false;
-    toast(errorText(err.code, err.message), "error");
+    toast(errorText(err.code, err.message, err), "error");
     renderAll();
   }
 }
@@ -730,7 +730,7 @@ function onMessage(msg) {
     case "error":
       lastError = msg;
       ctx.busy = false;
-      toast(errorText(msg.code, msg.message), "error");
+      toast(errorText(msg.code, msg.message, msg), "error");
       if (msg.code === "stale") conn.sync();
       renderAll();
       break;
@@ -746,7 +746,8 @@ let lastError = null;
 function onRefused(code, reason) {
   // the server sent an error message (already shown) and closed for good
   const errCode = reason || (code === 4404 ? "unknown_table" : "bad_token");
-  const message = lastError && lastError.code === errCode ? lastError.message : "";
+  const refused = lastError && lastError.code === errCode ? lastError : null;
+  const message = refused ? refused.message : "";
   if (errCode === "bad_token" || errCode === "invite_used") dropToken(); // "watch instead" then watches
   connStatus = ["refused", {}];
   dom.conn.textContent = t("conn_refused");
@@ -754,7 +755,7 @@ function onRefused(code, reason) {
   dom.turn.textContent = "";
   fill(
     dom.banner,
-    errorText(errCode, message),
+    errorText(errCode, message, refused),
     " ",
     ["bad_token", "invite_used", "not_your_seat", "not_logged_in"].includes(errCode)
       ? h("a", { href: `/t/${encodeURIComponent(tableId)}` }, t("watch_instead"))

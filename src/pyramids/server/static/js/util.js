@@ -51,12 +51,16 @@ export function fill(el, ...children) {
   return el;
 }
 
-/** An error from the API: `code` and `message` as the server sent them. */
+/** An error from the API: `code` and `message` as the server sent them; a refusal with
+ * words also has `refusal` ({code, data}) and `text_en` / `text_fr` (docs/PROTOCOL.md). */
 export class ApiError extends Error {
   constructor(code, message, status = 0) {
     super(message);
     this.code = code;
     this.status = status;
+    this.refusal = null;
+    this.text_en = null;
+    this.text_fr = null;
   }
 }
 
@@ -108,6 +112,10 @@ export async function api(path, { method = "GET", body } = {}) {
     const error = data && data.error ? data.error : {};
     const detail = data && data.detail ? JSON.stringify(data.detail) : response.statusText;
     const failure = new ApiError(error.code || "http", error.message || detail, response.status);
+    // a refusal's code, facts and words in every language (shown in the page's language)
+    if (error.refusal) failure.refusal = error.refusal;
+    if (typeof error.text_en === "string") failure.text_en = error.text_en;
+    if (typeof error.text_fr === "string") failure.text_fr = error.text_fr;
     // a refusal for going too fast says when to ask again (429 rate_limited, seconds)
     const retryAfter = Number(response.headers.get("Retry-After"));
     if (Number.isFinite(retryAfter) && retryAfter > 0) failure.retryAfter = retryAfter;
@@ -118,11 +126,36 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
-/** A server error (code, message) in the current language. */
-export function errorText(code, message) {
+/** The refusal's own words in the page's language, as the server sent them with the
+ * error (`text_en` / `text_fr` of an HTTP error body or a socket `error` message), or
+ * null when the error has none (the server's English `message` is then all there is). */
+export function refusalWords(error) {
+  const words = error ? error[`text_${lang()}`] : null;
+  return typeof words === "string" && words ? words : null;
+}
+
+/**
+ * A server error (code, message) in the current language. `error` is the error as the
+ * server sent it (an ApiError or the socket's `error` message): when it carries the
+ * refusal's words in the page's language, they are said in place of the English message
+ * (after the words of the code, e.g. "Ce coup n'est pas permis ici. C'est à la place 1…").
+ */
+export function errorText(code, message, error = null) {
   const key = `err_${code}`;
   if (code === "network") return t("err_network");
+  const words = refusalWords(error);
+  if (words !== null) {
+    if (!has(key)) return capitalise(words);
+    const entry = t(key);
+    return entry.includes("{message}") ? t(key, { message: words }) : `${entry} ${sentence(words)}`;
+  }
   return has(key) ? t(key, { message }) : t("err_generic", { message: message || code });
+}
+
+/** `text` as a sentence of its own: a capital first letter and a full stop. */
+function sentence(text) {
+  const out = capitalise(text.trim());
+  return /[.!?…]$/.test(out) ? out : `${out}.`;
 }
 
 let toastBox = null;
