@@ -31,6 +31,7 @@ from pyramids.cli.io import InputError, dumps, fail, load_record
 from pyramids.core import GameRecord, PyramidsError
 from pyramids.games import descriptor, make_game
 from pyramids.games.engine import EngineError
+from pyramids.texts import format_number
 
 Level = StrEnum("Level", {name.upper(): name for name in LADDER if name in BOT_LEVELS})  # type: ignore[misc]
 """The search levels offered to players (``normal``, ``hard``): the levels an analysis runs."""
@@ -87,9 +88,8 @@ def _count(key: str, n: int, lang: str) -> str:
 
 
 def _number(value: float, lang: str) -> str:
-    """``2.5`` / ``2,5``: one decimal, the language's decimal mark."""
-    text = f"{value:.1f}"
-    return text.replace(".", ",") if lang == "fr" else text
+    """``2.5`` / ``2,5``: one decimal, the catalogue's number formatter."""
+    return format_number(value, lang, 1)
 
 
 def _percent(chance: float, lang: str) -> str:

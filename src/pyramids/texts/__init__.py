@@ -44,6 +44,9 @@ __all__ = [
     "catalogue",
     "describe",
     "event_key",
+    "format_number",
+    "format_percent",
+    "has_entry",
     "has_message",
     "message",
     "refusal",
@@ -134,6 +137,11 @@ def has_message(event: type[Event] | Event, lang: str) -> bool:
     return f"{event.game}.{event.kind}" in _entries(lang)
 
 
+def has_entry(key: str, lang: str = "en") -> bool:
+    """Whether the catalogue of ``lang`` itself (no fallback) has the entry ``key``."""
+    return key in _entries(lang)
+
+
 def message(key: str, lang: str = "en", **facts: Any) -> str:
     """The entry ``key`` in ``lang`` (English if absent there) filled with ``facts``."""
     lookup = _lookup(lang)
@@ -141,6 +149,28 @@ def message(key: str, lang: str = "en", **facts: Any) -> str:
     if text is None:
         raise MessageError(f"no catalogue entry {key!r}")
     return format_message(text, facts, lookup)
+
+
+def _number_style(digits: int, sign: bool, percent: bool) -> str:
+    return f"{'+' if sign else ''}{digits}{'%' if percent else ''}"
+
+
+def format_number(
+    value: float | None, lang: str = "en", digits: int = 0, *, sign: bool = False
+) -> str:
+    """``value`` in ``lang``'s way, as ``{x, number, N}`` writes it: ``1,234.5`` /
+    ``1 234,5`` (U+202F), a true minus, ``+`` before positives when ``sign``, "–" for None."""
+    style = _number_style(digits, sign, percent=False)
+    return format_message(f"{{x, number, {style}}}", {"x": value}, _lookup(lang))
+
+
+def format_percent(
+    value: float | None, lang: str = "en", digits: int = 1, *, sign: bool = False
+) -> str:
+    """The fraction ``value`` as a percentage, as ``{x, number, N%}`` writes it: ``61.6%`` /
+    ``61,6 %`` (U+202F before the sign), "–" for None."""
+    style = _number_style(digits, sign, percent=True)
+    return format_message(f"{{x, number, {style}}}", {"x": value}, _lookup(lang))
 
 
 def describe(event: Event, lang: str = "en") -> str:

@@ -278,10 +278,9 @@ def render_status(
                     "seat_line",
                     lang,
                     mark=mark,
-                    who=who[seat],
-                    width=width,
-                    hand=view.hand_sizes[seat],
-                    pile=view.pile_sizes[seat],
+                    who=who[seat].ljust(width),
+                    hand=f"{view.hand_sizes[seat]:>2}",
+                    pile=f"{view.pile_sizes[seat]:>2}",
                 )
             )
         )
