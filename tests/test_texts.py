@@ -1,9 +1,11 @@
-"""The message catalogue (``pyramids.texts``): every event of every game in English and French.
+"""The message catalogue (``pyramids.texts``): every word of every host in English and French.
 
-Events hold facts; the catalogue's JSON files say them. These tests check that every
-event kind of every registered game has both sentences, that seeded games of every
-game are told without an error or an unfilled placeholder (as every viewer sees them),
-that the format's conventions hold, and that the browser's formatter
+Events hold facts; the catalogue's JSON files say them, and the terminal's, the report's,
+the charts' and the pages' words too (``cli.``, ``report.``, ``charts.``, ``web.`` keys).
+These tests check that every event kind of every registered game has both sentences, that
+both languages have the same entries, that seeded games of every game are told without an
+error or an unfilled placeholder (as every viewer sees them), that the format's conventions
+hold (the number formatter among them), and that the browser's formatter
 (``static/js/messageformat.js``) says exactly what the Python one says.
 """
 
@@ -224,8 +226,107 @@ def test_the_browser_formatter_says_what_the_python_formatter_says(tmp_path: Pat
             assert w == g, f"{lang} {event!r}: python {w!r}, js {g!r}"
 
 
+def test_numbers_in_each_language_take_its_marks() -> None:
+    """``{x, number, STYLE}`` and ``format_number``: grouped thousands, the decimal mark,
+    a true minus, a sign on request, percentages; French with U+202F and a comma."""
+    assert texts.format_number(1234.5, "en", 1) == "1,234.5"
+    assert texts.format_number(1234.5, "fr", 1) == "1\u202f234,5"
+    assert texts.format_number(1234567, "fr") == "1\u202f234\u202f567"
+    assert texts.format_number(-1.25, "en", 1, sign=True) == "\u22121.2"  # ties to even
+    assert texts.format_number(-0.04, "en", 1) == "0.0"
+    assert texts.format_number(3.2, "fr", 1, sign=True) == "+3,2"
+    assert texts.format_number(None, "fr") == "–"
+    assert texts.format_percent(0.616, "fr") == "61,6\u202f%"
+    assert texts.format_percent(0.5, "en", 0) == "50%"
+    lookup = texts.catalogue("fr").get
+    assert format_message("{x, number, +1%} ({n, number})", {"x": 0.25, "n": 9999}, lookup) == (
+        "+25,0\u202f% (9\u202f999)"
+    )
+    for bad in ("{x, number, one}", "{x, number, 1.5}"):
+        with pytest.raises(MessageError):
+            format_message(bad, {"x": 1}, lookup)
+    with pytest.raises(MessageError):
+        format_message("{x, number}", {"x": "12"}, lookup)
+
+
+def _node(script: str, payload: Any, tmp_path: Path) -> Any:
+    """Run ``script`` (an ES module reading ``input``) under node; its JSON output."""
+    data = tmp_path / "input.json"
+    data.write_text(json.dumps(payload), encoding="utf-8")
+    path = tmp_path / "run.mjs"
+    path.write_text(
+        "\n".join(
+            [
+                f"import {{ formatMessage }} from {json.dumps(JS_FORMATTER.as_uri())};",
+                'import { readFileSync } from "node:fs";',
+                f"const input = JSON.parse(readFileSync({json.dumps(str(data))}, 'utf8'));",
+                script,
+            ]
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        ["node", str(path)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_browser_writes_numbers_as_python_does(tmp_path: Path) -> None:
+    """Every number style over awkward values (ties, grouping, signs, zero) digit for digit."""
+    rng = random.Random(32)
+    values: list[float | None] = [None, 0, 0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, -1.25, 0.015]
+    values += [1234.5, 54.105, 999.95, 1e9 + 0.5, -1234567.891, 1e-7]
+    values += [rng.uniform(-1e6, 1e6) for _ in range(200)] + [
+        rng.randint(-999, 999) / 8 for _ in range(200)
+    ]
+    styles = ["", "0", "1", "2", "3", "+1", "0%", "1%", "+1%", "+0"]
+    cases = [
+        (lang, f"{{x, number{', ' + s if s else ''}}}", v)
+        for lang in texts.LANGS
+        for s in styles
+        for v in values
+    ]
+    catalogues = {lang: texts.catalogue(lang) for lang in texts.LANGS}
+    want = [format_message(t, {"x": v}, catalogues[lang].get) for lang, t, v in cases]
+    got = _node(
+        "process.stdout.write(JSON.stringify(input.cases.map(([lang, text, x]) =>"
+        " formatMessage(text, { x }, (k) => input.catalogues[lang][k]))));",
+        {"cases": cases, "catalogues": catalogues},
+        tmp_path,
+    )
+    wrong = [(c, w, g) for c, w, g in zip(cases, want, got, strict=True) if w != g]
+    assert wrong == []
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_every_entry_reads_the_same_in_the_browser(tmp_path: Path) -> None:
+    """Each entry of both languages filled with sample facts (a string, then a number, for
+    every plain placeholder): messageformat.js says what the Python formatter says."""
+    cases = []
+    for lang in texts.LANGS:
+        for key, text in texts.catalogue(lang).items():
+            names = set(re.findall(r"\{(\w+)\}", text))
+            if re.search(r"\{\s*\w+\s*,", text):
+                continue  # select, plural, list, term, number: the event tests cover them
+            for sample in ("x", 7):
+                cases.append((lang, key, {n: f"<{n}>" if sample == "x" else 7 for n in names}))
+    catalogues = {lang: texts.catalogue(lang) for lang in texts.LANGS}
+    want = [message(key, lang, **facts) for lang, key, facts in cases]
+    got = _node(
+        "process.stdout.write(JSON.stringify(input.cases.map(([lang, key, facts]) =>"
+        " formatMessage(input.catalogues[lang][key], facts, (k) => input.catalogues[lang][k]))));",
+        {"cases": cases, "catalogues": catalogues},
+        tmp_path,
+    )
+    wrong = [(c, w, g) for c, w, g in zip(cases, want, got, strict=True) if w != g]
+    assert len(cases) > 2000 and wrong == []
+
+
 def test_the_server_serves_the_catalogue_to_the_browser(tmp_path: Path) -> None:
-    """GET /texts/<lang>.json is the catalogue itself; another language is a 404."""
+    """GET /texts/<lang>.json is the catalogue itself (gzipped when asked, a 304 for its
+    ETag); another language is a 404."""
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
@@ -237,4 +338,9 @@ def test_the_server_serves_the_catalogue_to_the_browser(tmp_path: Path) -> None:
         for lang in texts.LANGS:
             r = client.get(f"/texts/{lang}.json")
             assert r.status_code == 200 and r.json() == texts.catalogue(lang)
+            assert r.headers["content-encoding"] == "gzip"
+            again = client.get(f"/texts/{lang}.json", headers={"If-None-Match": r.headers["etag"]})
+            assert again.status_code == 304
+            plain = client.get(f"/texts/{lang}.json", headers={"Accept-Encoding": "identity"})
+            assert "content-encoding" not in plain.headers and plain.json() == r.json()
         assert client.get("/texts/de.json").status_code == 404

@@ -291,12 +291,6 @@ def protocol_error_codes() -> list[str]:
     return sorted({*re.findall(r"`([a-z_]+)`(?=\s*[(),]|\s+and\b)", paragraph), "network"})
 
 
-def words_modules() -> list[str]:
-    """The players' home parts' own catalogues (static/js/words-*.js)."""
-    static = REPO_ROOT / "src/pyramids/server/static/js"
-    return sorted(p.name for p in static.glob("words-*.js"))
-
-
 def test_every_server_error_code_is_told_in_english_and_french(
     page_in: Any, server: LiveServer
 ) -> None:
@@ -307,11 +301,9 @@ def test_every_server_error_code_is_told_in_english_and_french(
     pg, errors = page_in("fr-FR")
     pg.goto(server.url + "/")
     told = pg.evaluate(
-        """async ([codes, WORDS]) => {
+        """async (codes) => {
           const i18n = await import('/static/js/i18n.js');
           const util = await import('/static/js/util.js');
-          // each part of the players' home ships its own words (its errors among them)
-          for (const part of WORDS) await import(`/static/js/${part}`);
           const en = i18n.catalogue('en'), fr = i18n.catalogue('fr');
           const said = {};
           for (const code of codes) {
@@ -323,7 +315,7 @@ def test_every_server_error_code_is_told_in_english_and_french(
           }
           return said;
         }""",
-        [codes, words_modules()],
+        codes,
     )
     missing = {c: v for c, v in told.items() if not (v["en"] and v["fr"])}
     assert missing == {}, missing

@@ -28,8 +28,9 @@ One small, documented subset, implemented identically here and in the browser
   separator, the decimal mark and the percent pattern are the catalogue entries
   ``number.group``, ``number.decimal`` and ``number.percent`` (French: a narrow no-break
   space U+202F, a comma, "{n} %" with U+202F); negatives take a true minus U+2212, a value
-  that rounds to zero has no sign, None reads "–". Rounding is half away from zero on the
-  exact binary value (JavaScript's ``toFixed``), so both formatters agree digit for digit.
+  that rounds to zero has no sign, None reads "–". Rounding is to the nearest, ties to
+  even, on the exact binary value (Python's own ``f"{x:.1f}"``: 0.125 gives "0.12" and
+  2.5 "2"); the browser's formatter rounds the same way, digit for digit.
 
 Sub-messages are the exact text between their braces (spaces kept). Apostrophes are
 ordinary characters (no ICU quoting) and no message needs a literal brace.
@@ -40,7 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -260,11 +261,11 @@ def number_text(
 ) -> str:
     """``value`` with ``digits`` after the ``decimal`` mark and its thousands joined by
     ``group``: ``1,234.5``; a true minus, ``+`` before positives when ``sign``, no sign on
-    a value that rounds to zero, "–" for None. Rounded half away from zero on the exact
-    binary value, as JavaScript's ``toFixed`` does."""
+    a value that rounds to zero, "–" for None. Rounded to the nearest, ties to even, on the
+    exact binary value (as ``f"{value:.{digits}f}"`` does)."""
     if value is None:
         return NO_NUMBER
-    exact = Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    exact = Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
     text = f"{abs(exact):.{digits}f}"
     whole, _, fraction = text.partition(".")
     head = len(whole) % 3 or 3

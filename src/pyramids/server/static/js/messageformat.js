@@ -155,12 +155,25 @@ function list(node, value, args, lookup) {
   return `${items.slice(0, -1).join(", ")} ${entry(lookup, "list.and")} ${items[items.length - 1]}`;
 }
 
+/** `x` (>= 0) with `digits` after the point, rounded to the nearest and ties to even on the
+ * exact binary value, as Python's f"{x:.2f}" does (toFixed rounds ties up). */
+function fixed(x, digits) {
+  if (x >= 1e21) return String(x);
+  const wide = x.toFixed(Math.min(100, digits + 30));
+  const point = wide.indexOf(".");
+  if (!/^50*$/.test(wide.slice(point + 1 + digits))) return x.toFixed(digits);
+  let n = BigInt(wide.slice(0, point) + wide.slice(point + 1, point + 1 + digits));
+  if (n % 2n === 1n) n += 1n;
+  const s = n.toString().padStart(digits + 1, "0");
+  return digits ? `${s.slice(0, -digits)}.${s.slice(-digits)}` : s;
+}
+
 /** `value` with `digits` after the `decimal` mark and its thousands joined by `group`
  * ("1,234.5"): a true minus, "+" before positives when `sign`, no sign on a value that
  * rounds to zero, "–" for null. Python's number_text (pyramids.texts.format) says the same. */
 export function numberText(value, digits = 0, { sign = false, group = ",", decimal = "." } = {}) {
   if (value === null || value === undefined) return "–";
-  const text = Math.abs(value).toFixed(digits);
+  const text = fixed(Math.abs(value), digits);
   let [whole, fraction] = text.split(".");
   const head = whole.length % 3 || 3;
   const parts = [whole.slice(0, head)];

@@ -5,7 +5,6 @@
 // with replay and record links ("Older games" pages on with ?before=). Every name and
 // figure is text (textContent), never markup.
 
-import "./words-players.js";
 import { ratingText } from "./words-players.js";
 import { has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { api, errorText, fill, h, s } from "./util.js";
