@@ -344,3 +344,26 @@ def test_the_server_serves_the_catalogue_to_the_browser(tmp_path: Path) -> None:
             plain = client.get(f"/texts/{lang}.json", headers={"Accept-Encoding": "identity"})
             assert "content-encoding" not in plain.headers and plain.json() == r.json()
         assert client.get("/texts/de.json").status_code == 404
+
+
+def test_the_hosts_words_read_as_they_did_before_the_catalogue() -> None:
+    """A sample of the terminal's, the report's and the charts' words, pinned as the old
+    word tables (``str.format``) printed them: a game's own word first, then the CLI's."""
+    from pyramids.analysis.charts import word
+    from pyramids.analysis.report_words import text
+    from pyramids.cli.i18n import tr
+    from pyramids.games.flags.words import tr as flags_tr
+    from pyramids.games.flaming.words import tr as flaming_tr
+
+    assert tr("turn_line", "fr", turn=3, who="joueur 1") == "Tour 3 : au tour de joueur 1"
+    assert tr("seed_line", "en", seed=True) == "Seed: True"  # str.format's spelling kept
+    assert tr("replay_cannot_read", "en", text=repr("zz")) == (
+        "Cannot read 'zz': Enter, b, a number or q (? for help)."
+    )
+    line = flaming_tr("seat_line", "en", mark="▶", who="seat 1".ljust(8), hand=" 5", pile="12")
+    assert line == "▶ seat 1    hand  5  pile 12"
+    assert flaming_tr("none", "fr") == "aucune"  # the CLI's shared word
+    assert flags_tr("f_deck", "fr", n=12) == "Pioche : 12 cartes"
+    assert text("time", "fr", s="12,5", jobs=2) == "12,5 s avec 2 processus"
+    assert text("ci", "fr", range="1–2") == "95\u202f% : 1–2"
+    assert word("n_players", "fr", n=3) == "3 joueurs"

@@ -1,20 +1,33 @@
-"""The message catalogue: what every event of every game says, in English and French.
+"""The message catalogue: every word of every host, in English and French.
 
 The rules packages record typed events that hold facts, not sentences
-(``pyramids.core.Event``: ``game``, ``kind``, ``data``). This host-level package turns
-them into words for the terminal, the server and the browser: ``describe(event, lang)``.
-The sentences live in ``messages/<lang>/*.json`` (``messages/en/events.json``, ...): each
-file one flat object, merged per language (a key in two files of one language is an
-error), whose keys are ``<game>.<kind>`` for events (``flaming.collapse``,
-``flags.draw``), ``<game>.<word>.<value>`` for shared words (``flags.action.R``) and
-``list.and`` for the list conjunction. The syntax is a small ICU MessageFormat subset
-(named placeholders, ``select``, ``plural`` with ``=N``, plus ``list`` and ``term``),
-documented in ``pyramids.texts.format``. The catalogue names no game: it reads
-``event.game``, ``event.kind`` and ``event.data`` only.
+(``pyramids.core.Event``: ``game``, ``kind``, ``data``), and refuse with codes and facts
+(``pyramids.core.errors``). This host-level package turns them into words for the
+terminal, the server and the browser: ``describe(event, lang)``, ``refusal(err, lang)``;
+and it holds every other word the hosts say: ``message(key, lang, **facts)``. The
+sentences live in ``messages/<lang>/*.json``: each file one flat object, merged per
+language (a key in two files of one language is an error). Keys by file:
+
+- ``events.json``: ``<game>.<kind>`` for events (``flaming.collapse``, ``flags.draw``),
+  ``<game>.<word>.<value>`` for shared words (``flags.action.R``), ``list.and``;
+- ``refusals-*.json``: ``refusal.<code>``;
+- ``numbers.json``: ``number.group``, ``number.decimal``, ``number.percent``, the number
+  format of the language (``format_number``, ``format_percent``, ``{x, number, 1}``);
+- ``cli.json``, ``cli-<game>.json``: the terminal's words, ``cli.<key>`` and
+  ``cli.<game>.<key>`` (``pyramids.cli.i18n.tr``);
+- ``report.json``, ``charts.json``: the workbench's report and charts, ``report.<key>``
+  and ``charts.<key>``;
+- ``web.json``, ``web-*.json``: the browser pages' words, ``web.<key>`` (``t(key)`` in
+  ``static/js/i18n.js``).
+
+The syntax is a small ICU MessageFormat subset (named placeholders, ``select``,
+``plural`` with ``=N``, ``number``, plus ``list`` and ``term``), documented in
+``pyramids.texts.format``. The catalogue names no game: it reads ``event.game``,
+``event.kind`` and ``event.data`` only.
 
 Why JSON with ICU-style placeholders and not gettext/Babel: the browser reads the very
-same files (the server serves them at ``/texts/<lang>.json``; ``static/js/
-messageformat.js`` implements the same subset) with no build step and no compiled
+same files (the server serves each language's merged catalogue at ``/texts/<lang>.json``;
+``static/js/messageformat.js`` implements the same subset) with no build step and no compiled
 ``.mo`` files; gettext keys messages by their English text, which would tie the French
 sentences and the browser to English wording, while event facts are named data
 (``{tile}``, ``{seat}``) that both languages place where their grammar wants; and

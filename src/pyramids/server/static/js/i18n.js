@@ -115,17 +115,25 @@ export function setEventWords(game, words) {
   EVENT_WORDS.set(game, words);
 }
 
-/** An event's sentence in `code` from the shared catalogue, or null when it cannot. */
-export function formatEvent(event, code = current) {
-  if (!ENTRIES[code] || !event || !event.game) return null;
+/** The catalogue entry `key`, any key (`refusal.<code>`, `<game>.<kind>`, `web.<key>`...),
+ * in `code` (English when `code` lacks it), filled with the facts `data`; null when the
+ * catalogue has no such entry or a fact is missing. */
+export function message(key, data = {}, code = current) {
+  if (!ENTRIES[code]) return null;
   const lookup = lookupIn(code);
-  const text = lookup(`${event.game}.${event.kind}`);
+  const text = lookup(key);
   if (text === undefined) return null;
   try {
-    return formatMessage(text, event.data || {}, lookup);
+    return formatMessage(text, data, lookup);
   } catch {
     return null;
   }
+}
+
+/** An event's sentence in `code` from the shared catalogue, or null when it cannot. */
+export function formatEvent(event, code = current) {
+  if (!event || !event.game) return null;
+  return message(`${event.game}.${event.kind}`, event.data || {}, code);
 }
 
 /** An event's one-line reason in the current language (catalogue, else the server's text). */
