@@ -232,7 +232,7 @@ def render_materials(lang: str = "en") -> Text:
         stone=line["stone"],
         never=tr("legend_never", lang) if Material.STONE in never else "",
     ).replace(" ()", "")
-    ignites = (" ; " if lang == "fr" else "; ").join(
+    ignites = tr("legend_join", lang).join(
         tr("legend_ignites", lang, embers=" ".join(names), materials=_ignited(mask, lang))
         for mask, names in sorted(by_mask.items())
     )

@@ -6,7 +6,7 @@
 // figure is text (textContent), never markup.
 
 import { ratingText } from "./words-players.js";
-import { has, initI18n, lang, onLangChange, t } from "./i18n.js";
+import { formatNumber, has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { api, errorText, fill, h, s } from "./util.js";
 
 const PAGE = 20;
@@ -164,7 +164,7 @@ function statValue(value) {
   if (Array.isArray(value)) {
     return value.map((f) => t("stat_count", { value: f.value, count: f.count })).join(", ") || "–";
   }
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : formatNumber(value, 2);
   return String(value ?? "–");
 }
 
