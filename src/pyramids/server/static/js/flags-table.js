@@ -10,7 +10,7 @@
 // A bot hint's best move (table-hint.js, `ctx.hintAction`) is outlined: the piece moved and
 // the piece it lands on, the bank or scoring piece taken, the card exchanged, its button.
 
-import { eventText, lang, setEventWords, t } from "./i18n.js";
+import { eventText, formatNumber, lang, setEventWords, t } from "./i18n.js";
 import { fill, h, replaySeatHead, s, sleep } from "./util.js";
 
 export const PIECE_COLOURS = {
@@ -67,13 +67,10 @@ function countryOf(code, cards = cardsByCode) {
   return card ? countryName(card) : code;
 }
 
-function numberFormat(options = {}) {
-  return new Intl.NumberFormat(lang() === "fr" ? "fr-FR" : "en-GB", options);
-}
-
 /** A fact's value as the card prints it ("Sněžka, 1,602 m", "10.8 million", "$48,000"). */
 function factValue(colour, fact) {
-  const n = (v, digits = 0) => numberFormat({ maximumFractionDigits: digits }).format(v);
+  // the catalogue's number format, as the terminal writes a card: a decimal only when it has one
+  const n = (v, digits = 0) => formatNumber(v, Number.isInteger(v) ? 0 : digits);
   switch (colour) {
     case "O": {
       const name = (lang() === "fr" && fact.name_fr) || fact.name;
@@ -405,7 +402,7 @@ export function goalCard(card, code, extra = null) {
 function thresholdWords(colour) {
   const pair = thresholds && thresholds[colour];
   if (!pair) return "";
-  const fmt = (v) => t(`f_unit_${colour}`, { n: numberFormat({ maximumFractionDigits: 0 }).format(v) });
+  const fmt = (v) => t(`f_unit_${colour}`, { n: formatNumber(v, 0) });
   return t("f_legend_sizes", { low: fmt(pair[0]), high: fmt(pair[1]) });
 }
 
