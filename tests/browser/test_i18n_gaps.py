@@ -379,3 +379,53 @@ def test_lobby_and_tables_fit_360_px(
     bad = {k: v for k, v in where.items() if v["scroll"] > v["width"] or v["past"]}
     assert bad == {}, bad
     assert errors.messages == [], errors.messages
+
+
+WATCH_TEXTS = """
+(() => {
+  // the catalogue's answer comes late (as on a slow network) ...
+  const realFetch = window.fetch.bind(window);
+  window.fetch = (url, ...rest) => String(url).includes('/texts/')
+    ? new Promise((done) => setTimeout(done, 700)).then(() => realFetch(url, ...rest))
+    : realFetch(url, ...rest);
+  // ... and every text the page ever shows is kept
+  window.__texts = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'characterData') window.__texts.push(r.target.data);
+      else if (r.type === 'attributes') window.__texts.push(r.target.getAttribute(r.attributeName) || '');
+      for (const node of r.addedNodes || []) window.__texts.push(node.textContent || '');
+    }
+  }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true,
+                        attributeFilter: ['title', 'aria-label', 'placeholder', 'alt']});
+})();
+"""
+KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9-]+)+\b")
+
+
+def test_a_page_never_shows_a_key_while_its_words_load(
+    page_in: Any, server: LiveServer, tables: dict[str, str]
+) -> None:
+    """The pages' words are the catalogue's, fetched from /texts/<lang>.json: with that
+    answer slowed down, the lobby and a table wait for it and never show a key (``t()``
+    gives the key itself for a word it does not have)."""
+    keys = httpx.get(f"{server.url}/texts/en.json").json()
+    page_keys = {k.removeprefix("web.") for k in keys if k.startswith("web.")}
+    pg, errors = page_in("fr-FR")
+    pg.context.add_init_script(WATCH_TEXTS)
+    shown: dict[str, list[str]] = {}
+    pg.goto(server.url + "/")
+    pg.locator("[data-testid=create-form] select[name=game] option").first.wait_for(
+        state="attached"
+    )
+    shown["lobby"] = pg.evaluate("() => [...window.__texts, document.body.innerText]")
+    assert "Nouvelle table" in shown["lobby"][-1]
+    pg.goto(server.url + f"/t/{tables['flaming_finished']}")
+    settle_table(pg)
+    shown["table"] = pg.evaluate("() => [...window.__texts, document.body.innerText]")
+    leaked = {
+        where: sorted({k for text in texts for k in KEY.findall(text)} & page_keys)
+        for where, texts in shown.items()
+    }
+    assert leaked == {"lobby": [], "table": []}
+    assert errors.messages == [], errors.messages
