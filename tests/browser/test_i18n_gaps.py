@@ -2,8 +2,9 @@
 the French page (for every page and both games); lobby and table fit 360 px wide in both
 languages (assert no horizontal overflow)".
 
-What counts as English: the page's own English catalogue (i18n.js, read through its
-``catalogue`` export) and the shared event catalogue (/texts/en.json), every entry whose French
+What counts as English: the pages' own English words (the catalogue's ``web.*`` entries,
+read through i18n.js's ``catalogue`` export) and the whole catalogue (/texts/en.json), every
+entry whose French
 differs from its English (or that has no French at all, which falls back to English). Each
 entry is cut at its placeholders into fragments; a fragment is a "tell" when it has a word of
 four letters or more and does not occur in any French text (so "Pause", "Options" or
