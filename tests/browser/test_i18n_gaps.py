@@ -7,9 +7,10 @@ read through i18n.js's ``catalogue`` export) and the whole catalogue (/texts/en.
 entry whose French differs from its English (or that has no French at all, which falls back
 to English). Each entry is cut at its placeholders into fragments; a fragment is a "tell"
 when it has a word of four letters or more and does not occur in any French text (so
-"Pause", "Options" or "pyramids verify" never count). The French page's visible text (inner text with every
-``<details>`` opened, plus titles, labels and placeholders, and the tab's title) has the
-seats' names, tile and card codes and numbers taken out before the tells are looked for.
+"Pause", "Options" or "pyramids verify" never count). The French page's visible text
+(inner text with every ``<details>`` opened, plus titles, labels and placeholders, and the
+tab's title) has the seats' names, tile and card codes and numbers taken out before the
+tells are looked for.
 
 No overflow: ``document.documentElement.scrollWidth <= innerWidth``, and no visible element
 reaches past the right edge (``body`` hides horizontal overflow, which would only clip it),
