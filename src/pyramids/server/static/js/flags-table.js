@@ -249,10 +249,10 @@ export function actionWords(text, { form = "button", names = [], pending = null,
 /** The event kinds a log line's action words already tell (table.js leaves them out). */
 export const TOLD_BY_ACTION = new Set(["move", "take", "swap", "capture_done", "decline", "split", "trade", "grow", "pirate", "wild"]);
 
-/** "seat 2" / "le joueur 2": what withNames (util.js) turns into the seat's name. */
+/** "seat 2" / "le joueur 2" (form "du": "du joueur 2"): what withNames (util.js) turns
+ * into the seat's name. */
 function seatRef(seat, form = "le") {
-  if (lang() !== "fr") return `seat ${seat}`;
-  return form === "du" ? `du joueur ${seat}` : `le joueur ${seat}`;
+  return t(form === "du" ? "event_seat_of" : "event_seat", { seat });
 }
 
 /**
@@ -305,9 +305,9 @@ export function eventWords(event) {
         const seen = hand.filter((c) => c !== "?").map((c) => countryOf(c));
         const hidden = hand.length - seen.length;
         if (hidden) seen.push(t(hidden === 1 ? "f_hidden_one" : "f_hidden_n", { n: hidden }));
-        return `${seatRef(i)}${lang() === "fr" ? " : " : ": "}${seen.length ? seen.join(", ") : "–"}`;
+        return t("f_deal_hand", { who: seatRef(i), cards: seen.length ? seen.join(", ") : "–" });
       });
-      return t("f_ev_deal", { hands: hands.join(lang() === "fr" ? " ; " : "; ") });
+      return t("f_ev_deal", { hands: hands.join(t("f_deal_join")) });
     }
     default:
       return null; // the catalogue's sentence names no piece or card code
