@@ -38,6 +38,7 @@ ordinary characters (no ICU quoting) and no message needs a literal brace.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -265,6 +266,8 @@ def number_text(
     exact binary value (as ``f"{value:.{digits}f}"`` does)."""
     if value is None:
         return NO_NUMBER
+    if not math.isfinite(value):  # "nan", "inf", "−inf", as f-strings spell them
+        return f"{value}".replace("-", MINUS)
     exact = Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
     text = f"{abs(exact):.{digits}f}"
     whole, _, fraction = text.partition(".")

@@ -173,6 +173,7 @@ function fixed(x, digits) {
  * rounds to zero, "–" for null. Python's number_text (pyramids.texts.format) says the same. */
 export function numberText(value, digits = 0, { sign = false, group = ",", decimal = "." } = {}) {
   if (value === null || value === undefined) return "–";
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? "nan" : value > 0 ? "inf" : `${MINUS}inf`;
   const text = fixed(Math.abs(value), digits);
   let [whole, fraction] = text.split(".");
   const head = whole.length % 3 || 3;
