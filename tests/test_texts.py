@@ -1,9 +1,11 @@
-"""The message catalogue (``pyramids.texts``): every event of every game in English and French.
+"""The message catalogue (``pyramids.texts``): every word of every host in English and French.
 
-Events hold facts; the catalogue's JSON files say them. These tests check that every
-event kind of every registered game has both sentences, that seeded games of every
-game are told without an error or an unfilled placeholder (as every viewer sees them),
-that the format's conventions hold, and that the browser's formatter
+Events hold facts; the catalogue's JSON files say them, and the terminal's, the report's,
+the charts' and the pages' words too (``cli.``, ``report.``, ``charts.``, ``web.`` keys).
+These tests check that every event kind of every registered game has both sentences, that
+both languages have the same entries, that seeded games of every game are told without an
+error or an unfilled placeholder (as every viewer sees them), that the format's conventions
+hold (the number formatter among them), and that the browser's formatter
 (``static/js/messageformat.js``) says exactly what the Python one says.
 """
 
@@ -85,6 +87,52 @@ def test_both_languages_have_the_same_keys_and_every_message_parses() -> None:
     for entries in (en, fr):
         for text in entries.values():
             texts.format.parse(text)
+
+
+PLACEHOLDERS_DIFFER = {
+    # the French page never shows the server's English message (docs/WEB.md)
+    **{
+        f"web.err_{code}": {"message"}
+        for code in (
+            "weak_password",
+            "generic",
+            "out_of_turn",
+            "stale",
+            "illegal",
+            "malformed",
+            "bad_token",
+            "bad_options",
+        )
+    },
+    # French places the owner after the piece ("la petite pyramide rouge de Bob")
+    **{f"web.f_piece_of_{size}": {"de", "who"} for size in (1, 2, 3)},
+    "report.seat.read": {"seat", "Seat"},  # capitalised in English only
+    "report.holdings.done": {"what"},  # "over every card" / "sur toutes"
+}
+"""The entries whose two languages use different facts, and those facts."""
+
+
+def _facts_named(message: texts.format.Message, into: set[str]) -> set[str]:
+    for node in message:
+        if isinstance(node, texts.format.Placeholder):
+            into.add(node.name.split(".")[0])
+            for _, branch in node.branches:
+                _facts_named(branch, into)
+            if node.item is not None:
+                _facts_named(node.item, into)
+    return into
+
+
+def test_both_languages_use_the_same_facts() -> None:
+    """An entry names the same facts in English and French, but for the few listed."""
+    en, fr = texts.catalogue("en"), texts.catalogue("fr")
+    differ = {}
+    for key, text in en.items():
+        ours = _facts_named(texts.format.parse(text), set())
+        theirs = _facts_named(texts.format.parse(fr[key]), set())
+        if ours != theirs:
+            differ[key] = ours ^ theirs
+    assert differ == PLACEHOLDERS_DIFFER
 
 
 @pytest.mark.parametrize("desc", GAMES, ids=[d.info.short_name for d in GAMES])
@@ -224,8 +272,107 @@ def test_the_browser_formatter_says_what_the_python_formatter_says(tmp_path: Pat
             assert w == g, f"{lang} {event!r}: python {w!r}, js {g!r}"
 
 
+def test_numbers_in_each_language_take_its_marks() -> None:
+    """``{x, number, STYLE}`` and ``format_number``: grouped thousands, the decimal mark,
+    a true minus, a sign on request, percentages; French with U+202F and a comma."""
+    assert texts.format_number(1234.5, "en", 1) == "1,234.5"
+    assert texts.format_number(1234.5, "fr", 1) == "1\u202f234,5"
+    assert texts.format_number(1234567, "fr") == "1\u202f234\u202f567"
+    assert texts.format_number(-1.25, "en", 1, sign=True) == "\u22121.2"  # ties to even
+    assert texts.format_number(-0.04, "en", 1) == "0.0"
+    assert texts.format_number(3.2, "fr", 1, sign=True) == "+3,2"
+    assert texts.format_number(None, "fr") == "–"
+    assert texts.format_percent(0.616, "fr") == "61,6\u202f%"
+    assert texts.format_percent(0.5, "en", 0) == "50%"
+    lookup = texts.catalogue("fr").get
+    assert format_message("{x, number, +1%} ({n, number})", {"x": 0.25, "n": 9999}, lookup) == (
+        "+25,0\u202f% (9\u202f999)"
+    )
+    for bad in ("{x, number, one}", "{x, number, 1.5}"):
+        with pytest.raises(MessageError):
+            format_message(bad, {"x": 1}, lookup)
+    with pytest.raises(MessageError):
+        format_message("{x, number}", {"x": "12"}, lookup)
+
+
+def _node(script: str, payload: Any, tmp_path: Path) -> Any:
+    """Run ``script`` (an ES module reading ``input``) under node; its JSON output."""
+    data = tmp_path / "input.json"
+    data.write_text(json.dumps(payload), encoding="utf-8")
+    path = tmp_path / "run.mjs"
+    path.write_text(
+        "\n".join(
+            [
+                f"import {{ formatMessage }} from {json.dumps(JS_FORMATTER.as_uri())};",
+                'import { readFileSync } from "node:fs";',
+                f"const input = JSON.parse(readFileSync({json.dumps(str(data))}, 'utf8'));",
+                script,
+            ]
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        ["node", str(path)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_browser_writes_numbers_as_python_does(tmp_path: Path) -> None:
+    """Every number style over awkward values (ties, grouping, signs, zero) digit for digit."""
+    rng = random.Random(32)
+    values: list[float | None] = [None, 0, 0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, -1.25, 0.015]
+    values += [1234.5, 54.105, 999.95, 1e9 + 0.5, -1234567.891, 1e-7]
+    values += [rng.uniform(-1e6, 1e6) for _ in range(200)] + [
+        rng.randint(-999, 999) / 8 for _ in range(200)
+    ]
+    styles = ["", "0", "1", "2", "3", "+1", "0%", "1%", "+1%", "+0"]
+    cases = [
+        (lang, f"{{x, number{', ' + s if s else ''}}}", v)
+        for lang in texts.LANGS
+        for s in styles
+        for v in values
+    ]
+    catalogues = {lang: texts.catalogue(lang) for lang in texts.LANGS}
+    want = [format_message(t, {"x": v}, catalogues[lang].get) for lang, t, v in cases]
+    got = _node(
+        "process.stdout.write(JSON.stringify(input.cases.map(([lang, text, x]) =>"
+        " formatMessage(text, { x }, (k) => input.catalogues[lang][k]))));",
+        {"cases": cases, "catalogues": catalogues},
+        tmp_path,
+    )
+    wrong = [(c, w, g) for c, w, g in zip(cases, want, got, strict=True) if w != g]
+    assert wrong == []
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_every_entry_reads_the_same_in_the_browser(tmp_path: Path) -> None:
+    """Each entry of both languages filled with sample facts (a string, then a number, for
+    every plain placeholder): messageformat.js says what the Python formatter says."""
+    cases = []
+    for lang in texts.LANGS:
+        for key, text in texts.catalogue(lang).items():
+            names = set(re.findall(r"\{(\w+)\}", text))
+            if re.search(r"\{\s*\w+\s*,", text):
+                continue  # select, plural, list, term, number: the event tests cover them
+            for sample in ("x", 7):
+                cases.append((lang, key, {n: f"<{n}>" if sample == "x" else 7 for n in names}))
+    catalogues = {lang: texts.catalogue(lang) for lang in texts.LANGS}
+    want = [message(key, lang, **facts) for lang, key, facts in cases]
+    got = _node(
+        "process.stdout.write(JSON.stringify(input.cases.map(([lang, key, facts]) =>"
+        " formatMessage(input.catalogues[lang][key], facts, (k) => input.catalogues[lang][k]))));",
+        {"cases": cases, "catalogues": catalogues},
+        tmp_path,
+    )
+    wrong = [(c, w, g) for c, w, g in zip(cases, want, got, strict=True) if w != g]
+    assert len(cases) > 2000 and wrong == []
+
+
 def test_the_server_serves_the_catalogue_to_the_browser(tmp_path: Path) -> None:
-    """GET /texts/<lang>.json is the catalogue itself; another language is a 404."""
+    """GET /texts/<lang>.json is the catalogue itself (gzipped when asked, a 304 for its
+    ETag); another language is a 404."""
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
@@ -237,4 +384,32 @@ def test_the_server_serves_the_catalogue_to_the_browser(tmp_path: Path) -> None:
         for lang in texts.LANGS:
             r = client.get(f"/texts/{lang}.json")
             assert r.status_code == 200 and r.json() == texts.catalogue(lang)
+            assert r.headers["content-encoding"] == "gzip"
+            again = client.get(f"/texts/{lang}.json", headers={"If-None-Match": r.headers["etag"]})
+            assert again.status_code == 304
+            plain = client.get(f"/texts/{lang}.json", headers={"Accept-Encoding": "identity"})
+            assert "content-encoding" not in plain.headers and plain.json() == r.json()
         assert client.get("/texts/de.json").status_code == 404
+
+
+def test_the_hosts_words_read_as_they_did_before_the_catalogue() -> None:
+    """A sample of the terminal's, the report's and the charts' words, pinned as the old
+    word tables (``str.format``) printed them: a game's own word first, then the CLI's."""
+    from pyramids.analysis.charts import word
+    from pyramids.analysis.report_words import text
+    from pyramids.cli.i18n import tr
+    from pyramids.games.flags.words import tr as flags_tr
+    from pyramids.games.flaming.words import tr as flaming_tr
+
+    assert tr("turn_line", "fr", turn=3, who="joueur 1") == "Tour 3 : au tour de joueur 1"
+    assert tr("seed_line", "en", seed=True) == "Seed: True"  # str.format's spelling kept
+    assert tr("replay_cannot_read", "en", text=repr("zz")) == (
+        "Cannot read 'zz': Enter, b, a number or q (? for help)."
+    )
+    line = flaming_tr("seat_line", "en", mark="▶", who="seat 1".ljust(8), hand=" 5", pile="12")
+    assert line == "▶ seat 1    hand  5  pile 12"
+    assert flaming_tr("none", "fr") == "aucune"  # the CLI's shared word
+    assert flags_tr("f_deck", "fr", n=12) == "Pioche : 12 cartes"
+    assert text("time", "fr", s="12,5", jobs=2) == "12,5 s avec 2 processus"
+    assert text("ci", "fr", range="1–2") == "95\u202f% : 1–2"
+    assert word("n_players", "fr", n=3) == "3 joueurs"

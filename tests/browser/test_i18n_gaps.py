@@ -2,14 +2,15 @@
 the French page (for every page and both games); lobby and table fit 360 px wide in both
 languages (assert no horizontal overflow)".
 
-What counts as English: the page's own English catalogue (i18n.js, read through its
-``catalogue`` export) and the shared event catalogue (/texts/en.json), every entry whose French
-differs from its English (or that has no French at all, which falls back to English). Each
-entry is cut at its placeholders into fragments; a fragment is a "tell" when it has a word of
-four letters or more and does not occur in any French text (so "Pause", "Options" or
-"pyramids verify" never count). The French page's visible text (inner text with every
-``<details>`` opened, plus titles, labels and placeholders, and the tab's title) has the
-seats' names, tile and card codes and numbers taken out before the tells are looked for.
+What counts as English: the pages' own English words (the catalogue's ``web.*`` entries,
+read through i18n.js's ``catalogue`` export) and the whole catalogue (/texts/en.json), every
+entry whose French differs from its English (or that has no French at all, which falls back
+to English). Each entry is cut at its placeholders into fragments; a fragment is a "tell"
+when it has a word of four letters or more and does not occur in any French text (so
+"Pause", "Options" or "pyramids verify" never count). The French page's visible text
+(inner text with every ``<details>`` opened, plus titles, labels and placeholders, and the
+tab's title) has the seats' names, tile and card codes and numbers taken out before the
+tells are looked for.
 
 No overflow: ``document.documentElement.scrollWidth <= innerWidth``, and no visible element
 reaches past the right edge (``body`` hides horizontal overflow, which would only clip it),
@@ -291,12 +292,6 @@ def protocol_error_codes() -> list[str]:
     return sorted({*re.findall(r"`([a-z_]+)`(?=\s*[(),]|\s+and\b)", paragraph), "network"})
 
 
-def words_modules() -> list[str]:
-    """The players' home parts' own catalogues (static/js/words-*.js)."""
-    static = REPO_ROOT / "src/pyramids/server/static/js"
-    return sorted(p.name for p in static.glob("words-*.js"))
-
-
 def test_every_server_error_code_is_told_in_english_and_french(
     page_in: Any, server: LiveServer
 ) -> None:
@@ -307,11 +302,9 @@ def test_every_server_error_code_is_told_in_english_and_french(
     pg, errors = page_in("fr-FR")
     pg.goto(server.url + "/")
     told = pg.evaluate(
-        """async ([codes, WORDS]) => {
+        """async (codes) => {
           const i18n = await import('/static/js/i18n.js');
           const util = await import('/static/js/util.js');
-          // each part of the players' home ships its own words (its errors among them)
-          for (const part of WORDS) await import(`/static/js/${part}`);
           const en = i18n.catalogue('en'), fr = i18n.catalogue('fr');
           const said = {};
           for (const code of codes) {
@@ -323,7 +316,7 @@ def test_every_server_error_code_is_told_in_english_and_french(
           }
           return said;
         }""",
-        [codes, words_modules()],
+        codes,
     )
     missing = {c: v for c, v in told.items() if not (v["en"] and v["fr"])}
     assert missing == {}, missing
@@ -386,4 +379,54 @@ def test_lobby_and_tables_fit_360_px(
         where[what] = pg.evaluate(OVERFLOW)
     bad = {k: v for k, v in where.items() if v["scroll"] > v["width"] or v["past"]}
     assert bad == {}, bad
+    assert errors.messages == [], errors.messages
+
+
+WATCH_TEXTS = """
+(() => {
+  // the catalogue's answer comes late (as on a slow network) ...
+  const realFetch = window.fetch.bind(window);
+  window.fetch = (url, ...rest) => String(url).includes('/texts/')
+    ? new Promise((done) => setTimeout(done, 700)).then(() => realFetch(url, ...rest))
+    : realFetch(url, ...rest);
+  // ... and every text the page ever shows is kept
+  window.__texts = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'characterData') window.__texts.push(r.target.data);
+      else if (r.type === 'attributes') window.__texts.push(r.target.getAttribute(r.attributeName) || '');
+      for (const node of r.addedNodes || []) window.__texts.push(node.textContent || '');
+    }
+  }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true,
+                        attributeFilter: ['title', 'aria-label', 'placeholder', 'alt']});
+})();
+"""
+KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9-]+)+\b")
+
+
+def test_a_page_never_shows_a_key_while_its_words_load(
+    page_in: Any, server: LiveServer, tables: dict[str, str]
+) -> None:
+    """The pages' words are the catalogue's, fetched from /texts/<lang>.json: with that
+    answer slowed down, the lobby and a table wait for it and never show a key (``t()``
+    gives the key itself for a word it does not have)."""
+    keys = httpx.get(f"{server.url}/texts/en.json").json()
+    page_keys = {k.removeprefix("web.") for k in keys if k.startswith("web.")}
+    pg, errors = page_in("fr-FR")
+    pg.context.add_init_script(WATCH_TEXTS)
+    shown: dict[str, list[str]] = {}
+    pg.goto(server.url + "/")
+    pg.locator("[data-testid=create-form] select[name=game] option").first.wait_for(
+        state="attached"
+    )
+    shown["lobby"] = pg.evaluate("() => [...window.__texts, document.body.innerText]")
+    assert "Nouvelle table" in shown["lobby"][-1]
+    pg.goto(server.url + f"/t/{tables['flaming_finished']}")
+    settle_table(pg)
+    shown["table"] = pg.evaluate("() => [...window.__texts, document.body.innerText]")
+    leaked = {
+        where: sorted({k for text in texts for k in KEY.findall(text)} & page_keys)
+        for where, texts in shown.items()
+    }
+    assert leaked == {"lobby": [], "table": []}
     assert errors.messages == [], errors.messages

@@ -94,7 +94,8 @@ def test_question_mark_gives_a_hint_in_french(tmp_path: Path) -> None:
     assert "Conseil pour joueur 0 (vous), d'après ce que vous voyez (200 itérations" in out
     assert "? affiche les choix avec un conseil" in out
     lines = hint_lines(out)
-    assert len(lines) == 3 and all(" % de chances de gagner" in line for line in lines)
+    # a percentage in French: the catalogue's narrow no-break space before the sign
+    assert len(lines) == 3 and all("\u202f% de chances de gagner" in line for line in lines)
     assert lines[0].endswith("← la recherche préfère celui-ci")
 
 

@@ -6,9 +6,10 @@ language (``en`` or ``fr``) and returns a figure, or None when its section is mi
 the Okabe–Ito palette (safe for colour-blind readers) and every series also differs by marker,
 hatch or line style, so a chart reads in grey too. Figures are drawn with the Agg canvas and no
 pyplot state, so a library caller's matplotlib backend is left alone. The SVG files are
-byte-for-byte reproducible (no date, a fixed hash salt). The words and number formats shared
-with the report (``pyramids.analysis.report``) live here too: a decimal comma and a spaced
-percent sign in French.
+byte-for-byte reproducible (no date, a fixed hash salt). The charts' words are the catalogue
+entries ``charts.<key>`` (``pyramids/texts/messages/<lang>/charts.json``); ``num`` and ``pct``,
+shared with the report (``pyramids.analysis.report``), are the catalogue's number formatter
+(``pyramids.texts.format_number``: a decimal comma and a spaced percent sign in French).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from pyramids.cli import i18n
 from pyramids.cli.i18n import catalogue
+from pyramids.texts import format_number, format_percent
 
 try:
     from matplotlib import rc_context
@@ -45,79 +47,9 @@ HOLDINGS_SHOWN = 12
 
 Data = Mapping[str, Any]
 
-WORDS: dict[str, dict[str, str]] = {
-    "n_players": {"en": "{n} players", "fr": "{n} joueurs"},
-    "players_axis": {"en": "players", "fr": "joueurs"},
-    "win_rate": {"en": "win rate", "fr": "taux de victoire"},
-    "fair_share": {"en": "fair share (1/P)", "fr": "part équitable (1/P)"},
-    "chance_line": {"en": "chance (1/P)", "fr": "hasard (1/P)"},
-    "chart.seats": {
-        "en": "Win rate by seat ({bot} in every seat)",
-        "fr": "Taux de victoire par joueur ({bot} à chaque place)",
-    },
-    "chart.length": {"en": "Game length", "fr": "Durée des parties"},
-    "chart.length.hist": {
-        "en": "Share of games by length (turns)",
-        "fr": "Part des parties selon la durée (tours)",
-    },
-    "chart.length.mean": {"en": "Mean length", "fr": "Durée moyenne"},
-    "share_of_games": {"en": "share of games", "fr": "part des parties"},
-    "turns": {"en": "turns", "fr": "tours"},
-    "actions": {"en": "actions", "fr": "actions"},
-    "chart.options": {
-        "en": "What each option changes (against the base options)",
-        "fr": "Ce que change chaque option (par rapport aux options de base)",
-    },
-    "delta_turns": {"en": "change in mean turns", "fr": "écart de durée moyenne (tours)"},
-    "delta_seat0": {
-        "en": "change in seat 1's win rate (points)",
-        "fr": "écart du taux de victoire du joueur 1 (points)",
-    },
-    "chart.events": {"en": "Events", "fr": "Événements"},
-    "per_game": {"en": "per game", "fr": "par partie"},
-    "trigger_diff": {
-        "en": "win rate of its trigger − of the others (points)",
-        "fr": "taux de victoire de l'auteur − des autres (points)",
-    },
-    "chart.skill": {
-        "en": "Skill against luck: {strong} against {weak}",
-        "fr": "Talent ou chance : {strong} contre {weak}",
-    },
-    "strong_rate": {"en": "{strong}'s win rate", "fr": "taux de victoire de {strong}"},
-    "skill_index": {
-        "en": "skill index (0 luck, 1 skill)",
-        "fr": "indice de talent (0 chance, 1 talent)",
-    },
-    "chart.holdings": {
-        "en": "Each {what}'s effect on its holder's chances",
-        "fr": "Effet de chaque {what} sur les chances de son détenteur",
-    },
-    "lift_axis": {
-        "en": "wins / wins expected by chance (1 = no effect)",
-        "fr": "victoires / victoires attendues au hasard (1 = sans effet)",
-    },
-    "holdings_more": {"en": "… {n} more …", "fr": "… {n} de plus …"},
-    "chart.holdings.done": {
-        "en": "Each {what}'s difficulty, hardest first",
-        "fr": "Difficulté de chaque {what}, la plus dure d'abord",
-    },
-    "chart.holdings.lift": {
-        "en": "Its effect on the holder's chances",
-        "fr": "Son effet sur les chances du détenteur",
-    },
-    "done_axis": {
-        "en": "share of its holders who {done} it (dashed: all cards)",
-        "fr": "part des détenteurs qui l'ont {done} (tirets : toutes les cartes)",
-    },
-    "chart.conditions": {"en": "How games end", "fr": "Comment finissent les parties"},
-    "no_winner": {"en": "No winner", "fr": "Sans vainqueur"},
-}
-"""Every word the charts and the report share, in English and French."""
-
-
-word = catalogue(WORDS)
-"""``word(key, lang, **fields)``: the entry of ``WORDS`` (then of the CLI's shared catalogue)
-in ``lang``, English if missing, formatted with ``fields``."""
+word = catalogue("charts")
+"""``word(key, lang, **fields)``: the catalogue entry ``charts.<key>`` (then the CLI's shared
+``cli.<key>``) in ``lang``, English if missing, filled with ``fields``."""
 
 
 def label(value: object, lang: str = "en") -> str:
@@ -145,23 +77,12 @@ def seat_name(index: int, lang: str = "en", *, capital: bool = False) -> str:
 
 def num(value: float | None, lang: str = "en", digits: int = 1, *, sign: bool = False) -> str:
     """``1,234.5`` / ``1 234,5`` (``–`` for None); ``sign`` writes ``+`` before positives."""
-    if value is None:
-        return "–"
-    text = f"{value:{'+' if sign else ''},.{digits}f}"
-    if text.lstrip("+-").strip("0.,") == "":
-        text = text.lstrip("+-")  # no "-0.0"
-    text = text.replace("-", "−")
-    if lang == "fr":
-        text = text.replace(",", "\u202f").replace(".", ",")
-    return text
+    return format_number(value, lang, digits, sign=sign)
 
 
 def pct(value: float | None, lang: str = "en", digits: int = 1, *, sign: bool = False) -> str:
     """A rate as a percentage: ``61.6%`` / ``61,6 %`` (``–`` for None)."""
-    if value is None:
-        return "–"
-    text = num(100 * value, lang, digits, sign=sign)
-    return f"{text}\u202f%" if lang == "fr" else f"{text}%"
+    return format_percent(value, lang, digits, sign=sign)
 
 
 def _figure(width: float, height: float, panels: int = 1) -> tuple[Figure, list[Any]]:

@@ -31,6 +31,7 @@ from pyramids.cli.io import InputError, dumps, fail, load_record, said
 from pyramids.core import GameRecord, PyramidsError
 from pyramids.games import descriptor, make_game
 from pyramids.games.engine import EngineError
+from pyramids.texts import format_percent, message
 
 Level = StrEnum("Level", {name.upper(): name for name in LADDER if name in BOT_LEVELS})  # type: ignore[misc]
 """The search levels offered to players (``normal``, ``hard``): the levels an analysis runs."""
@@ -40,60 +41,15 @@ NORMAL = Level(DEFAULT_LEVEL)
 MARK = "✗"
 """What marks a mistake in the words output (and nothing else)."""
 
-WORDS: dict[str, dict[str, str]] = {
-    "head": {
-        "en": "{game}, {players} players: {decisions} in {actions}, judged by the {level} "
-        "search at {iterations} iterations a decision (seed {seed}); {cpu} s of CPU",
-        "fr": "{game}, {players} joueurs : {decisions} en {actions}, jugées par la recherche "
-        "du niveau {level} à {iterations} itérations par décision (graine {seed}) ; {cpu} s de "
-        "processeur",
-    },
-    "columns": {
-        "en": "#|seat|played|chance to win: before → after",
-        "fr": "n°|joueur|joué|chances de gagner : avant → après",
-    },
-    "percent": {"en": "{n}%", "fr": "{n} %"},
-    "best": {"en": "the search prefers {best}", "fr": "la recherche préfère {best}"},
-    "mistake": {
-        "en": MARK + " mistake: −{drop} points",
-        "fr": MARK + " erreur : −{drop} points",
-    },
-    "played_by": {"en": "[played by a bot: {why}]", "fr": "[joué par un robot : {why}]"},
-    "summary": {"en": "Per seat:", "fr": "Par joueur :"},
-    "seat_summary": {
-        "en": "{who}: {mistakes} in {decisions}, average drop {drop} points",
-        "fr": "{who} : {mistakes} sur {decisions}, baisse moyenne {drop} points",
-    },
-    "n_actions": {"en": "{n} action|{n} actions", "fr": "{n} action|{n} actions"},
-    "n_decisions": {"en": "{n} decision|{n} decisions", "fr": "{n} décision|{n} décisions"},
-    "n_mistakes": {"en": "{n} mistake|{n} mistakes", "fr": "{n} erreur|{n} erreurs"},
-    "seat_none": {"en": "{who}: no decision", "fr": "{who} : aucune décision"},
-    "working": {
-        "en": "Analysing {actions} actions ({iterations} iterations a decision)…",
-        "fr": "Analyse de {actions} actions ({iterations} itérations par décision)…",
-    },
-}
-"""The analysis's own words (the CLI catalogue lives in cli.i18n; these are local)."""
-
 
 def _word(key: str, lang: str, **fields: object) -> str:
-    return WORDS[key][lang].format(**fields)
-
-
-def _count(key: str, n: int, lang: str) -> str:
-    """``1 mistake`` / ``2 mistakes``: the singular for 1 in English, for 0 and 1 in French."""
-    one, many = _word(key, lang, n=n).split("|")
-    return many if n > 1 or (n == 0 and lang == "en") else one
-
-
-def _number(value: float, lang: str) -> str:
-    """``2.5`` / ``2,5``: one decimal, the language's decimal mark."""
-    text = f"{value:.1f}"
-    return text.replace(".", ",") if lang == "fr" else text
+    """The analysis's own words: the catalogue entry ``cli.analyse_game.<key>``."""
+    return message(f"cli.analyse_game.{key}", lang, **fields)
 
 
 def _percent(chance: float, lang: str) -> str:
-    return _word("percent", lang, n=round(chance * 100))
+    """``62%`` / ``62 %``: a chance to win, whole percent."""
+    return format_percent(chance, lang, 0)
 
 
 def read_game_record(source: str) -> GameRecord:
@@ -143,12 +99,12 @@ def render_analysis(
             lang,
             game=descriptor(record.game).title(lang),
             players=record.players,
-            decisions=_count("n_decisions", len(analysis.decisions), lang),
-            actions=_count("n_actions", analysis.actions, lang),
+            decisions=_word("decisions", lang, n=len(analysis.decisions)),
+            actions=_word("actions", lang, n=analysis.actions),
             level=analysis.level,
             iterations=analysis.iterations,
             seed=analysis.seed,
-            cpu=_number(analysis.cpu_seconds, lang),
+            cpu=analysis.cpu_seconds,
         )
     ]
     shown = analysis.mistakes() if mistakes_only else analysis.decisions
@@ -175,9 +131,9 @@ def render_analysis(
                 "seat_summary",
                 lang,
                 who=who,
-                mistakes=_count("n_mistakes", len(analysis.mistakes(seat)), lang),
-                decisions=_count("n_decisions", len(mine), lang),
-                drop=_number(drop, lang),
+                mistakes=_word("mistakes", lang, n=len(analysis.mistakes(seat))),
+                decisions=_word("decisions", lang, n=len(mine)),
+                drop=drop,
             )
         )
     return "\n".join(lines)

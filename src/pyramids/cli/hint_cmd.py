@@ -28,33 +28,15 @@ from pyramids.cli.io import fail
 from pyramids.cli.position_cmd import LangOpt, PositionArg, load_state
 from pyramids.core import CHANCE, State
 from pyramids.games import GAMES, descriptor, names
+from pyramids.texts import format_percent, message
 
 DEFAULT_LEVEL = "normal"
 """The level whose budget and rollout a hint uses unless told otherwise."""
 
-WORDS: dict[str, dict[str, str]] = {
-    "head": {
-        "en": "Seat {seat} to decide (turn {turn}); {iterations} iterations, {rollout} rollouts, "
-        "{seconds:.2f} s",
-        "fr": "Au joueur {seat} de décider (tour {turn}) ; {iterations} itérations, parties "
-        "simulées {rollout}, {seconds:.2f} s",
-    },
-    "columns": {"en": "action|visits|share|win", "fr": "action|visites|part|victoire"},
-    "more": {"en": "... {n} more", "fr": "... {n} de plus"},
-    "reflex": {
-        "en": "Seat {seat} to decide (turn {turn}): a check, which the bot answers without "
-        "searching: {action}",
-        "fr": "Au joueur {seat} de décider (tour {turn}) : une vérification, à laquelle le robot "
-        "répond sans chercher : {action}",
-    },
-    "random": {"en": "random", "fr": "au hasard"},
-    "greedy": {"en": "greedy", "fr": "gloutonnes"},
-}
-"""The hint's own words (the CLI catalogue lives in cli.i18n; these are local to hint)."""
-
 
 def _word(key: str, lang: str, **fields: object) -> str:
-    return WORDS[key][lang].format(**fields)
+    """The hint's own words: the catalogue entry ``cli.hint.<key>``."""
+    return message(f"cli.hint.{key}", lang, **fields)
 
 
 def load_any_state(game: str, position: str, lang: str = "en") -> State:
@@ -153,7 +135,8 @@ def hint(
     names = _word("columns", lang.value).split("|")
     lines.append(f"{names[0]:<{width}}  {names[1]:>7}  {names[2]:>6}  {names[3]:>8}")
     for text, s in zip(texts, shown, strict=True):
-        lines.append(f"{text:<{width}}  {s.visits:>7}  {s.share:>6.1%}  {s.win:>8.1%}")
+        share, win = format_percent(s.share, lang.value), format_percent(s.win, lang.value)
+        lines.append(f"{text:<{width}}  {s.visits:>7}  {share:>6}  {win:>8}")
     if len(result.stats) > top:
         lines.append(_word("more", lang.value, n=len(result.stats) - top))
     typer.echo("\n".join(lines))

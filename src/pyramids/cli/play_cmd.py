@@ -272,7 +272,7 @@ def replay_steps(record: GameRecord, source: str, lang: str = "en") -> Replayed:
     try:
         ui = ui_of(game)
     except LookupError:
-        fail(tr("e_no_renderer", lang, source=source, game=record.game))
+        fail(tr("e_no_renderer", lang, source=source, game=repr(record.game)))
     state = game.new_initial_state(record.seed)
     initial = state.clone()
     setup = state.events()
@@ -442,6 +442,6 @@ def step_through(term: Terminal, replayed: Replayed, names: list[str], finished:
             term.say(tr("replay_help", lang))
             continue
         else:
-            term.say(tr("replay_cannot_read", lang, text=answer.strip()), style="bold red")
+            term.say(tr("replay_cannot_read", lang, text=repr(answer.strip())), style="bold red")
             continue
         show_step(term, replayed, at, names, finished)

@@ -20,27 +20,12 @@ from rich.text import Text
 from pyramids.bots.advice import AdviceError, advice_settings, hint, is_check, seat_memory
 from pyramids.cli.terminal import HintBudget, Terminal
 from pyramids.core.game import State
-
-WORDS: dict[str, dict[str, str]] = {
-    "head": {
-        "en": "Hint for {who}, from what you can see ({iterations} search iterations):",
-        "fr": "Conseil pour {who}, d'après ce que vous voyez ({iterations} itérations de "
-        "recherche) :",
-    },
-    "win": {"en": "{n}% to win", "fr": "{n} % de chances de gagner"},
-    "preferred": {"en": "← the search prefers this", "fr": "← la recherche préfère celui-ci"},
-    "check": {
-        "en": "No hint at a check: spotting mayhem is the game.",
-        "fr": "Pas de conseil pendant une vérification : repérer le chaos, c'est le jeu.",
-    },
-    "none": {"en": "No hint here.", "fr": "Pas de conseil ici."},
-}
-"""The hint's own words (the CLI catalogue lives in cli.i18n; these are local to ``?``)."""
+from pyramids.texts import message
 
 
 def _word(key: str, lang: str, **fields: object) -> str:
-    entry = WORDS[key]
-    return (entry.get(lang) or entry["en"]).format(**fields)
+    """The hint's own words at the prompt: the catalogue entry ``cli.prompt_hint.<key>``."""
+    return message(f"cli.prompt_hint.{key}", lang, **fields)
 
 
 def prompt_hint(
@@ -94,10 +79,10 @@ def show_hint(
         label = labels[i] if i < len(labels) else text
         if not label.startswith(text):
             label = f"{label} [{text}]"
-        shown.append((f"{i + 1:>3}) {label}", round(stats.win * 100)))
+        shown.append((f"{i + 1:>3}) {label}", stats.win))
     width = max(len(option) for option, _ in shown)
-    for rank, (option, percent) in enumerate(shown):
-        line = f"{option:<{width}}  {_word('win', lang, n=percent)}"
+    for rank, (option, chance) in enumerate(shown):
+        line = f"{option:<{width}}  {_word('win', lang, chance=chance)}"
         if rank == 0:
             line += f"  {_word('preferred', lang)}"
         term.show(Text(line))

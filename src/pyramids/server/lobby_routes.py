@@ -10,11 +10,13 @@ limits as dependencies (``server/dependencies.py``); every error is
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from pyramids import texts
 from pyramids.server import rematch, verify
@@ -294,9 +296,33 @@ async def rules_page(game: str) -> Response:
     return static_page("rules.html")
 
 
+_CATALOGUE_BODIES: dict[str, tuple[bytes, bytes]] = {}
+"""Sent catalogues by their ETag: the JSON and its gzip (a few kept; the words rarely change)."""
+
+
+def _catalogue_body(lang: str) -> tuple[str, bytes, bytes]:
+    """The catalogue of ``lang`` as JSON, its ETag and its gzip (computed once per content)."""
+    body = orjson.dumps(texts.catalogue(lang))
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    if etag not in _CATALOGUE_BODIES:
+        if len(_CATALOGUE_BODIES) >= 8:
+            _CATALOGUE_BODIES.clear()
+        _CATALOGUE_BODIES[etag] = (body, gzip.compress(body, mtime=0))
+    return etag, *_CATALOGUE_BODIES[etag]
+
+
 @pages.get("/texts/{lang}.json")
-async def event_messages(lang: str) -> Response:
-    """The shared message catalogue of one language (``pyramids.texts``) for the browser."""
+async def event_messages(lang: str, request: Request) -> Response:
+    """The message catalogue of one language (``pyramids.texts``: the pages' words, events,
+    refusals, numbers), which every page loads before it draws; revalidated on every load
+    (``no-cache`` with an ETag: a 304 when unchanged) and gzipped when the browser takes it."""
     if lang not in texts.LANGS:
         return error_response(404, "not_found", f"no messages in language {lang!r}")
-    return JSONResponse(texts.catalogue(lang), headers={"Cache-Control": "no-cache"})
+    etag, body, packed = _catalogue_body(lang)
+    headers = {"Cache-Control": "no-cache", "ETag": etag, "Vary": "Accept-Encoding"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(packed, media_type="application/json", headers=headers)
+    return Response(body, media_type="application/json", headers=headers)

@@ -1,20 +1,33 @@
-"""The message catalogue: what every event of every game says, in English and French.
+"""The message catalogue: every word of every host, in English and French.
 
 The rules packages record typed events that hold facts, not sentences
-(``pyramids.core.Event``: ``game``, ``kind``, ``data``). This host-level package turns
-them into words for the terminal, the server and the browser: ``describe(event, lang)``.
-The sentences live in ``messages/<lang>/*.json`` (``messages/en/events.json``, ...): each
-file one flat object, merged per language (a key in two files of one language is an
-error), whose keys are ``<game>.<kind>`` for events (``flaming.collapse``,
-``flags.draw``), ``<game>.<word>.<value>`` for shared words (``flags.action.R``) and
-``list.and`` for the list conjunction. The syntax is a small ICU MessageFormat subset
-(named placeholders, ``select``, ``plural`` with ``=N``, plus ``list`` and ``term``),
-documented in ``pyramids.texts.format``. The catalogue names no game: it reads
-``event.game``, ``event.kind`` and ``event.data`` only.
+(``pyramids.core.Event``: ``game``, ``kind``, ``data``), and refuse with codes and facts
+(``pyramids.core.errors``). This host-level package turns them into words for the
+terminal, the server and the browser: ``describe(event, lang)``, ``refusal(err, lang)``;
+and it holds every other word the hosts say: ``message(key, lang, **facts)``. The
+sentences live in ``messages/<lang>/*.json``: each file one flat object, merged per
+language (a key in two files of one language is an error). Keys by file:
+
+- ``events.json``: ``<game>.<kind>`` for events (``flaming.collapse``, ``flags.draw``),
+  ``<game>.<word>.<value>`` for shared words (``flags.action.R``), ``list.and``;
+- ``refusals-*.json``: ``refusal.<code>``;
+- ``numbers.json``: ``number.group``, ``number.decimal``, ``number.percent``, the number
+  format of the language (``format_number``, ``format_percent``, ``{x, number, 1}``);
+- ``cli.json``, ``cli-<game>.json``: the terminal's words, ``cli.<key>`` and
+  ``cli.<game>.<key>`` (``pyramids.cli.i18n.tr``);
+- ``report.json``, ``charts.json``: the workbench's report and charts, ``report.<key>``
+  and ``charts.<key>``;
+- ``web.json``, ``web-*.json``: the browser pages' words, ``web.<key>`` (``t(key)`` in
+  ``static/js/i18n.js``).
+
+The syntax is a small ICU MessageFormat subset (named placeholders, ``select``,
+``plural`` with ``=N``, ``number``, plus ``list`` and ``term``), documented in
+``pyramids.texts.format``. The catalogue names no game: it reads ``event.game``,
+``event.kind`` and ``event.data`` only.
 
 Why JSON with ICU-style placeholders and not gettext/Babel: the browser reads the very
-same files (the server serves them at ``/texts/<lang>.json``; ``static/js/
-messageformat.js`` implements the same subset) with no build step and no compiled
+same files (the server serves each language's merged catalogue at ``/texts/<lang>.json``;
+``static/js/messageformat.js`` implements the same subset) with no build step and no compiled
 ``.mo`` files; gettext keys messages by their English text, which would tie the French
 sentences and the browser to English wording, while event facts are named data
 (``{tile}``, ``{seat}``) that both languages place where their grammar wants; and
@@ -44,6 +57,9 @@ __all__ = [
     "catalogue",
     "describe",
     "event_key",
+    "format_number",
+    "format_percent",
+    "has_entry",
     "has_message",
     "message",
     "refusal",
@@ -134,6 +150,11 @@ def has_message(event: type[Event] | Event, lang: str) -> bool:
     return f"{event.game}.{event.kind}" in _entries(lang)
 
 
+def has_entry(key: str, lang: str = "en") -> bool:
+    """Whether the catalogue of ``lang`` itself (no fallback) has the entry ``key``."""
+    return key in _entries(lang)
+
+
 def message(key: str, lang: str = "en", **facts: Any) -> str:
     """The entry ``key`` in ``lang`` (English if absent there) filled with ``facts``."""
     lookup = _lookup(lang)
@@ -141,6 +162,28 @@ def message(key: str, lang: str = "en", **facts: Any) -> str:
     if text is None:
         raise MessageError(f"no catalogue entry {key!r}")
     return format_message(text, facts, lookup)
+
+
+def _number_style(digits: int, sign: bool, percent: bool) -> str:
+    return f"{'+' if sign else ''}{digits}{'%' if percent else ''}"
+
+
+def format_number(
+    value: float | None, lang: str = "en", digits: int = 0, *, sign: bool = False
+) -> str:
+    """``value`` in ``lang``'s way, as ``{x, number, N}`` writes it: ``1,234.5`` /
+    ``1 234,5`` (U+202F), a true minus, ``+`` before positives when ``sign``, "–" for None."""
+    style = _number_style(digits, sign, percent=False)
+    return format_message(f"{{x, number, {style}}}", {"x": value}, _lookup(lang))
+
+
+def format_percent(
+    value: float | None, lang: str = "en", digits: int = 1, *, sign: bool = False
+) -> str:
+    """The fraction ``value`` as a percentage, as ``{x, number, N%}`` writes it: ``61.6%`` /
+    ``61,6 %`` (U+202F before the sign), "–" for None."""
+    style = _number_style(digits, sign, percent=True)
+    return format_message(f"{{x, number, {style}}}", {"x": value}, _lookup(lang))
 
 
 def describe(event: Event, lang: str = "en") -> str:

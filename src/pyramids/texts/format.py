@@ -20,6 +20,17 @@ One small, documented subset, implemented identically here and in the browser
   are facts too (``{collapsed, list, and, {{tile}}}``).
 - ``{name, term, PREFIX}``: the catalogue entry ``PREFIX.<value>`` (shared words such as
   ``flags.action.R`` = "destroy"), itself formatted with the same facts.
+- ``{name, number}`` or ``{name, number, STYLE}``: a number in the language's way, the
+  one number formatter of every host. STYLE is an optional ``+`` (a plus sign before
+  positives), then the digits after the decimal mark (0 when absent), then an optional
+  ``%`` (the value is a fraction written as a percentage): ``{x, number, 1}`` gives
+  "1,234.5" / "1 234,5", ``{x, number, +1%}`` "+61.6%" / "+61,6 %". The thousands
+  separator, the decimal mark and the percent pattern are the catalogue entries
+  ``number.group``, ``number.decimal`` and ``number.percent`` (French: a narrow no-break
+  space U+202F, a comma, "{n} %" with U+202F); negatives take a true minus U+2212, a value
+  that rounds to zero has no sign, None reads "–". Rounding is to the nearest, ties to
+  even, on the exact binary value (Python's own ``f"{x:.1f}"``: 0.125 gives "0.12" and
+  2.5 "2"); the browser's formatter rounds the same way, digit for digit.
 
 Sub-messages are the exact text between their braces (spaces kept). Apostrophes are
 ordinary characters (no ICU quoting) and no message needs a literal brace.
@@ -27,8 +38,11 @@ ordinary characters (no ICU quoting) and no message needs a literal brace.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -37,6 +51,12 @@ Lookup = Callable[[str], str | None]
 
 JOINERS = {"space": " ", "plus": " + ", "semicolon": "; "}
 """The list styles other than ``and``, with their separators."""
+
+NUMBER_STYLE = re.compile(r"(\+?)(\d{0,2})(%?)")
+"""A ``number`` placeholder's style: sign, digits after the mark, percent."""
+MINUS = "\u2212"
+NO_NUMBER = "–"
+"""What a number placeholder says for None (an absent statistic)."""
 
 
 class MessageError(ValueError):
@@ -116,6 +136,11 @@ def _placeholder(body: str) -> Placeholder:
         if item and not (item.startswith("{") and _close(item, 0) == len(item) - 1):
             raise MessageError(f"list item must be one braced sub-message: {item!r}")
         return Placeholder(name, kind, style, item=parse(item[1:-1]) if item else None)
+    if kind == "number":
+        style = rest.strip()
+        if not NUMBER_STYLE.fullmatch(style):
+            raise MessageError(f"bad number style {style!r}")
+        return Placeholder(name, kind, style)
     if kind == "term":
         if not rest.strip():
             raise MessageError(f"term without a prefix: {{{body}}}")
@@ -192,6 +217,8 @@ def render(message: Message, args: Mapping[str, Any], lookup: Lookup) -> str:
             out.append(render(_branch(node, f"={n}"), args, lookup))
         elif node.type == "list":
             out.append(_list(node, value, args, lookup))
+        elif node.type == "number":
+            out.append(_number(node.style, value, lookup))
         else:  # term
             out.append(format_message(_entry(lookup, f"{node.style}.{show(value)}"), args, lookup))
     return "".join(out)
@@ -223,6 +250,56 @@ def _list(node: Placeholder, value: Any, args: Mapping[str, Any], lookup: Lookup
     if len(items) < 2:
         return "".join(items)
     return f"{', '.join(items[:-1])} {_entry(lookup, 'list.and')} {items[-1]}"
+
+
+def number_text(
+    value: float | None,
+    digits: int = 0,
+    *,
+    sign: bool = False,
+    group: str = ",",
+    decimal: str = ".",
+) -> str:
+    """``value`` with ``digits`` after the ``decimal`` mark and its thousands joined by
+    ``group``: ``1,234.5``; a true minus, ``+`` before positives when ``sign``, no sign on
+    a value that rounds to zero, "–" for None. Rounded to the nearest, ties to even, on the
+    exact binary value (as ``f"{value:.{digits}f}"`` does)."""
+    if value is None:
+        return NO_NUMBER
+    if not math.isfinite(value):  # "nan", "inf", "−inf", as f-strings spell them
+        return f"{value}".replace("-", MINUS)
+    exact = Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
+    text = f"{abs(exact):.{digits}f}"
+    whole, _, fraction = text.partition(".")
+    head = len(whole) % 3 or 3
+    whole = group.join([whole[:head], *(whole[i : i + 3] for i in range(head, len(whole), 3))])
+    text = f"{whole}{decimal}{fraction}" if fraction else whole
+    if exact == 0:
+        return text
+    if exact < 0:
+        return MINUS + text
+    return f"+{text}" if sign else text
+
+
+def _number(style: str, value: Any, lookup: Lookup) -> str:
+    """A ``{name, number, STYLE}`` placeholder (see the module docstring)."""
+    match = NUMBER_STYLE.fullmatch(style)
+    if match is None:
+        raise MessageError(f"bad number style {style!r}")
+    plus, digits, percent = match.groups()
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise MessageError(f"not a number: {show(value)}")
+    scaled = None if value is None else (100 * value if percent else value)
+    text = number_text(
+        scaled,
+        int(digits or 0),
+        sign=bool(plus),
+        group=_entry(lookup, "number.group"),
+        decimal=_entry(lookup, "number.decimal"),
+    )
+    if not percent or value is None:
+        return text
+    return format_message(_entry(lookup, "number.percent"), {"n": text}, lookup)
 
 
 def format_message(text: str, args: Mapping[str, Any], lookup: Lookup) -> str:

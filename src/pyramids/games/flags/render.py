@@ -25,6 +25,7 @@ from pyramids.flags.scoring import win_reason
 from pyramids.flags.state import FlagsState
 from pyramids.flags.view import FlagsView
 from pyramids.games.flags.words import tr, tree_words
+from pyramids.texts import format_number
 
 PIECE_STYLES: dict[str, str] = {
     "K": "bold bright_white on grey15",
@@ -220,8 +221,7 @@ def render_flags_status(
                 "f_seat_line",
                 lang,
                 mark=mark,
-                who=who[seat],
-                width=width,
+                who=who[seat].ljust(width),
                 hand=view.hand_sizes[seat],
                 flags=len(view.scored[seat]),
                 points=view.points(seat),
@@ -284,16 +284,10 @@ def render_flags_status(
 
 
 def _number(value: object, lang: str) -> str:
-    """A fact's value: thousands grouped, a decimal comma in French."""
-    if isinstance(value, float) and not value.is_integer():
-        text = f"{value:,.1f}"
-    elif isinstance(value, (int, float)):
-        text = f"{int(value):,}"
-    else:
+    """A fact's value in ``lang``'s way (``1,602`` / ``1 602``; one decimal when it has one)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
-    if lang == "fr":
-        return text.replace(",", "\u202f").replace(".", ",")
-    return text
+    return format_number(value, lang, 0 if float(value).is_integer() else 1)
 
 
 def render_card(card: int, lang: str = "en") -> Text:

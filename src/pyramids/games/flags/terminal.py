@@ -133,7 +133,7 @@ def read_choice(
     try:
         action = parse_notation(word, state.num_players)
     except ActionParseError as exc:
-        why = tr("f_cannot_read", lang, text=word)
+        why = tr("f_cannot_read", lang, text=repr(word))
         detail = str(exc)
         if lang == "en" and not detail.startswith("cannot read"):
             why += f" ({detail})"

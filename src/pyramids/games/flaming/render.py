@@ -232,7 +232,7 @@ def render_materials(lang: str = "en") -> Text:
         stone=line["stone"],
         never=tr("legend_never", lang) if Material.STONE in never else "",
     ).replace(" ()", "")
-    ignites = (" ; " if lang == "fr" else "; ").join(
+    ignites = tr("legend_join", lang).join(
         tr("legend_ignites", lang, embers=" ".join(names), materials=_ignited(mask, lang))
         for mask, names in sorted(by_mask.items())
     )
@@ -278,10 +278,9 @@ def render_status(
                     "seat_line",
                     lang,
                     mark=mark,
-                    who=who[seat],
-                    width=width,
-                    hand=view.hand_sizes[seat],
-                    pile=view.pile_sizes[seat],
+                    who=who[seat].ljust(width),
+                    hand=f"{view.hand_sizes[seat]:>2}",
+                    pile=f"{view.pile_sizes[seat]:>2}",
                 )
             )
         )

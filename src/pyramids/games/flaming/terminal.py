@@ -162,7 +162,7 @@ def read_choice(
         try:
             action = parse_notation(text)
         except ActionParseError:
-            return None, tr("cannot_read", lang, text=text.strip())
+            return None, tr("cannot_read", lang, text=repr(text.strip()))
     if action in legal:
         return action, ""
     return None, tr("refused", lang, reason=human_reason(state, action, lang))
@@ -199,7 +199,7 @@ def read_check(state: FlamingState, text: str, lang: str) -> tuple[Action | None
             if other == tile:
                 return call_action(key), ""
         return None, tr("c_not_on_pyramid", lang, tile=NAMES[tile])
-    return None, tr("c_cannot_read", lang, text=text.strip())
+    return None, tr("c_cannot_read", lang, text=repr(text.strip()))
 
 
 def ask_check(term: Terminal, state: FlamingState, seat: int, seats: Seats) -> Action:

@@ -2,7 +2,6 @@
 // link to /account; logged in, the name (linking to the player's page), links to the
 // account page and the leaderboard, and "Log out". It follows the session as it changes.
 
-import "./words-accounts.js";
 import { onLangChange, t } from "./i18n.js";
 import { getSession, onSessionChange, setSession } from "./session.js";
 import { api, errorText, fill, h, toast } from "./util.js";

@@ -2,7 +2,6 @@
 // name, log out, change the name or the password, and delete the account (a confirm step).
 // Errors are shown under their form in the page's language.
 
-import "./words-accounts.js";
 import { initI18n, onLangChange, t } from "./i18n.js";
 import { getSession, onSessionChange, setSession } from "./session.js";
 import { api, errorText, relativeTime } from "./util.js";

@@ -10,7 +10,7 @@
 // A bot hint's best move (table-hint.js, `ctx.hintAction`) is outlined: the piece moved and
 // the piece it lands on, the bank or scoring piece taken, the card exchanged, its button.
 
-import { eventText, lang, setEventWords, t } from "./i18n.js";
+import { eventText, formatNumber, lang, setEventWords, t } from "./i18n.js";
 import { fill, h, replaySeatHead, s, sleep } from "./util.js";
 
 export const PIECE_COLOURS = {
@@ -67,13 +67,10 @@ function countryOf(code, cards = cardsByCode) {
   return card ? countryName(card) : code;
 }
 
-function numberFormat(options = {}) {
-  return new Intl.NumberFormat(lang() === "fr" ? "fr-FR" : "en-GB", options);
-}
-
 /** A fact's value as the card prints it ("Sněžka, 1,602 m", "10.8 million", "$48,000"). */
 function factValue(colour, fact) {
-  const n = (v, digits = 0) => numberFormat({ maximumFractionDigits: digits }).format(v);
+  // the catalogue's number format, as the terminal writes a card: a decimal only when it has one
+  const n = (v, digits = 0) => formatNumber(v, Number.isInteger(v) ? 0 : digits);
   switch (colour) {
     case "O": {
       const name = (lang() === "fr" && fact.name_fr) || fact.name;
@@ -252,10 +249,10 @@ export function actionWords(text, { form = "button", names = [], pending = null,
 /** The event kinds a log line's action words already tell (table.js leaves them out). */
 export const TOLD_BY_ACTION = new Set(["move", "take", "swap", "capture_done", "decline", "split", "trade", "grow", "pirate", "wild"]);
 
-/** "seat 2" / "le joueur 2": what withNames (util.js) turns into the seat's name. */
+/** "seat 2" / "le joueur 2" (form "du": "du joueur 2"): what withNames (util.js) turns
+ * into the seat's name. */
 function seatRef(seat, form = "le") {
-  if (lang() !== "fr") return `seat ${seat}`;
-  return form === "du" ? `du joueur ${seat}` : `le joueur ${seat}`;
+  return t(form === "du" ? "event_seat_of" : "event_seat", { seat });
 }
 
 /**
@@ -308,9 +305,9 @@ export function eventWords(event) {
         const seen = hand.filter((c) => c !== "?").map((c) => countryOf(c));
         const hidden = hand.length - seen.length;
         if (hidden) seen.push(t(hidden === 1 ? "f_hidden_one" : "f_hidden_n", { n: hidden }));
-        return `${seatRef(i)}${lang() === "fr" ? " : " : ": "}${seen.length ? seen.join(", ") : "–"}`;
+        return t("f_deal_hand", { who: seatRef(i), cards: seen.length ? seen.join(", ") : "–" });
       });
-      return t("f_ev_deal", { hands: hands.join(lang() === "fr" ? " ; " : "; ") });
+      return t("f_ev_deal", { hands: hands.join(t("f_deal_join")) });
     }
     default:
       return null; // the catalogue's sentence names no piece or card code
@@ -405,7 +402,7 @@ export function goalCard(card, code, extra = null) {
 function thresholdWords(colour) {
   const pair = thresholds && thresholds[colour];
   if (!pair) return "";
-  const fmt = (v) => t(`f_unit_${colour}`, { n: numberFormat({ maximumFractionDigits: 0 }).format(v) });
+  const fmt = (v) => t(`f_unit_${colour}`, { n: formatNumber(v, 0) });
   return t("f_legend_sizes", { low: fmt(pair[0]), high: fmt(pair[1]) });
 }
 

@@ -5,11 +5,11 @@
 
 import { parsePlaced, tileWords } from "./flaming-draw.js";
 import * as i18n from "./i18n.js";
-import { lang, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 /** A seat as the event sentences name it ("seat 1", "le joueur 1"): withNames puts its name in. */
 function seatRef(seat) {
-  return lang() === "fr" ? `le joueur ${seat}` : `seat ${seat}`;
+  return t("event_seat", { seat });
 }
 
 /** The placement and the fall told in words, as the log's action lines ("Ann plays the red

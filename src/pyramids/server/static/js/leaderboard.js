@@ -4,7 +4,6 @@
 // The choice lives in the address, so a board can be linked to. Names are text, linking to
 // each player's page.
 
-import "./words-players.js";
 import { ratingText } from "./words-players.js";
 import { has, initI18n, onLangChange, t } from "./i18n.js";
 import { api, errorText, fill, h } from "./util.js";

@@ -19,7 +19,6 @@ import { presetRuleLine, withRuleLine } from "./rules-links.js";
 import { initLearnBanner } from "./learn-banner.js";
 import { getSession, onSessionChange } from "./session.js";
 import { formatDuration, formatSeconds, paceText } from "./words-clocks.js";
-import "./words-advice.js";
 
 const REFRESH_MS = 5000;
 // The option inputs (a rule link beside an option names it with data-option too).

@@ -8,10 +8,16 @@
 //                               the entry list.and); {item} sees {_}, {_index} and an
 //                               object item's fields
 //   {name, term, PREFIX}        the catalogue entry PREFIX.<value>
+//   {name, number[, [+]N[%]]}   a number with N digits after the mark (0 by default),
+//                               "+" before positives, "%" for a fraction as a percentage;
+//                               the separators are the entries number.group, number.decimal
+//                               and number.percent; a true minus; "–" for null
 // No ICU quoting: apostrophes are plain text. formatMessage(text, args, lookup) throws
 // an Error on a malformed message or a missing fact.
 
 const JOINERS = { space: " ", plus: " + ", semicolon: "; " };
+const NUMBER_STYLE = /^(\+?)(\d{0,2})(%?)$/;
+const MINUS = "\u2212";
 const cache = new Map();
 
 function close(text, start) {
@@ -74,6 +80,11 @@ function placeholder(body) {
       throw new Error(`list item must be one braced sub-message: ${item}`);
     }
     return { name, type: kind, style, item: item ? parse(item.slice(1, -1)) : null };
+  }
+  if (kind === "number") {
+    const style = rest.trim();
+    if (!NUMBER_STYLE.test(style)) throw new Error(`bad number style ${style}`);
+    return { name, type: kind, style };
   }
   if (kind === "term") {
     if (!rest.trim()) throw new Error(`term without a prefix: {${body}}`);
@@ -144,6 +155,50 @@ function list(node, value, args, lookup) {
   return `${items.slice(0, -1).join(", ")} ${entry(lookup, "list.and")} ${items[items.length - 1]}`;
 }
 
+/** `x` (>= 0) with `digits` after the point, rounded to the nearest and ties to even on the
+ * exact binary value, as Python's f"{x:.2f}" does (toFixed rounds ties up). */
+function fixed(x, digits) {
+  if (x >= 1e21) return String(x);
+  const wide = x.toFixed(Math.min(100, digits + 30));
+  const point = wide.indexOf(".");
+  if (!/^50*$/.test(wide.slice(point + 1 + digits))) return x.toFixed(digits);
+  let n = BigInt(wide.slice(0, point) + wide.slice(point + 1, point + 1 + digits));
+  if (n % 2n === 1n) n += 1n;
+  const s = n.toString().padStart(digits + 1, "0");
+  return digits ? `${s.slice(0, -digits)}.${s.slice(-digits)}` : s;
+}
+
+/** `value` with `digits` after the `decimal` mark and its thousands joined by `group`
+ * ("1,234.5"): a true minus, "+" before positives when `sign`, no sign on a value that
+ * rounds to zero, "–" for null. Python's number_text (pyramids.texts.format) says the same. */
+export function numberText(value, digits = 0, { sign = false, group = ",", decimal = "." } = {}) {
+  if (value === null || value === undefined) return "–";
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? "nan" : value > 0 ? "inf" : `${MINUS}inf`;
+  const text = fixed(Math.abs(value), digits);
+  let [whole, fraction] = text.split(".");
+  const head = whole.length % 3 || 3;
+  const parts = [whole.slice(0, head)];
+  for (let i = head; i < whole.length; i += 3) parts.push(whole.slice(i, i + 3));
+  whole = parts.join(group);
+  const out = fraction ? `${whole}${decimal}${fraction}` : whole;
+  if (/^[0.]*$/.test(text)) return out;
+  if (value < 0) return MINUS + out;
+  return sign ? `+${out}` : out;
+}
+
+function number(style, value, lookup) {
+  const [, plus, digits, percent] = NUMBER_STYLE.exec(style);
+  if (value !== null && typeof value !== "number") throw new Error(`not a number: ${show(value)}`);
+  const scaled = value === null ? null : percent ? 100 * value : value;
+  const text = numberText(scaled, Number(digits || 0), {
+    sign: Boolean(plus),
+    group: entry(lookup, "number.group"),
+    decimal: entry(lookup, "number.decimal"),
+  });
+  if (!percent || value === null) return text;
+  return formatMessage(entry(lookup, "number.percent"), { n: text }, lookup);
+}
+
 /** Fill a parsed message with `args`; terms and the list word come from `lookup(key)`. */
 export function render(message, args, lookup) {
   let out = "";
@@ -159,6 +214,7 @@ export function render(message, args, lookup) {
       const n = Array.isArray(value) ? value.length : Number(value);
       out += render(branch(node, `=${n}`), args, lookup);
     } else if (node.type === "list") out += list(node, value, args, lookup);
+    else if (node.type === "number") out += number(node.style, value, lookup);
     else out += formatMessage(entry(lookup, `${node.style}.${show(value)}`), args, lookup);
   }
   return out;

@@ -5,9 +5,8 @@
 // with replay and record links ("Older games" pages on with ?before=). Every name and
 // figure is text (textContent), never markup.
 
-import "./words-players.js";
 import { ratingText } from "./words-players.js";
-import { has, initI18n, lang, onLangChange, t } from "./i18n.js";
+import { formatNumber, has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { api, errorText, fill, h, s } from "./util.js";
 
 const PAGE = 20;
@@ -165,7 +164,7 @@ function statValue(value) {
   if (Array.isArray(value)) {
     return value.map((f) => t("stat_count", { value: f.value, count: f.count })).join(", ") || "–";
   }
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : formatNumber(value, 2);
   return String(value ?? "–");
 }
 

@@ -8,7 +8,6 @@
 import * as bus from "./table-bus.js";
 import { onLangChange, t } from "./i18n.js";
 import { fill, h, toast } from "./util.js";
-import "./words-table.js";
 
 const MUTED_KEY = "pyramids.chat.muted";
 const MAX_CHARS = 300;

@@ -3,7 +3,6 @@
 // browser notification when a decision becomes yours while the tab is hidden. The tab
 // title "● Your turn — …" is table.js's (renderTurn).
 
-import "./words-clocks.js";
 import { formatSeconds } from "./words-clocks.js";
 import * as bus from "./table-bus.js";
 import { onLangChange, t } from "./i18n.js";

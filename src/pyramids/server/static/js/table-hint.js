@@ -12,7 +12,7 @@
 // Keyboard: the button is in the tab order; the H key asks too.
 
 import * as bus from "./table-bus.js";
-import { lang, onLangChange, t } from "./i18n.js";
+import { formatNumber, onLangChange, t } from "./i18n.js";
 import { api, capitalise, fill, h } from "./util.js";
 import { adviceError, percent } from "./words-advice.js";
 
@@ -131,8 +131,7 @@ function moveItem(ctx, move, i) {
 
 /** A number in the page's language ("1,200", "1 200"; "0.4", "0,4"). */
 function number(value, digits = 0) {
-  const format = new Intl.NumberFormat(lang() === "fr" ? "fr-FR" : "en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  return format.format(Number(value) || 0);
+  return formatNumber(Number(value) || 0, digits);
 }
 
 function renderPanel(ctx) {

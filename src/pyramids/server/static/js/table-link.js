@@ -10,7 +10,6 @@ import * as bus from "./table-bus.js";
 import { onLangChange, t } from "./i18n.js";
 import { getSession, onSessionChange } from "./session.js";
 import { api, errorText, h, toast } from "./util.js";
-import "./words-seats.js";
 
 const button = h(
   "button",

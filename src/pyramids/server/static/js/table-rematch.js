@@ -11,7 +11,6 @@
 import * as bus from "./table-bus.js";
 import { onLangChange, t } from "./i18n.js";
 import { api, errorText, fill, h, heldSeats, rememberSeat, toast } from "./util.js";
-import "./words-table.js";
 
 const area = document.getElementById("rematch-area");
 const side = h("section", { class: "panel match-panel", id: "match-panel", "data-testid": "match-panel", hidden: true });

@@ -15,7 +15,6 @@ import { TableConnection } from "./connection.js";
 import * as bus from "./table-bus.js";
 import { eventText, has, initI18n, lang, onLangChange, t } from "./i18n.js";
 import { playAgain } from "./table-end.js";
-import "./words-seats.js";
 import {
   api,
   capitalise,
