@@ -7,6 +7,8 @@ scoring colours ``O P C X`` (pieces 18..29, in the bank). ``B3`` is the large bl
 
 from __future__ import annotations
 
+from typing import Any
+
 from pyramids.core.errors import PositionError
 
 COLOURS = "KWYBGROPCX"
@@ -75,15 +77,42 @@ def is_scoring_piece(p: int) -> bool:
     return FIRST_SCORING <= p < NUM_PIECES
 
 
-def parse_piece(text: object, what: str = "piece") -> int:
-    """A piece from its code (``B3``, case-insensitive); PositionError when unknown."""
+def json_fact(value: Any) -> Any:
+    """``value`` as a refusal's fact: JSON values stay as they are (a tuple becomes a list),
+    anything else is named by its type (``<bytes>``), never by its Python repr."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [json_fact(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): json_fact(v) for k, v in value.items()}
+    return f"<{type(value).__name__}>"
+
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+"""The integers both engines hold: a number of the notation beyond them is refused."""
+
+
+def check_int64(value: Any, field: str) -> None:
+    """PositionError ``flags.integer_out_of_range`` when ``value`` is an integer (not a bool)
+    that no engine can hold (beyond signed 64 bits); anything else is judged by the caller."""
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and not INT64_MIN <= value <= INT64_MAX
+    ):
+        raise PositionError("flags.integer_out_of_range", field=field)
+
+
+def parse_piece(text: object, field: str = "piece") -> int:
+    """A piece from its code (``B3``, case-insensitive); PositionError when unknown
+    (``field`` names where the code was read, e.g. ``towers[0]``)."""
     if not isinstance(text, str):
-        raise PositionError(f"{what} must be a piece code like 'B3', not {text!r}")
+        raise PositionError("flags.piece_not_text", field=field, value=json_fact(text))
     p = BY_NAME.get(text.strip().upper())
     if p is None:
-        raise PositionError(
-            f"{what} {text!r} is not a piece: a colour letter of {COLOURS} and a size 1, 2 or 3"
-        )
+        raise PositionError("flags.unknown_piece", field=field, value=text)
     return p
 
 
