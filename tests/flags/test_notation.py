@@ -172,57 +172,164 @@ def _made(**kwargs: Any) -> Callable[[], dict[str, Any]]:
 
 _SINGLES = [[p] for p in FLAG_PIECES if p != "R3"]
 
-REFUSALS: list[tuple[str, Callable[[], dict[str, Any]], str]] = [
-    ("unknown field", _with("colour", 1), "unknown position field"),
-    ("unknown option", _with("rules", {"preset": "x"}), "unknown rules option"),
-    ("players", _with("players", 5), "'players' must be 2 to 4"),
-    ("to_move", _with("to_move", 2), "'to_move' must be a seat"),
-    ("turn", _with("turn", 0), "'turn' must be from 1"),
-    ("turn past max", _with("turn", 3001), "'turn' must be from 1"),
-    ("piece missing", _with("towers", _SINGLES), "missing from the position: R3"),
-    ("piece twice", _with("towers", [*_SINGLES, ["R3"], ["R3"]]), "R3 is listed twice"),
-    ("wrong side", _with("towers", [*_SINGLES, ["R3"], ["O1"]]), "O1 is a scoring piece"),
-    ("smaller under", _with("towers", [*_SINGLES[:-1], ["R2", "R3"]]), "R3 sits on R2, a smaller"),
-    ("empty tower", _with("towers", [*_SINGLES, ["R3"], []]), "is empty"),
-    ("unknown piece", _with("towers", [*_SINGLES, ["R4"]]), "not a piece"),
-    ("flag in bank", _with("bank", ["K1"]), "K1 is a flag piece"),
-    ("flag in hold", _with("scoring", [["K1"], []]), "K1 is a flag piece"),
-    ("bank missing", _with("bank", []), "missing from the position: O1"),
-    ("scoring per seat", _with("scoring", [[]]), "'scoring' must be a list of 2 lists"),
-    ("unknown card", _with("deck", ["XYZ"]), "not a card"),
-    ("card missing", _with("deck", []), "card\\(s\\) missing"),
-    ("card twice", _with("hands", [["CZE"], ["CZE"]]), "CZE is listed twice"),
-    ("last_moved", _with("last_moved", ["O1"]), "flag pieces only"),
-    ("last_moved twice", _with("last_moved", ["K1", "K1"]), "lists a piece twice"),
-    ("win already", _made(scoring=[["O1", "O2", "O3", "P1"], []]), "already meets a win"),
-    ("both endings", _with("ranking", [1, 1], winner=0), "not both"),
-    ("winner seat", _with("winner", 3), "'winner' must be a seat"),
-    ("winner no win", _with("winner", 0), "meets no win condition"),
-    ("pending kind", _with("pending", {"kind": "fall"}), "pending.kind must be"),
-    ("pending fields", _with("pending", {"kind": "deal", "x": 1}), "unknown field"),
-    ("pending object", _with("pending", 3), "'pending' must be an object"),
+REFUSALS: list[tuple[str, Callable[[], dict[str, Any]], str, dict[str, Any]]] = [
+    (
+        "unknown field",
+        _with("colour", 1),
+        "position.unknown_fields",
+        {"field": None, "fields": ["colour"]},
+    ),
+    (
+        "unknown option",
+        _with("rules", {"preset": "x"}),
+        "position.unknown_fields",
+        {"field": "rules", "fields": ["preset"]},
+    ),
+    (
+        "players",
+        _with("players", 5),
+        "position.out_of_range",
+        {"field": "players", "value": 5, "low": 2, "high": 4},
+    ),
+    (
+        "to_move",
+        _with("to_move", 2),
+        "position.out_of_range",
+        {"field": "to_move", "value": 2, "low": 0, "high": 1},
+    ),
+    (
+        "turn",
+        _with("turn", 0),
+        "position.out_of_range",
+        {"field": "turn", "value": 0, "low": 1, "high": 3000},
+    ),
+    (
+        "turn past max",
+        _with("turn", 3001),
+        "position.out_of_range",
+        {"field": "turn", "value": 3001, "low": 1, "high": 3000},
+    ),
+    ("piece missing", _with("towers", _SINGLES), "flags.pieces_missing", {"pieces": ["R3"]}),
+    (
+        "piece twice",
+        _with("towers", [*_SINGLES, ["R3"], ["R3"]]),
+        "flags.piece_twice",
+        {"piece": "R3", "first": "towers[17]", "second": "towers[18]"},
+    ),
+    (
+        "wrong side",
+        _with("towers", [*_SINGLES, ["R3"], ["O1"]]),
+        "flags.scoring_piece_on_table",
+        {"piece": "O1"},
+    ),
+    (
+        "smaller under",
+        _with("towers", [*_SINGLES[:-1], ["R2", "R3"]]),
+        "flags.on_smaller_piece",
+        {"piece": "R3", "below": "R2"},
+    ),
+    (
+        "empty tower",
+        _with("towers", [*_SINGLES, ["R3"], []]),
+        "flags.empty_tower",
+        {"field": "towers[18]"},
+    ),
+    (
+        "unknown piece",
+        _with("towers", [*_SINGLES, ["R4"]]),
+        "flags.unknown_piece",
+        {"field": "towers[17]", "value": "R4"},
+    ),
+    (
+        "flag in bank",
+        _with("bank", ["K1"]),
+        "flags.flag_piece_off_table",
+        {"piece": "K1", "field": "bank"},
+    ),
+    (
+        "flag in hold",
+        _with("scoring", [["K1"], []]),
+        "flags.flag_piece_off_table",
+        {"piece": "K1", "field": "scoring[0]"},
+    ),
+    ("bank missing", _with("bank", []), "flags.pieces_missing", {}),
+    (
+        "scoring per seat",
+        _with("scoring", [[]]),
+        "flags.not_per_seat",
+        {"field": "scoring", "players": 2},
+    ),
+    (
+        "unknown card",
+        _with("deck", ["XYZ"]),
+        "flags.unknown_card",
+        {"field": "deck", "value": "XYZ"},
+    ),
+    ("card missing", _with("deck", []), "flags.cards_missing", {}),
+    (
+        "card twice",
+        _with("hands", [["CZE"], ["CZE"]]),
+        "flags.card_twice",
+        {"card": "CZE", "first": "hands[0]", "second": "hands[1]"},
+    ),
+    ("last_moved", _with("last_moved", ["O1"]), "flags.last_moved_not_flag_pieces", {}),
+    ("last_moved twice", _with("last_moved", ["K1", "K1"]), "flags.last_moved_twice", {}),
+    (
+        "win already",
+        _made(scoring=[["O1", "O2", "O3", "P1"], []]),
+        "flags.win_undeclared",
+        {"seat": 0, "win": "points", "detail": 8},
+    ),
+    ("both endings", _with("ranking", [1, 1], winner=0), "flags.winner_and_ranking", {}),
+    (
+        "winner seat",
+        _with("winner", 3),
+        "position.out_of_range",
+        {"field": "winner", "value": 3, "low": 0, "high": 1},
+    ),
+    ("winner no win", _with("winner", 0), "flags.winner_without_win", {"seat": 0}),
+    (
+        "pending kind",
+        _with("pending", {"kind": "fall"}),
+        "flags.bad_pending_kind",
+        {"value": "fall"},
+    ),
+    (
+        "pending fields",
+        _with("pending", {"kind": "deal", "x": 1}),
+        "position.unknown_fields",
+        {"field": "pending", "fields": ["x"]},
+    ),
+    ("pending object", _with("pending", 3), "position.not_an_object", {"field": "pending"}),
 ]
 
 
-@pytest.mark.parametrize(("name", "make", "match"), REFUSALS, ids=[r[0] for r in REFUSALS])
+@pytest.mark.parametrize(("name", "make", "code", "facts"), REFUSALS, ids=[r[0] for r in REFUSALS])
 def test_inconsistent_positions_are_refused(
-    name: str, make: Callable[[], dict[str, Any]], match: str
+    name: str, make: Callable[[], dict[str, Any]], code: str, facts: dict[str, Any]
 ) -> None:
     """PF-NOTE-3: "A position is refused when a piece is missing, listed twice or on the wrong side,
     a piece sits on a smaller one, a card is unknown or listed twice, or a player already meets a
     win condition"."""
-    with pytest.raises(PositionError, match=match):
+    with pytest.raises(PositionError) as refused:
         position_from_json(make())
+    assert refused.value.code == code
+    assert {k: refused.value.data[k] for k in facts} == facts
 
 
 def test_a_position_must_be_an_object_with_players() -> None:
     """PF-NOTE-3: the notation's shape."""
-    with pytest.raises(PositionError, match="JSON object"):
+    with pytest.raises(PositionError) as refused:
         position_from_json([])  # type: ignore[arg-type]
+    assert (refused.value.code, refused.value.data) == ("position.not_an_object", {"field": None})
     data = position()
     del data["players"]
-    with pytest.raises(PositionError, match="no 'players'"):
+    with pytest.raises(PositionError) as refused:
         position_from_json(data)
+    assert (refused.value.code, refused.value.data) == (
+        "position.missing_field",
+        {"field": "players"},
+    )
 
 
 def test_a_ranking_must_follow_points_then_flags() -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramids.core.errors import PositionError
-from pyramids.flags.pieces import check_int64, json_fact
+from pyramids.flags.pieces import json_fact, read_int
 
 RULES_VERSION = "flags-2"
 DEFAULT_MAX_TURNS = 3000
@@ -22,22 +22,12 @@ class FlagsOptions:
     first_player: int = 0
 
     def __post_init__(self) -> None:
-        check_int64(self.max_turns, "max_turns")
-        check_int64(self.first_player, "first_player")
         if not isinstance(self.actions, bool):
-            raise PositionError("flags.actions_not_bool", value=json_fact(self.actions))
-        if (
-            not isinstance(self.max_turns, int)
-            or isinstance(self.max_turns, bool)
-            or self.max_turns < 1
-        ):
-            raise PositionError("flags.max_turns_not_positive", value=json_fact(self.max_turns))
-        if (
-            not isinstance(self.first_player, int)
-            or isinstance(self.first_player, bool)
-            or self.first_player < 0
-        ):
-            raise PositionError("flags.first_player_not_seat", value=json_fact(self.first_player))
+            raise PositionError(
+                "position.not_a_boolean", field="actions", value=json_fact(self.actions)
+            )
+        read_int(self.max_turns, "max_turns", 1)
+        read_int(self.first_player, "first_player", 0)
 
     def to_json(self) -> dict[str, Any]:
         """The options as the position notation's ``rules`` object."""
@@ -53,10 +43,10 @@ class FlagsOptions:
     def from_json(cls, data: Mapping[str, Any]) -> FlagsOptions:
         """Parse a ``rules`` object (or a record's options); missing keys take the defaults."""
         if not isinstance(data, Mapping):
-            raise PositionError("flags.rules_not_object", value=json_fact(data))
+            raise PositionError("position.not_an_object", field="rules")
         unknown = sorted(set(data) - {"actions", "max_turns", "first_player"})
         if unknown:
-            raise PositionError("flags.unknown_rules_options", options=unknown)
+            raise PositionError("position.unknown_fields", field="rules", fields=unknown)
         return cls(
             actions=data.get("actions", True),
             max_turns=data.get("max_turns", DEFAULT_MAX_TURNS),

@@ -94,15 +94,19 @@ INT64_MAX = (1 << 63) - 1
 """The integers both engines hold: a number of the notation beyond them is refused."""
 
 
-def check_int64(value: Any, field: str) -> None:
-    """PositionError ``flags.integer_out_of_range`` when ``value`` is an integer (not a bool)
-    that no engine can hold (beyond signed 64 bits); anything else is judged by the caller."""
-    if (
-        isinstance(value, int)
-        and not isinstance(value, bool)
-        and not INT64_MIN <= value <= INT64_MAX
-    ):
-        raise PositionError("flags.integer_out_of_range", field=field)
+def read_int(value: Any, field: str, low: int, high: int | None = None) -> int:
+    """``value`` (read at ``field``) as an integer from ``low`` to ``high`` (None: no bound).
+
+    The shared ``position.*`` refusals of ``core.fields``, in its order:
+    ``position.not_an_integer`` (a JSON ``true`` is no integer), ``position.integer_too_large``
+    (beyond signed 64 bits: no engine holds it, so no value), ``position.out_of_range``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError("position.not_an_integer", field=field, value=json_fact(value))
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise PositionError("position.integer_too_large", field=field)
+    if value < low or (high is not None and value > high):
+        raise PositionError("position.out_of_range", field=field, value=value, low=low, high=high)
+    return value
 
 
 def parse_piece(text: object, field: str = "piece") -> int:

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from pyramids.core.errors import ActionParseError, IllegalActionError, PositionError
-from pyramids.core.fields import int_field
 from pyramids.core.game import Action
 from pyramids.flags.actions import (
     DEAL_BASE,
@@ -47,11 +46,11 @@ from pyramids.flags.pieces import (
     NAMES,
     NUM_PIECES,
     SIZE,
-    check_int64,
     is_flag_piece,
     is_scoring_piece,
     json_fact,
     parse_piece,
+    read_int,
 )
 from pyramids.flags.position import (
     ACTION,
@@ -79,8 +78,6 @@ _WORD_RE = re.compile(r"^([a-z]+)\s*:\s*(.*)$", re.IGNORECASE)
 _TAKE_RE = re.compile(r"^([A-Za-z][0-9])\s*(?:@\s*([0-9]+))?$")
 _TRADE_RE = re.compile(r"^([A-Za-z][0-9])\s*:\s*([A-Za-z][0-9])\s*@\s*([0-9]+)$")
 _SEAT_RE = re.compile(r"[0-9]+$")
-MISSING_FIELD = "flags.missing_field"
-"""The code of a position without a field it needs (``field``)."""
 _TOP_KEYS = {
     "rules",
     "players",
@@ -293,6 +290,18 @@ def position_to_json(pos: FlagsPosition) -> dict[str, Any]:
     return data
 
 
+def _int_field(
+    data: Mapping[str, Any], name: str, default: int | None, low: int, high: int, field: str = ""
+) -> int:
+    """``data[name]`` (``default`` when absent) from ``low`` to ``high``: the refusals of
+    ``core.fields.int_field`` (``position.missing_field`` first, then ``read_int``'s), the
+    field named ``field`` (default ``name``)."""
+    value = data.get(name, default)
+    if value is None:
+        raise PositionError("position.missing_field", field=field or name)
+    return read_int(value, field or name, low, high)
+
+
 def _code_list(value: Any, field: str, kind: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise PositionError("flags.not_a_code_list", field=field, kind=kind)
@@ -302,7 +311,7 @@ def _code_list(value: Any, field: str, kind: str) -> list[str]:
 def _per_seat(data: Mapping[str, Any], name: str, players: int, kind: str) -> list[list[str]]:
     value = data.get(name)
     if value is None:
-        raise PositionError(MISSING_FIELD, field=name)
+        raise PositionError("position.missing_field", field=name)
     if not isinstance(value, list) or len(value) != players:
         raise PositionError("flags.not_per_seat", field=name, players=players)
     return [_code_list(v, f"{name}[{s}]", kind) for s, v in enumerate(value)]
@@ -313,23 +322,17 @@ def read_position(data: Mapping[str, Any]) -> FlagsPosition:
     inconsistent (a piece or card missing, twice or misplaced, a win not declared, a
     ``pending`` that play cannot reach ...)."""
     if not isinstance(data, Mapping):
-        raise PositionError("flags.position_not_object")
+        raise PositionError("position.not_an_object", field=None)
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise PositionError("flags.unknown_fields", fields=unknown)
+        raise PositionError("position.unknown_fields", field=None, fields=unknown)
     options = FlagsOptions.from_json(data.get("rules", {}))
-    players = int_field(data, "players")
-    if not 2 <= players <= MAX_PLAYERS:
-        raise PositionError("flags.players_out_of_range", value=players, most=MAX_PLAYERS)
+    players = _int_field(data, "players", None, 2, MAX_PLAYERS)
     pos = FlagsPosition.start(
         players, FlagsOptions(actions=options.actions, max_turns=options.max_turns)
     )
-    to_move = int_field(data, "to_move", 0)
-    if not 0 <= to_move < players:
-        raise PositionError("flags.not_a_seat", field="to_move", value=to_move, players=players)
-    turn = int_field(data, "turn", 1)
-    if not 1 <= turn <= options.max_turns:
-        raise PositionError("flags.turn_out_of_range", value=turn, max_turns=options.max_turns)
+    to_move = _int_field(data, "to_move", 0, 0, players - 1)
+    turn = _int_field(data, "turn", 1, 1, options.max_turns)
     pos.to_move = to_move
     pos.turn = turn
 
@@ -456,24 +459,15 @@ def _load_end(pos: FlagsPosition, winner: Any, ranking: Any, pending: Any) -> No
     if winner is not None and ranking is not None:
         raise PositionError("flags.winner_and_ranking")
     if winner is not None:
-        check_int64(winner, "winner")
-        if not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < players:
-            raise PositionError(
-                "flags.not_a_seat", field="winner", value=json_fact(winner), players=players
-            )
+        winner = read_int(winner, "winner", 0, players - 1)
         if win_reason(pos.scored[winner], pos.scoring[winner]) is None:
             raise PositionError("flags.winner_without_win", seat=winner)
         pos.winner = winner
         return
-    if isinstance(ranking, list):
-        for i, r in enumerate(ranking):
-            check_int64(r, f"ranking[{i}]")
-    if (
-        not isinstance(ranking, list)
-        or len(ranking) != players
-        or not all(isinstance(r, int) and not isinstance(r, bool) for r in ranking)
-    ):
+    if not isinstance(ranking, list) or len(ranking) != players:
         raise PositionError("flags.bad_ranking", value=json_fact(ranking), players=players)
+    for i, r in enumerate(ranking):
+        read_int(r, f"ranking[{i}]", 1, players)
     for s in range(players):
         if win_reason(pos.scored[s], pos.scoring[s]) is not None:
             raise PositionError("flags.ranking_with_win", seat=s)
@@ -496,7 +490,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
     players = len(pos.hands)
     to_move = pos.to_move
     if not isinstance(pending, Mapping):
-        raise PositionError("flags.pending_not_object")
+        raise PositionError("position.not_an_object", field="pending")
     kind = pending.get("kind")
     allowed = {
         "capture": {"player", "kind", "card", "taken"},
@@ -508,18 +502,13 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
         raise PositionError("flags.bad_pending_kind", value=json_fact(kind))
     extra = sorted(set(pending) - allowed[kind])
     if extra:
-        raise PositionError("flags.unknown_pending_fields", kind=kind, fields=extra)
+        raise PositionError("position.unknown_fields", field="pending", fields=extra)
     if kind != "capture" and not pos.options.actions:
         raise PositionError("flags.pending_needs_actions", kind=kind)
     moved = pos.last
     made = tree_made(moved[0], pos.below, pos.above) if moved else ""
     if kind == "capture":
-        player = pending.get("player")
-        check_int64(player, "pending.player")
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
-            raise PositionError(
-                "flags.not_a_seat", field="pending.player", value=json_fact(player), players=players
-            )
+        player = _int_field(pending, "player", None, 0, players - 1, "pending.player")
         card = parse_card(pending.get("card"), "pending.card")
         if not pos.scored[player] or pos.scored[player][-1] != card:
             raise PositionError("flags.capture_not_last_scored", card=CODES[card], seat=player)
@@ -571,12 +560,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
         pos.player = to_move
         return
     if kind == "steal":
-        victim = pending.get("from")
-        check_int64(victim, "pending.from")
-        if not isinstance(victim, int) or isinstance(victim, bool) or not 0 <= victim < players:
-            raise PositionError(
-                "flags.not_a_seat", field="pending.from", value=json_fact(victim), players=players
-            )
+        victim = _int_field(pending, "from", None, 0, players - 1, "pending.from")
         if victim == to_move:
             raise PositionError("flags.steal_from_self")
         if not pos.hands[victim]:
