@@ -498,7 +498,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
         "steal": {"kind", "from"},
         "deal": {"kind", "cards"},
     }
-    if kind not in allowed:
+    if not isinstance(kind, str) or kind not in allowed:
         raise PositionError("flags.bad_pending_kind", value=json_fact(kind))
     extra = sorted(set(pending) - allowed[kind])
     if extra:
