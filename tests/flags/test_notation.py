@@ -375,29 +375,30 @@ def _pend(**kw: Any) -> dict[str, Any]:
 
 
 PENDING_REFUSALS: list[tuple[str, dict[str, Any], str]] = [
-    ("player", {"pending": _pend(player=5)}, "pending.player"),
-    ("not last scored", {"pending": _pend(player=1)}, "last card seat 1 scored"),
-    ("flag down", {"towers": [["B3", "R2"]]}, "does not stand"),
-    ("last_moved", {"last_moved": ["R2"]}, "must be the group"),
-    ("two taken", {"pending": _pend(taken=["O2", "P2"])}, "two takes"),
-    ("taken not shown", {"pending": _pend(taken=["O1"])}, "not shown on CZE"),
-    ("taken not held", {"pending": _pend(taken=["O2"])}, "does not hold"),
-    ("nothing left", {"scoring": [["O2", "P2", "C1", "X3"], []]}, "nothing is left to take"),
+    ("player", {"pending": _pend(player=5)}, "position.out_of_range"),
+    ("not last scored", {"pending": _pend(player=1)}, "flags.capture_not_last_scored"),
+    ("flag down", {"towers": [["B3", "R2"]]}, "flags.capture_flag_down"),
+    ("last_moved", {"last_moved": ["R2"]}, "flags.capture_not_last_group"),
+    ("two taken", {"pending": _pend(taken=["O2", "P2"])}, "flags.capture_two_takes"),
+    ("taken not shown", {"pending": _pend(taken=["O1"])}, "flags.capture_not_shown"),
+    ("taken not held", {"pending": _pend(taken=["O2"])}, "flags.capture_taken_not_held"),
+    ("nothing left", {"scoring": [["O2", "P2", "C1", "X3"], []]}, "flags.capture_nothing_left"),
     (
         "one bank take, bank empty",
         {"scoring": [["O2", "P2", "C1"], ["X3"]], "pending": _pend(taken=["O2"])},
-        "nothing is left",
+        "flags.capture_nothing_left",
     ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("name", "changes", "match"), PENDING_REFUSALS, ids=[r[0] for r in PENDING_REFUSALS]
+    ("name", "changes", "code"), PENDING_REFUSALS, ids=[r[0] for r in PENDING_REFUSALS]
 )
-def test_bad_pending_captures_are_refused(name: str, changes: dict[str, Any], match: str) -> None:
+def test_bad_pending_captures_are_refused(name: str, changes: dict[str, Any], code: str) -> None:
     """PF-NOTE-3: a pending capture must be one that play could reach."""
-    with pytest.raises(PositionError, match=match):
+    with pytest.raises(PositionError) as refused:
         position_from_json(_capture(**changes))
+    assert refused.value.code == code
 
 
 def test_a_pending_capture_after_a_seat_that_still_holds_a_built_card_is_refused() -> None:
@@ -434,26 +435,31 @@ WILD = {"player": 0, "kind": "action", "colour": "W"}
 
 
 @pytest.mark.parametrize(
-    ("pending", "changes", "match"),
+    ("pending", "changes", "code"),
     [
-        (WILD, {"actions": False}, "needs the tree actions"),
-        ({**WILD, "player": 1}, {}, "the one to move"),
-        ({**WILD, "colour": "O"}, {}, "pending.colour"),
-        (WILD, {"last_moved": ["W3", "W2", "W1"]}, "made no tree"),
-        ({**WILD, "colour": "B"}, {}, "nothing to act on"),
-        ({"kind": "steal", "from": 0}, {}, "not themself"),
-        ({"kind": "steal", "from": 7}, {}, "pending.from"),
-        ({"kind": "steal", "from": 1}, {"hands": [["ITA"], []], "leftover": 0}, "holds no card"),
-        ({"kind": "steal", "from": 1}, {"last_moved": ["W3", "W2", "W1"]}, "no black"),
-        ({"kind": "deal"}, {"last_moved": ["W3", "W2", "W1"]}, "no yellow"),
+        (WILD, {"actions": False}, "flags.pending_needs_actions"),
+        ({**WILD, "player": 1}, {}, "flags.action_player_not_mover"),
+        ({**WILD, "colour": "O"}, {}, "flags.bad_colour"),
+        (WILD, {"last_moved": ["W3", "W2", "W1"]}, "flags.action_no_tree"),
+        ({**WILD, "colour": "B"}, {}, "flags.action_lapses"),
+        ({"kind": "steal", "from": 0}, {}, "flags.steal_from_self"),
+        ({"kind": "steal", "from": 7}, {}, "position.out_of_range"),
+        (
+            {"kind": "steal", "from": 1},
+            {"hands": [["ITA"], []], "leftover": 0},
+            "flags.steal_empty_hand",
+        ),
+        ({"kind": "steal", "from": 1}, {"last_moved": ["W3", "W2", "W1"]}, "flags.steal_no_tree"),
+        ({"kind": "deal"}, {"last_moved": ["W3", "W2", "W1"]}, "flags.deal_no_tree"),
     ],
 )
 def test_bad_pending_actions_are_refused(
-    pending: dict[str, Any], changes: dict[str, Any], match: str
+    pending: dict[str, Any], changes: dict[str, Any], code: str
 ) -> None:
     """PF-NOTE-3: a pending action, steal or deal must follow a tree of its colour (or white)."""
-    with pytest.raises(PositionError, match=match):
+    with pytest.raises(PositionError) as refused:
         position_from_json(_action(pending, **changes))
+    assert refused.value.code == code
 
 
 def test_pending_actions_that_play_can_reach_are_accepted() -> None:
