@@ -291,7 +291,7 @@ def position_to_json(pos: FlagsPosition) -> dict[str, Any]:
 
 
 def _int_field(
-    data: Mapping[str, Any], name: str, default: int | None, low: int, high: int, field: str = ""
+    data: Mapping[str, Any], name: str, default: int | None, low: int, high: int, *, field: str = ""
 ) -> int:
     """``data[name]`` (``default`` when absent) from ``low`` to ``high``: the refusals of
     ``core.fields.int_field`` (``position.missing_field`` first, then ``read_int``'s), the
@@ -508,7 +508,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
     moved = pos.last
     made = tree_made(moved[0], pos.below, pos.above) if moved else ""
     if kind == "capture":
-        player = _int_field(pending, "player", None, 0, players - 1, "pending.player")
+        player = _int_field(pending, "player", None, 0, players - 1, field="pending.player")
         card = parse_card(pending.get("card"), "pending.card")
         if not pos.scored[player] or pos.scored[player][-1] != card:
             raise PositionError("flags.capture_not_last_scored", card=CODES[card], seat=player)
@@ -560,7 +560,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
         pos.player = to_move
         return
     if kind == "steal":
-        victim = _int_field(pending, "from", None, 0, players - 1, "pending.from")
+        victim = _int_field(pending, "from", None, 0, players - 1, field="pending.from")
         if victim == to_move:
             raise PositionError("flags.steal_from_self")
         if not pos.hands[victim]:
