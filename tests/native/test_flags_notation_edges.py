@@ -236,3 +236,17 @@ def test_a_position_seat_must_be_one_the_game_has(engine: str) -> None:
         "position.out_of_range",
         {"field": "to_move", "value": 2, "low": 0, "high": 1},
     )
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+@pytest.mark.parametrize("seat", [2, -1])
+def test_a_view_is_of_a_seat_the_game_has(engine: str, seat: int) -> None:
+    """PF-VIEW-1: a view is a seat's (or the spectator's); another number is refused with
+    ``flags.no_seat`` on both engines."""
+    state = GAMES[engine](2).new_initial_state(0)
+    with pytest.raises(PositionError) as refused:
+        state.view(seat)
+    assert (refused.value.code, refused.value.data) == (
+        "flags.no_seat",
+        {"seat": seat, "players": 2},
+    )
