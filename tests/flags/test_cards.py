@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from pyramids.core.errors import PositionError
 from pyramids.flags.cards import BY_CODE, CARDS, GROUPS, NUM_CARDS, parse_card
 from pyramids.flags.deck import CARD_DATA
 from pyramids.flags.pieces import COLOUR_OF, NAMES, SIZE, is_flag_piece, is_scoring_piece
+from tests.flags.refusals import refused
 
 ROOT = Path(__file__).resolve().parents[2]
 CSV = ROOT.parent / "shared" / "data" / "flags-countries.csv"
@@ -113,7 +115,7 @@ def test_groups_are_the_four_of_the_rules() -> None:
 def test_parse_card_is_case_insensitive_and_refuses_unknown_codes() -> None:
     """PF-NOTE-1: cards are named by their ISO code."""
     assert parse_card("cze") == BY_CODE["CZE"]
-    with pytest.raises(ValueError, match="not a card"):
+    with refused(PositionError, "flags.unknown_card", value="XYZ"):
         parse_card("XYZ")
 
 

@@ -82,9 +82,15 @@ def test_metadata_and_options() -> None:
     game = FlagsGame.from_options(3, {"actions": False, "max_turns": 50})
     assert dict(game.options) == {"actions": False, "max_turns": 50, "first_player": 0}
     assert game == FlagsGame(3, FlagsOptions(actions=False, max_turns=50))
-    with pytest.raises(PositionError, match="unknown rules option"):
+    with pytest.raises(PositionError) as refused:
         FlagsGame.from_options(2, {"preset": "standard"})
-    with pytest.raises(PositionError, match="max_turns"):
+    assert refused.value.code == "position.unknown_fields"
+    assert refused.value.data == {"field": "rules", "fields": ["preset"]}
+    with pytest.raises(PositionError) as refused:
         FlagsOptions(max_turns=0)
-    with pytest.raises(PositionError, match="actions"):
+    assert refused.value.code == "position.out_of_range"
+    assert refused.value.data == {"field": "max_turns", "value": 0, "low": 1, "high": None}
+    with pytest.raises(PositionError) as refused:
         FlagsGame.from_options(2, {"actions": "yes"})
+    assert refused.value.code == "position.not_a_boolean"
+    assert refused.value.data == {"field": "actions", "value": "yes"}

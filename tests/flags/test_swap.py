@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pyramids.core.errors import IllegalActionError
 from tests.flags import event_kinds, legal_texts, play, state
+from tests.flags.refusals import refused
 
 
 def test_exchange_puts_the_card_under_the_deck_and_draws_the_top() -> None:
@@ -31,14 +30,14 @@ def test_no_exchange_with_an_empty_deck() -> None:
     """PF-SWAP-2: "Not allowed when the deck is empty"."""
     s = state(hands=[["CZE"], ["ITA"]], deck=[], leftover=1)
     assert not [t for t in legal_texts(s) if t.startswith("swap:")]
-    with pytest.raises(IllegalActionError, match="deck is empty"):
+    with refused(IllegalActionError, "flags.deck_empty"):
         s.parse_action("swap:CZE")
 
 
 def test_only_a_card_in_hand_may_be_exchanged() -> None:
     """PF-SWAP-1: the player exchanges "one goal card" of their own hand."""
     s = state(hands=[["CZE"], ["ITA"]])
-    with pytest.raises(IllegalActionError, match="ITA is not in seat 0's hand"):
+    with refused(IllegalActionError, "flags.not_in_hand", card="ITA", seat=0):
         s.parse_action("swap:ITA")
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pyramids.core.errors import IllegalActionError, PositionError
 from pyramids.flags import position_from_json as state_from
 from tests.flags import event_kinds, play, state
+from tests.flags.refusals import refused
 
 CZE_READY = {"towers": [["B3", "R2"]]}  # W1>R2 builds CZE (B3 R2 W1; pieces O2 P2 C1 X3)
 
@@ -34,7 +33,7 @@ def test_five_flags_win_at_once_without_capture_or_draw() -> None:
     ]
     assert s.returns() == [1.0, 0.0]
     assert s.legal_actions() == []
-    with pytest.raises(IllegalActionError, match="the game is over"):
+    with refused(IllegalActionError, "flags.game_over"):
         s.apply(0)
 
 
@@ -151,9 +150,9 @@ def test_max_turns_counts_turns_not_actions() -> None:
 
 def test_a_position_where_someone_already_won_is_refused() -> None:
     """PF-NOTE-3: "A position is refused when ... a player already meets a win condition"."""
-    with pytest.raises(PositionError, match="seat 1 already meets a win condition"):
+    with refused(PositionError, "flags.win_undeclared", seat=1):
         state(scoring=[[], ["O1", "O2", "O3", "P1"]])
-    with pytest.raises(PositionError, match="5 flags"):
+    with refused(PositionError, "flags.win_undeclared", win="flags", detail=5):
         state(scored=[["ARG", "BRA", "CHN", "JPN", "NOR"], []])
 
 
@@ -166,5 +165,5 @@ def test_the_empty_deck_ending_needs_every_card_face_up() -> None:
     data["hands"] = [[], [], [], []]
     data["deck"] = []
     data["scored"] = [list(CODES[i::4]) for i in range(4)]
-    with pytest.raises(PositionError, match="already meets a win condition"):
+    with refused(PositionError, "flags.win_undeclared"):
         state_from(data)

@@ -7,8 +7,8 @@ spectator's, the information state keys, the outcome and returns, and the histor
 Random and greedy policies, 2 to 4 players, tree actions on and off; every tree action,
 chance outcome and ending is reached (the coverage is asserted). Determinization draws
 the same cards and leaves the generator in the same state; hand-made positions load the
-same or are refused with the same text; illegal actions are refused with the same
-reason. A deliberately broken native rule (``_native.flags_set_fault``) is caught.
+same or are refused with the same class, code and facts; illegal actions are refused
+with the same refusal (compared as class, code and facts, never as words). A deliberately broken native rule (``_native.flags_set_fault``) is caught.
 
 ``long_run(seeds, first_seed)`` is the long version (``scripts/native_differential.py``).
 """
@@ -30,7 +30,7 @@ pytest.importorskip("pyramids._native")
 
 from pyramids import _native
 from pyramids.core import CHANCE
-from pyramids.core.errors import IllegalActionError, PositionError
+from pyramids.core.errors import IllegalActionError, PositionError, PyramidsError
 from pyramids.core.game import State
 from pyramids.flags import FlagsGame, FlagsOptions, FlagsState
 from pyramids.flags.actions import NUM_ACTIONS
@@ -99,19 +99,24 @@ def _action_texts(py: State, nat: State, actions: list[int], where: str) -> None
             )
 
 
+def refusal_of(err: PyramidsError | None) -> tuple[str, str, dict[str, Any]] | None:
+    """What the engines must agree on for a refusal: its class, code and facts (no words)."""
+    return None if err is None else (type(err).__name__, err.code, err.data)
+
+
 def _illegal(py: State, nat: State, rng: random.Random, where: str) -> None:
-    """A few action numbers (legal or not): the same reason, the same refusal."""
+    """A few action numbers (legal or not): the same refusal (class, code, facts)."""
     assert isinstance(py, FlagsState) and isinstance(nat, NativeFlagsState)
     for a in (rng.randrange(NUM_ACTIONS + 8), rng.randrange(NUM_ACTIONS), -1, 1 << 70):
-        reason = py.illegal_reason(a)
-        _same(f"illegal_reason({a})", reason, nat.illegal_reason(a), where)
+        reason = refusal_of(py.illegal_reason(a))
+        _same(f"illegal_reason({a})", reason, refusal_of(nat.illegal_reason(a)), where)
     a = rng.randrange(NUM_ACTIONS)
     if py.illegal_reason(a) is not None:
         with pytest.raises(IllegalActionError) as p_err:
             py.apply(a)
         with pytest.raises(IllegalActionError) as n_err:
             nat.apply(a)
-        _same(f"apply({a}) refusal", str(p_err.value), str(n_err.value), where)
+        _same(f"apply({a}) refusal", refusal_of(p_err.value), refusal_of(n_err.value), where)
 
 
 Policy = Callable[[State, random.Random], int]
@@ -403,7 +408,7 @@ def _same_load(data: Any, where: str) -> None:
     except PositionError as exc:
         with pytest.raises(PositionError) as n_err:
             load_position(data)
-        _same("refusal", str(exc), str(n_err.value), where)
+        _same("refusal", refusal_of(exc), refusal_of(n_err.value), where)
         return
     nat = load_position(data)
     compare(py, nat, where)
@@ -411,10 +416,10 @@ def _same_load(data: Any, where: str) -> None:
 
 def test_hand_made_positions_load_or_are_refused_alike() -> None:
     """PF-NOTE-3: every refusal of tests/flags/test_notation.py, and random breakages of
-    positions met in play, are refused by both engines with the same text."""
+    positions met in play, are refused by both engines with the same class, code and facts."""
     from tests.flags import test_notation as tn
 
-    for name, make, _ in tn.REFUSALS:
+    for name, make, *_ in tn.REFUSALS:
         _same_load(make(), f"refusal {name}")
     for name, changes, _ in tn.PENDING_REFUSALS:
         _same_load(tn._capture(**changes), f"pending refusal {name}")

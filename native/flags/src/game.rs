@@ -1,16 +1,17 @@
 //! The game protocol over a [`State`]: legal actions, chance outcomes, apply and the
-//! refusal reasons, the mirror of `pyramids.flags.game.FlagsState` (same texts).
+//! refusals, the mirror of `pyramids.flags.state.FlagsState` (same codes and facts).
 
 use crate::consts::*;
 use crate::deck::{CODES, PIECES_MASK};
 use crate::state::*;
-use pyramids_core::{Action, GameState, CHANCE, TERMINAL};
+use pyramids_core::{Action, GameState, Refusal, CHANCE, TERMINAL};
 
 impl State {
-    /// The reason `action` is illegal here (the Python `illegal_reason` text), or None.
-    pub fn illegal_reason(&self, action: Action) -> Option<String> {
+    /// Why `action` is illegal here (the Python `illegal_reason` refusal: same code and
+    /// facts), or None.
+    pub fn illegal_reason(&self, action: Action) -> Option<Refusal> {
         if self.over() {
-            return Some("the game is over".into());
+            return Some(Refusal::illegal("flags.game_over"));
         }
         let seat = self.to_move as usize;
         match self.pending {
@@ -22,9 +23,7 @@ impl State {
                 if (SWAP_BASE..TAKE_BASE).contains(&action) {
                     return self.swap_reason((action - SWAP_BASE) as usize);
                 }
-                Some(format!(
-                    "seat {seat} must move pyramids or exchange a card (PF-MOVE-1)"
-                ))
+                Some(Refusal::illegal("flags.move_or_exchange").with("seat", seat))
             }
             CAPTURE => self.take_reason(action),
             ACTION => {
@@ -40,9 +39,7 @@ impl State {
                 {
                     return None;
                 }
-                Some(format!(
-                    "the pirate steals one card of seat {victim}'s hand: steal:CARD"
-                ))
+                Some(Refusal::illegal("flags.steal_a_card").with("seat", victim))
             }
             _ => {
                 if (DEAL_BASE..NUM_ACTIONS).contains(&action)
@@ -50,15 +47,12 @@ impl State {
                 {
                     return None;
                 }
-                Some(
-                    "a new start is being dealt, one card at a time: deal:CARD (a card left to deal)"
-                        .into(),
-                )
+                Some(Refusal::illegal("flags.deal_a_card"))
             }
         }
     }
 
-    fn take_reason(&self, action: Action) -> Option<String> {
+    fn take_reason(&self, action: Action) -> Option<Refusal> {
         let holder = self.player as usize;
         let card = self.card as usize;
         let code = CODES[card];
@@ -66,82 +60,84 @@ impl State {
             return None;
         }
         if !(TAKE_BASE..SPLIT_BASE).contains(&action) {
-            return Some(format!(
-                "seat {holder} is capturing for {code}: take:PIECE, take:PIECE@SEAT or done"
-            ));
+            return Some(
+                Refusal::illegal("flags.capturing")
+                    .with("seat", holder)
+                    .with("card", code),
+            );
         }
         let (piece, source) = decode_take(action);
         let name = || piece_name(piece);
         if (PIECES_MASK[card] >> piece) & 1 == 0 {
             let shown: Vec<String> = bits(PIECES_MASK[card] as u64).map(piece_name).collect();
-            return Some(format!(
-                "{} is not shown on {code} ({}) (PF-CAPTURE-2)",
-                name(),
-                shown.join(" ")
-            ));
+            return Some(
+                Refusal::illegal("flags.not_shown")
+                    .with("piece", name())
+                    .with("card", code)
+                    .with("shown", shown),
+            );
         }
         let Some(source) = source else {
             if (self.bank >> piece) & 1 == 0 {
-                return Some(format!("{} is not in the bank", name()));
+                return Some(Refusal::illegal("flags.not_in_bank").with("piece", name()));
             }
             return None;
         };
         if self.taken >= 0 {
-            return Some("after a take from the bank, only the bank remains: takes are not mixed (PF-CAPTURE-3)".into());
+            return Some(Refusal::illegal("flags.takes_not_mixed"));
         }
         if source == holder || source >= self.n() {
-            return Some(format!(
-                "seat {holder} takes from an opponent, not from seat {source}"
-            ));
+            return Some(
+                Refusal::illegal("flags.take_from_opponent")
+                    .with("seat", holder)
+                    .with("source", source),
+            );
         }
         if (self.scoring[source] >> piece) & 1 == 0 {
-            return Some(format!("seat {source} does not hold {}", name()));
+            return Some(not_held(source, piece));
         }
         None
     }
 
-    fn action_reason(&self, action: Action) -> String {
+    fn action_reason(&self, action: Action) -> Refusal {
         let colour = self.colour;
         let seat = self.to_move as usize;
         if colour == b'R' && (SPLIT_BASE..TRADE_BASE).contains(&action) {
             let b = (action - SPLIT_BASE) as usize;
             if self.below[b] >= 0 {
-                return format!("{} is not the bottom of a tower", piece_name(b));
+                return Refusal::illegal("flags.not_bottom").with("piece", piece_name(b));
             }
-            return format!(
-                "the tower of {} is a single pyramid: nothing to split",
-                piece_name(b)
-            );
+            return Refusal::illegal("flags.single_pyramid").with("piece", piece_name(b));
         }
         if colour == b'B' && (TRADE_BASE..GROW).contains(&action) {
             let (mine, theirs, q) = decode_trade(action);
             if (self.scoring[seat] >> mine) & 1 == 0 {
-                return format!("seat {seat} does not hold {}", piece_name(mine));
+                return not_held(seat, mine);
             }
             if q == seat || q >= self.n() {
-                return format!("trade with an opponent, not seat {q}");
+                return Refusal::illegal("flags.trade_with_opponent").with("seat", q);
             }
-            return format!("seat {q} does not hold {}", piece_name(theirs));
+            return not_held(q, theirs);
         }
         if colour == b'K' && (PIRATE_BASE..WILD_BASE).contains(&action) {
             let q = (action - PIRATE_BASE) as usize;
             if q == seat || q >= self.n() {
-                return format!("the pirate robs an opponent, not seat {q}");
+                return Refusal::illegal("flags.rob_opponent").with("seat", q);
             }
-            return format!("seat {q} holds no card");
+            return Refusal::illegal("flags.no_card").with("seat", q);
         }
-        let words = match colour {
-            b'R' => "split:BOTTOM (a tower of two or more pieces)",
-            b'B' => "trade:MINE:THEIRS@SEAT",
-            b'G' => "grow",
-            b'Y' => "newstart",
-            b'K' => "pirate:SEAT (an opponent holding a card)",
-            _ => "wild:C for a colour whose action has something to act on",
-        };
-        format!(
-            "seat {seat} is using the {} tree's action: {words}, or done",
-            colour_name_en(colour)
-        )
+        Refusal::illegal("flags.tree_action")
+            .with("seat", seat)
+            .with("colour", (colour as char).to_string())
+    }
+
+    /// Apply one action or chance outcome; the refusal (changing nothing) if illegal.
+    pub fn apply_checked(&mut self, action: Action) -> Result<(), Refusal> {
+        if let Some(refused) = self.illegal_reason(action) {
+            return Err(refused);
+        }
+        self.apply_unchecked(action);
+        Ok(())
     }
 
     /// Apply an action known to be legal (no check; events recorded when on).
@@ -233,12 +229,9 @@ impl GameState for State {
         out.extend(bits(mask).map(|c| (base + c as Action, p)));
     }
 
+    /// [`State::apply_checked`] with the refusal as its code and facts (`Display`).
     fn apply(&mut self, action: Action) -> Result<(), String> {
-        if let Some(reason) = self.illegal_reason(action) {
-            return Err(reason);
-        }
-        self.apply_unchecked(action);
-        Ok(())
+        self.apply_checked(action).map_err(|r| r.to_string())
     }
 
     fn is_terminal(&self) -> bool {
@@ -265,4 +258,11 @@ pub fn ranked_returns(ranking: &[u8]) -> Vec<f64> {
         .iter()
         .map(|&r| if r == 1 { 1.0 / firsts as f64 } else { 0.0 })
         .collect()
+}
+
+/// `flags.not_held`: `seat` does not hold `piece` (a take or a trade).
+fn not_held(seat: usize, piece: usize) -> Refusal {
+    Refusal::illegal("flags.not_held")
+        .with("seat", seat)
+        .with("piece", piece_name(piece))
 }

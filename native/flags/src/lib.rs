@@ -24,9 +24,9 @@ mod tests;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-pub use pyramids_core::{Action, GameState, PyRandom};
+pub use pyramids_core::{Action, GameState, PyRandom, Refusal};
 pub use state::{Ev, State, WinReason};
-pub use view::{determinize, try_determinize, View};
+pub use view::{determinize, determinize_checked, try_determinize, View};
 
 /// A deliberately broken rule, switched on only by the differential test (to prove that
 /// it catches a broken engine). Never on in play.
@@ -73,20 +73,28 @@ pub fn set_fault(name: Option<&str>) -> Result<(), String> {
 impl State {
     /// `FlagsGame(players, FlagsOptions.from_json(options)).new_initial_state(seed)`: the
     /// cards in code order shuffled with `random.Random(seed)`, 4 dealt to each seat one at
-    /// a time from seat 0, the rest the deck. Err: the Python PositionError text.
+    /// a time from seat 0, the rest the deck. Err: the refusal as text (see
+    /// [`State::try_new_game`]).
     pub fn new_game(players: usize, options_json: &str, seed: i128) -> Result<State, String> {
-        let opts: serde_json::Value =
-            serde_json::from_str(options_json).map_err(|e| format!("options JSON: {e}"))?;
+        Self::try_new_game(players, options_json, seed).map_err(|r| r.to_string())
+    }
+
+    /// [`State::new_game`] with the Python engine's refusal (same code and facts).
+    pub fn try_new_game(players: usize, options_json: &str, seed: i128) -> Result<State, Refusal> {
+        let opts: serde_json::Value = serde_json::from_str(options_json)
+            .map_err(|_| Refusal::position("position.not_an_object").with("field", "rules"))?;
         let (actions, max_turns, first_player) = position::parse_options(&opts)?;
         if !(2..=consts::MAX_PLAYERS).contains(&players) {
-            return Err(format!(
-                "Pyramids and Flags is for 2 to 4 players, not {players}"
-            ));
+            return Err(Refusal::position("game.player_count")
+                .with("game", "flags")
+                .with("players", players)
+                .with("low", 2)
+                .with("high", consts::MAX_PLAYERS));
         }
         if first_player >= players as i64 {
-            return Err(format!(
-                "first_player {first_player} is not a seat of a {players}-player game"
-            ));
+            return Err(Refusal::position("game.first_player")
+                .with("first_player", first_player)
+                .with("players", players));
         }
         let mut deck: [u8; deck::NUM_CARDS] = std::array::from_fn(|i| i as u8);
         PyRandom::new(seed).shuffle(&mut deck);
@@ -102,8 +110,15 @@ impl State {
         Ok(s)
     }
 
-    /// A state from the position notation (`read_position`); Err: the PositionError text.
+    /// A state from the position notation (`read_position`); Err: the refusal as text
+    /// (see [`State::from_position`]).
     pub fn from_position_json(text: &str) -> Result<State, String> {
+        position::read_position(text).map_err(|r| r.to_string())
+    }
+
+    /// A state from the position notation with the Python engine's refusal (same code and
+    /// facts).
+    pub fn from_position(text: &str) -> Result<State, Refusal> {
         position::read_position(text)
     }
 

@@ -1,14 +1,19 @@
 //! Positions as JSON (PF-NOTE-2, PF-NOTE-3): the mirror of `pyramids.flags.text`'s
-//! `read_position` (every refusal, the same text) and `position_to_json` (same keys,
-//! same order).
+//! `read_position` (every refusal: the same code and facts) and `position_to_json` (same
+//! keys, same order).
 
 use crate::consts::*;
 use crate::deck::{CODES, NUM_CARDS, PIECES_MASK};
 use crate::state::*;
-use pyramids_core::pyjson::repr as py_repr;
+use pyramids_core::Refusal;
 use serde_json::{json, Map, Value};
 
-type R<T> = Result<T, String>;
+type R<T> = Result<T, Refusal>;
+
+/// A `PositionError` refusal.
+fn refuse(code: &'static str) -> Refusal {
+    Refusal::position(code)
+}
 
 const TOP_KEYS: [&str; 15] = [
     "rules",
@@ -39,64 +44,91 @@ pub fn as_int(v: &Value) -> Option<i128> {
     }
 }
 
+/// `pieces.read_int`: `v` (read at `field`) as an integer from `low` to `high` (None: no
+/// bound), with the shared `position.*` refusals of `core.fields` in their order.
+pub fn read_int(v: &Value, field: &str, low: i64, high: Option<i64>) -> R<i64> {
+    let Some(i) = as_int(v) else {
+        return Err(refuse("position.not_an_integer")
+            .with("field", field)
+            .with("value", v.clone()));
+    };
+    let Ok(i) = i64::try_from(i) else {
+        return Err(refuse("position.integer_too_large").with("field", field));
+    };
+    if i < low || high.is_some_and(|h| i > h) {
+        return Err(refuse("position.out_of_range")
+            .with("field", field)
+            .with("value", i)
+            .with("low", low)
+            .with("high", high));
+    }
+    Ok(i)
+}
+
+/// `core.fields.int_field` with a range: `data[name]` (`default` when absent or null).
+fn int_field(
+    data: &Map<String, Value>,
+    name: &str,
+    field: &str,
+    default: Option<i64>,
+    low: i64,
+    high: i64,
+) -> R<i64> {
+    match (data.get(name), default) {
+        (None, Some(d)) => read_int(&Value::from(d), field, low, Some(high)),
+        (None | Some(Value::Null), _) => Err(refuse("position.missing_field").with("field", field)),
+        (Some(v), _) => read_int(v, field, low, Some(high)),
+    }
+}
+
+/// `position.unknown_fields` for the keys of `data` not in `known` (sorted).
+fn known_fields(data: &Map<String, Value>, known: &[&str], field: Option<&str>) -> R<()> {
+    let mut unknown: Vec<&str> = data
+        .keys()
+        .map(|k| k.as_str())
+        .filter(|k| !known.contains(k))
+        .collect();
+    unknown.sort_unstable();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(refuse("position.unknown_fields")
+        .with("field", field)
+        .with("fields", unknown))
+}
+
 /// `FlagsOptions.from_json` then its checks: (actions, max_turns, first_player).
 pub fn parse_options(data: &Value) -> R<(bool, i64, i64)> {
     let Value::Object(m) = data else {
-        return Err("'rules' must be an object".into());
+        return Err(refuse("position.not_an_object").with("field", "rules"));
     };
-    let mut unknown: Vec<&str> = m
-        .keys()
-        .map(|k| k.as_str())
-        .filter(|k| !["actions", "max_turns", "first_player"].contains(k))
-        .collect();
-    unknown.sort_unstable();
-    if !unknown.is_empty() {
-        return Err(format!("unknown rules option(s): {}", unknown.join(", ")));
-    }
+    known_fields(m, &["actions", "max_turns", "first_player"], Some("rules"))?;
     let actions = match m.get("actions") {
         None => true,
         Some(Value::Bool(b)) => *b,
-        Some(v) => return Err(format!("actions must be true or false, not {}", py_repr(v))),
+        Some(v) => {
+            return Err(refuse("position.not_a_boolean")
+                .with("field", "actions")
+                .with("value", v.clone()))
+        }
     };
     let max_turns = match m.get("max_turns") {
         None => 3000,
-        Some(v) => match as_int(v) {
-            Some(i) if i >= 1 => i.min(i64::MAX as i128) as i64,
-            _ => {
-                return Err(format!(
-                    "max_turns must be a positive integer, not {}",
-                    py_repr(v)
-                ))
-            }
-        },
+        Some(v) => read_int(v, "max_turns", 1, None)?,
     };
     let first_player = match m.get("first_player") {
         None => 0,
-        Some(v) => match as_int(v) {
-            Some(i) if i >= 0 => i.min(i64::MAX as i128) as i64,
-            _ => {
-                return Err(format!(
-                    "first_player must be a seat number, not {}",
-                    py_repr(v)
-                ))
-            }
-        },
+        Some(v) => read_int(v, "first_player", 0, None)?,
     };
     Ok((actions, max_turns, first_player))
 }
 
-fn int_field(data: &Map<String, Value>, name: &str, default: Option<i128>) -> R<i128> {
-    match data.get(name) {
-        None if default.is_some() => Ok(default.unwrap_or_default()),
-        None | Some(Value::Null) => Err(format!("the position has no '{name}'")),
-        Some(v) => {
-            as_int(v).ok_or_else(|| format!("'{name}' must be an integer, not {}", py_repr(v)))
-        }
-    }
-}
-
-fn code_list<'a>(value: Option<&'a Value>, what: &str, kind: &str) -> R<Vec<&'a str>> {
-    let err = || format!("{what} must be a list of {kind} codes");
+fn code_list<'a>(value: Option<&'a Value>, field: &str, kind: &'static str) -> R<Vec<&'a str>> {
+    let err = || {
+        refuse("flags.not_a_code_list")
+            .with("field", field)
+            .with("kind", kind)
+    };
     let Some(Value::Array(a)) = value else {
         return Err(err());
     };
@@ -107,10 +139,12 @@ fn per_seat<'a>(
     data: &'a Map<String, Value>,
     name: &str,
     players: usize,
-    kind: &str,
+    kind: &'static str,
 ) -> R<Vec<Vec<&'a str>>> {
     let value = match data.get(name) {
-        None | Some(Value::Null) => return Err(format!("the position has no '{name}'")),
+        None | Some(Value::Null) => {
+            return Err(refuse("position.missing_field").with("field", name))
+        }
         Some(v) => v,
     };
     match value {
@@ -119,40 +153,37 @@ fn per_seat<'a>(
             .enumerate()
             .map(|(s, v)| code_list(Some(v), &format!("{name}[{s}]"), kind))
             .collect(),
-        _ => Err(format!(
-            "'{name}' must be a list of {players} lists (one per seat)"
-        )),
+        _ => Err(refuse("flags.not_per_seat")
+            .with("field", name)
+            .with("players", players)),
     }
 }
 
-/// `parse_piece(text, what)` for a JSON string.
-pub fn parse_piece(text: &str, what: &str) -> R<usize> {
+/// `parse_piece(text, field)` for a JSON string.
+pub fn parse_piece(text: &str, field: &str) -> R<usize> {
     piece_by_name(&py_strip(text).to_uppercase()).ok_or_else(|| {
-        format!(
-            "{what} {} is not a piece: a colour letter of KWYBGROPCX and a size 1, 2 or 3",
-            py_repr(&Value::String(text.into()))
-        )
+        refuse("flags.unknown_piece")
+            .with("field", field)
+            .with("value", text)
     })
 }
 
-/// `parse_card(value, what)` for any JSON value.
-pub fn parse_card_value(v: Option<&Value>, what: &str) -> R<usize> {
+/// `parse_card(value, field)` for any JSON value (absent: null).
+pub fn parse_card_value(v: Option<&Value>, field: &str) -> R<usize> {
     match v {
-        Some(Value::String(s)) => parse_card(s, what),
-        _ => Err(format!(
-            "{what} must be a card code like 'CZE', not {}",
-            py_repr(v.unwrap_or(&Value::Null))
-        )),
+        Some(Value::String(s)) => parse_card(s, field),
+        _ => Err(refuse("flags.card_not_text")
+            .with("field", field)
+            .with("value", v.cloned().unwrap_or(Value::Null))),
     }
 }
 
-/// `parse_card(text, what)` for a string.
-pub fn parse_card(text: &str, what: &str) -> R<usize> {
+/// `parse_card(text, field)` for a string.
+pub fn parse_card(text: &str, field: &str) -> R<usize> {
     card_by_code(&py_strip(text).to_uppercase()).ok_or_else(|| {
-        format!(
-            "{what} {} is not a card of the deck",
-            py_repr(&Value::String(text.into()))
-        )
+        refuse("flags.unknown_card")
+            .with("field", field)
+            .with("value", text)
     })
 }
 
@@ -161,98 +192,70 @@ pub fn py_strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
-fn win_text(r: WinReason) -> String {
-    match r {
-        WinReason::Flags(n) => format!("{n} flags"),
-        WinReason::Group(g) => format!("3 flags of the group {}", GROUPS[g]),
-        WinReason::Points(p) => format!("{p} points"),
+/// A win reason as the facts `win` (flags, group or points) and `detail` of a refusal.
+fn with_win(r: Refusal, reason: WinReason) -> Refusal {
+    match reason {
+        WinReason::Flags(n) => r.with("win", "flags").with("detail", n),
+        WinReason::Group(g) => r.with("win", "group").with("detail", GROUPS[g]),
+        WinReason::Points(p) => r.with("win", "points").with("detail", p),
     }
 }
 
-/// `read_position`: a state from the contract's JSON text; Err(PositionError text).
+/// `read_position`: a state from the contract's JSON text; Err: the refusal (text that
+/// is not JSON at all: `flags.not_json`).
 pub fn read_position(text: &str) -> R<State> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let value: Value = serde_json::from_str(text).map_err(|_| refuse("flags.not_json"))?;
     read_position_value(&value)
 }
 
 /// `read_position` of a parsed JSON value.
 pub fn read_position_value(value: &Value) -> R<State> {
     let Value::Object(data) = value else {
-        return Err("a position must be a JSON object".into());
+        return Err(refuse("position.not_an_object").with("field", Value::Null));
     };
-    let mut unknown: Vec<&str> = data
-        .keys()
-        .map(|k| k.as_str())
-        .filter(|k| !TOP_KEYS.contains(k))
-        .collect();
-    unknown.sort_unstable();
-    if !unknown.is_empty() {
-        return Err(format!("unknown position field(s): {}", unknown.join(", ")));
-    }
+    known_fields(data, &TOP_KEYS, None)?;
     let empty = Value::Object(Map::new());
     let (actions, max_turns, _) = parse_options(data.get("rules").unwrap_or(&empty))?;
-    let players = int_field(data, "players", None)?;
-    if !(2..=MAX_PLAYERS as i128).contains(&players) {
-        return Err(format!(
-            "'players' must be 2 to {MAX_PLAYERS}, not {players}"
-        ));
-    }
+    let players = int_field(data, "players", "players", None, 2, MAX_PLAYERS as i64)?;
     let n = players as usize;
     let mut pos = State::start(n, actions, max_turns, 0);
-    let to_move = int_field(data, "to_move", Some(0))?;
-    if !(0..players).contains(&to_move) {
-        return Err(format!(
-            "'to_move' must be a seat from 0 to {}, not {to_move}",
-            n - 1
-        ));
-    }
-    let turn = int_field(data, "turn", Some(1))?;
-    if !(1..=max_turns as i128).contains(&turn) {
-        return Err(format!(
-            "'turn' must be from 1 to max_turns ({max_turns}), not {turn}"
-        ));
-    }
+    let to_move = int_field(data, "to_move", "to_move", Some(0), 0, players - 1)?;
+    let turn = int_field(data, "turn", "turn", Some(1), 1, max_turns)?;
     pos.to_move = to_move as u8;
-    pos.turn = turn as i64;
+    pos.turn = turn;
 
     let mut place: [Option<String>; NUM_PIECES] = std::array::from_fn(|_| None);
     let mut claim = |p: usize, at: String| -> R<()> {
         if let Some(was) = &place[p] {
-            return Err(format!(
-                "{} is listed twice: in {was} and in {at}",
-                piece_name(p)
-            ));
+            return Err(refuse("flags.piece_twice")
+                .with("piece", piece_name(p))
+                .with("first", was.as_str())
+                .with("second", at));
         }
         place[p] = Some(at);
         Ok(())
     };
     let Some(Value::Array(towers)) = data.get("towers") else {
-        return Err(
-            "'towers' must be a list of towers, each a list of pieces bottom to top".into(),
-        );
+        return Err(refuse("flags.towers_not_list"));
     };
     for (i, tower) in towers.iter().enumerate() {
         let what = format!("towers[{i}]");
         let codes = code_list(Some(tower), &what, "piece")?;
         if codes.is_empty() {
-            return Err(format!(
-                "towers[{i}] is empty: a tower has at least one piece"
-            ));
+            return Err(refuse("flags.empty_tower").with("field", what));
         }
         let mut prev: Option<usize> = None;
         for code in codes {
             let p = parse_piece(code, &what)?;
             if p >= NUM_FLAG_PIECES {
-                return Err(format!("{} is a scoring piece: it belongs in the bank or a player's hold, not on the table", piece_name(p)));
+                return Err(refuse("flags.scoring_piece_on_table").with("piece", piece_name(p)));
             }
-            claim(p, "the towers".into())?;
+            claim(p, what.clone())?;
             if let Some(q) = prev {
                 if size_of(p) > size_of(q) {
-                    return Err(format!(
-                        "{} sits on {}, a smaller piece (PF-MOVE-3)",
-                        piece_name(p),
-                        piece_name(q)
-                    ));
+                    return Err(refuse("flags.on_smaller_piece")
+                        .with("piece", piece_name(p))
+                        .with("below", piece_name(q)));
                 }
                 pos.below[p] = q as i8;
                 pos.above[q] = p as i8;
@@ -263,32 +266,31 @@ pub fn read_position_value(value: &Value) -> R<State> {
     let empty_list = Value::Array(Vec::new());
     let bank = code_list(
         Some(data.get("bank").unwrap_or(&empty_list)),
-        "'bank'",
+        "bank",
         "piece",
     )?;
     let mut bank_mask = 0u32;
     for code in &bank {
         let p = parse_piece(code, "bank")?;
         if p < NUM_FLAG_PIECES {
-            return Err(format!(
-                "{} is a flag piece: it belongs on the table, not in the bank",
-                piece_name(p)
-            ));
+            return Err(refuse("flags.flag_piece_off_table")
+                .with("piece", piece_name(p))
+                .with("field", "bank"));
         }
-        claim(p, "the bank".into())?;
+        claim(p, "bank".into())?;
         bank_mask |= 1 << p;
     }
     let scoring = per_seat(data, "scoring", n, "piece")?;
     for (s, codes) in scoring.iter().enumerate() {
         for code in codes {
-            let p = parse_piece(code, &format!("scoring[{s}]"))?;
+            let at = format!("scoring[{s}]");
+            let p = parse_piece(code, &at)?;
             if p < NUM_FLAG_PIECES {
-                return Err(format!(
-                    "{} is a flag piece: it belongs on the table, not in seat {s}'s hold",
-                    piece_name(p)
-                ));
+                return Err(refuse("flags.flag_piece_off_table")
+                    .with("piece", piece_name(p))
+                    .with("field", at));
             }
-            claim(p, format!("seat {s}'s scoring pieces"))?;
+            claim(p, at)?;
             pos.scoring[s] |= 1 << p;
         }
     }
@@ -297,10 +299,7 @@ pub fn read_position_value(value: &Value) -> R<State> {
         .map(piece_name)
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "piece(s) missing from the position: {}",
-            missing.join(", ")
-        ));
+        return Err(refuse("flags.pieces_missing").with("pieces", missing));
     }
     pos.bank = bank_mask;
 
@@ -308,10 +307,10 @@ pub fn read_position_value(value: &Value) -> R<State> {
     let mut take_card = |code: &str, at: String| -> R<usize> {
         let c = parse_card(code, &at)?;
         if let Some(was) = &seen[c] {
-            return Err(format!(
-                "card {} is listed twice: in {was} and in {at}",
-                CODES[c]
-            ));
+            return Err(refuse("flags.card_twice")
+                .with("card", CODES[c])
+                .with("first", was.as_str())
+                .with("second", at));
         }
         seen[c] = Some(at);
         Ok(c)
@@ -320,11 +319,11 @@ pub fn read_position_value(value: &Value) -> R<State> {
     let scored = per_seat(data, "scored", n, "card")?;
     for s in 0..n {
         for code in &hands[s] {
-            let c = take_card(code, format!("seat {s}'s hand"))?;
+            let c = take_card(code, format!("hands[{s}]"))?;
             pos.push_hand(s, c as u8);
         }
         for code in &scored[s] {
-            let c = take_card(code, format!("seat {s}'s scored cards"))?;
+            let c = take_card(code, format!("scored[{s}]"))?;
             let l = pos.scored_len[s] as usize;
             pos.scored[s][l] = c as u8;
             pos.scored_len[s] += 1;
@@ -332,11 +331,11 @@ pub fn read_position_value(value: &Value) -> R<State> {
     }
     let deck = code_list(
         Some(data.get("deck").unwrap_or(&empty_list)),
-        "'deck'",
+        "deck",
         "card",
     )?;
     for code in deck {
-        let c = take_card(code, "the deck".into())?;
+        let c = take_card(code, "deck".into())?;
         pos.deck[pos.deck_len as usize] = c as u8;
         pos.deck_len += 1;
     }
@@ -347,7 +346,7 @@ pub fn read_position_value(value: &Value) -> R<State> {
         if let Some(cards) = pmap.and_then(|m| m.get("cards")) {
             let left = code_list(Some(cards), "pending.cards", "card")?;
             for code in left {
-                let c = take_card(code, "the cards left to deal".into())?;
+                let c = take_card(code, "pending.cards".into())?;
                 pos.to_deal |= 1 << c;
             }
         }
@@ -357,15 +356,12 @@ pub fn read_position_value(value: &Value) -> R<State> {
         .map(|c| CODES[c])
         .collect();
     if !gone.is_empty() {
-        return Err(format!(
-            "card(s) missing from the position: {}",
-            gone.join(", ")
-        ));
+        return Err(refuse("flags.cards_missing").with("cards", gone));
     }
 
     let last = code_list(
         Some(data.get("last_moved").unwrap_or(&empty_list)),
-        "'last_moved'",
+        "last_moved",
         "piece",
     )?;
     let mut moved = Vec::with_capacity(last.len());
@@ -373,12 +369,12 @@ pub fn read_position_value(value: &Value) -> R<State> {
         moved.push(parse_piece(code, "last_moved")?);
     }
     if moved.iter().any(|&p| p >= NUM_FLAG_PIECES) {
-        return Err("'last_moved' lists flag pieces only (the pieces a move moved)".into());
+        return Err(refuse("flags.last_moved_not_flag_pieces"));
     }
     let mut mask = 0u32;
     for &p in &moved {
         if (mask >> p) & 1 == 1 {
-            return Err("'last_moved' lists a piece twice".into());
+            return Err(refuse("flags.last_moved_twice"));
         }
         mask |= 1 << p;
     }
@@ -388,7 +384,7 @@ pub fn read_position_value(value: &Value) -> R<State> {
     let winner = data.get("winner").filter(|v| !v.is_null());
     let ranking = data.get("ranking").filter(|v| !v.is_null());
     if pos.to_deal != 0 && !dealing {
-        return Err("cards are left to deal but no deal is pending".into());
+        return Err(refuse("flags.deal_not_pending"));
     }
     if winner.is_some() || ranking.is_some() {
         load_end(&mut pos, winner, ranking, pending)?;
@@ -396,16 +392,13 @@ pub fn read_position_value(value: &Value) -> R<State> {
     }
     for s in 0..n {
         if let Some(r) = win_reason(pos.scored_cards(s), pos.scoring[s]) {
-            return Err(format!(
-                "seat {s} already meets a win condition ({}) but the position has no winner",
-                win_text(r)
-            ));
+            return Err(with_win(refuse("flags.win_undeclared").with("seat", s), r));
         }
     }
     match pending {
         None => {
             if pos.deck_len == 0 && !pos.any_hand() {
-                return Err("the deck and every hand are empty: that ends the game (PF-WIN-6); give a 'ranking'".into());
+                return Err(refuse("flags.end_undeclared"));
             }
             Ok(pos)
         }
@@ -424,23 +417,24 @@ fn load_end(
 ) -> R<()> {
     let n = pos.n();
     if pending.is_some() {
-        return Err("an ended game has no pending decision".into());
+        return Err(refuse("flags.ended_with_pending"));
     }
     if winner.is_some() && ranking.is_some() {
-        return Err("a position has a 'winner' or a 'ranking', not both".into());
+        return Err(refuse("flags.winner_and_ranking"));
     }
     if let Some(w) = winner {
-        let Some(w) = as_int(w).filter(|&w| (0..n as i128).contains(&w)) else {
-            return Err(format!("'winner' must be a seat from 0 to {}", n - 1));
-        };
-        let w = w as usize;
+        let w = read_int(w, "winner", 0, Some(n as i64 - 1))? as usize;
         if win_reason(pos.scored_cards(w), pos.scoring[w]).is_none() {
-            return Err(format!("seat {w} is the winner but meets no win condition"));
+            return Err(refuse("flags.winner_without_win").with("seat", w));
         }
         pos.winner = w as i8;
         return Ok(());
     }
-    let bad = || format!("'ranking' must list a rank from 1 to {n} per seat");
+    let bad = || {
+        refuse("flags.bad_ranking")
+            .with("value", ranking.cloned().unwrap_or(Value::Null))
+            .with("players", n)
+    };
     let Some(Value::Array(r)) = ranking else {
         return Err(bad());
     };
@@ -448,60 +442,47 @@ fn load_end(
         return Err(bad());
     }
     let mut ranks = Vec::with_capacity(n);
-    for x in r {
-        ranks.push(as_int(x).ok_or_else(bad)?);
+    for (i, x) in r.iter().enumerate() {
+        ranks.push(read_int(x, &format!("ranking[{i}]"), 1, Some(n as i64))?);
     }
     for s in 0..n {
         if win_reason(pos.scored_cards(s), pos.scoring[s]).is_some() {
-            return Err(format!(
-                "seat {s} meets a win condition: the position needs a 'winner'"
-            ));
+            return Err(refuse("flags.ranking_with_win").with("seat", s));
         }
     }
     let expected = pos.rank();
     if ranks
         .iter()
         .zip(expected.iter())
-        .any(|(&a, &b)| a != b as i128)
+        .any(|(&a, &b)| a != b as i64)
     {
-        let given: Vec<String> = r.iter().map(py_repr).collect();
-        let want: Vec<String> = expected[..n].iter().map(|x| x.to_string()).collect();
-        return Err(format!(
-            "'ranking' [{}] does not follow points then flags (PF-WIN-5): [{}]",
-            given.join(", "),
-            want.join(", ")
-        ));
+        let want: Vec<i64> = expected[..n].iter().map(|&x| x as i64).collect();
+        return Err(refuse("flags.wrong_ranking")
+            .with("value", ranks)
+            .with("expected", want));
     }
     pos.ranking = expected;
     pos.ranked = true;
     Ok(())
 }
 
-fn built_in_hands(pos: &State, seats: &[usize]) -> Option<String> {
+/// The first of `seats` holding a card whose flag stands, as the facts `seat` and `card`.
+fn built_in_hands(pos: &State, seats: &[usize], refusal: Refusal) -> Option<Refusal> {
     for &s in seats {
         for &c in pos.hand(s) {
             if pos.is_built(c as usize) {
-                return Some(format!(
-                    "seat {s} holds {}, whose flag stands",
-                    CODES[c as usize]
-                ));
+                return Some(refusal.with("seat", s).with("card", CODES[c as usize]));
             }
         }
     }
     None
 }
 
-fn seat_field(v: Option<&Value>, n: usize) -> Option<usize> {
-    v.and_then(as_int)
-        .filter(|&s| (0..n as i128).contains(&s))
-        .map(|s| s as usize)
-}
-
 fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
     let n = pos.n();
     let to_move = pos.to_move as usize;
     let Value::Object(p) = pending else {
-        return Err("'pending' must be an object".into());
+        return Err(refuse("position.not_an_object").with("field", "pending"));
     };
     let kind = p.get("kind");
     let allowed: &[&str] = match kind.and_then(|k| k.as_str()) {
@@ -510,29 +491,14 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
         Some("steal") => &["kind", "from"],
         Some("deal") => &["kind", "cards"],
         _ => {
-            return Err(format!(
-                "pending.kind must be capture, action, steal or deal, not {}",
-                py_repr(kind.unwrap_or(&Value::Null))
-            ))
+            return Err(refuse("flags.bad_pending_kind")
+                .with("value", kind.cloned().unwrap_or(Value::Null)))
         }
     };
     let kind = kind.and_then(|k| k.as_str()).unwrap_or_default();
-    let mut extra: Vec<&str> = p
-        .keys()
-        .map(|k| k.as_str())
-        .filter(|k| !allowed.contains(k))
-        .collect();
-    extra.sort_unstable();
-    if !extra.is_empty() {
-        return Err(format!(
-            "unknown field(s) in a pending {kind}: {}",
-            extra.join(", ")
-        ));
-    }
+    known_fields(p, allowed, Some("pending"))?;
     if kind != "capture" && !pos.actions {
-        return Err(format!(
-            "a pending {kind} needs the tree actions (rules.actions)"
-        ));
+        return Err(refuse("flags.pending_needs_actions").with("kind", kind));
     }
     let moved: Vec<u8> = pos.last_moved().to_vec();
     let made = if moved.is_empty() {
@@ -541,28 +507,22 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
         pos.tree_made(moved[0] as usize)
     };
     if kind == "capture" {
-        let Some(player) = seat_field(p.get("player").filter(|v| !v.is_boolean()), n) else {
-            return Err(format!("pending.player must be a seat from 0 to {}", n - 1));
-        };
+        let player = int_field(p, "player", "pending.player", None, 0, n as i64 - 1)? as usize;
         let card = parse_card_value(p.get("card"), "pending.card")?;
         if pos.scored_cards(player).last() != Some(&(card as u8)) {
-            return Err(format!(
-                "pending capture: {} must be the last card seat {player} scored",
-                CODES[card]
-            ));
+            return Err(refuse("flags.capture_not_last_scored")
+                .with("card", CODES[card])
+                .with("seat", player));
         }
         if !pos.is_built(card) {
-            return Err(format!(
-                "pending capture: the flag of {} does not stand",
-                CODES[card]
-            ));
+            return Err(refuse("flags.capture_flag_down").with("card", CODES[card]));
         }
         let ok = !moved.is_empty() && {
             let (g, l) = pos.group(moved[0] as usize);
             g[..l] == moved[..]
         };
         if !ok {
-            return Err("pending capture: 'last_moved' must be the group this turn's move put on top of a tower".into());
+            return Err(refuse("flags.capture_not_last_group"));
         }
         let empty_list = Value::Array(Vec::new());
         let codes = code_list(
@@ -575,25 +535,22 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
             taken.push(parse_piece(code, "pending.taken")?);
         }
         if taken.len() > 1 {
-            return Err("pending capture: after two takes the capture is over".into());
+            return Err(refuse("flags.capture_two_takes"));
         }
         for &t in &taken {
             if (PIECES_MASK[card] >> t) & 1 == 0 {
-                return Err(format!(
-                    "pending capture: {} is not shown on {}",
-                    piece_name(t),
-                    CODES[card]
-                ));
+                return Err(refuse("flags.capture_not_shown")
+                    .with("piece", piece_name(t))
+                    .with("card", CODES[card]));
             }
             if (pos.scoring[player] >> t) & 1 == 0 {
-                return Err(format!(
-                    "pending capture: seat {player} does not hold the taken {}",
-                    piece_name(t)
-                ));
+                return Err(refuse("flags.capture_taken_not_held")
+                    .with("seat", player)
+                    .with("piece", piece_name(t)));
             }
         }
         if !pos.capture_choices(player, card, !taken.is_empty()) {
-            return Err("pending capture: nothing is left to take, so the capture would be over (PF-CAPTURE-4)".into());
+            return Err(refuse("flags.capture_nothing_left"));
         }
         let mut passed = Vec::new();
         let mut s = to_move;
@@ -601,10 +558,8 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
             passed.push(s);
             s = (s + 1) % n;
         }
-        if let Some(problem) = built_in_hands(pos, &passed) {
-            return Err(format!(
-                "pending capture: {problem} but its scoring is over"
-            ));
+        if let Some(refused) = built_in_hands(pos, &passed, refuse("flags.capture_scoring_over")) {
+            return Err(refused);
         }
         pos.pending = CAPTURE;
         pos.player = player as i8;
@@ -614,10 +569,9 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
         return Ok(());
     }
     let all: Vec<usize> = (0..n).collect();
-    if let Some(problem) = built_in_hands(pos, &all) {
-        return Err(format!(
-            "pending {kind}: {problem}; scoring comes before the tree action"
-        ));
+    let before = refuse("flags.scoring_before_tree").with("kind", kind);
+    if let Some(refused) = built_in_hands(pos, &all, before) {
+        return Err(refused);
     }
     match kind {
         "action" => {
@@ -628,40 +582,37 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
                 Some(_) => false,
             };
             if !is_mover {
-                return Err(
-                    "pending action: the player is the one to move (the tree's builder)".into(),
-                );
+                return Err(refuse("flags.action_player_not_mover"));
             }
             let colour = match p.get("colour").and_then(|c| c.as_str()) {
                 Some(c @ ("R" | "B" | "G" | "Y" | "K" | "W")) => c.as_bytes()[0],
-                _ => return Err("pending.colour must be one of R, B, G, Y, K, W".into()),
+                _ => {
+                    return Err(refuse("flags.bad_colour")
+                        .with("value", p.get("colour").cloned().unwrap_or(Value::Null)))
+                }
             };
-            let ch = colour as char;
+            let ch = (colour as char).to_string();
             if colour != b'R' && made != colour && made != b'W' {
-                return Err(format!("pending action {ch}: the last move made no tree of that colour (nor a white one)"));
+                return Err(refuse("flags.action_no_tree").with("colour", ch));
             }
             pos.colour = colour;
             if !pos.has_action_options(colour) {
-                return Err(format!(
-                    "pending action {ch}: nothing to act on, so the action would lapse (PF-TREE-3)"
-                ));
+                return Err(refuse("flags.action_lapses").with("colour", ch));
             }
             pos.pending = ACTION;
             pos.player = to_move as i8;
             Ok(())
         }
         "steal" => {
-            let Some(victim) = seat_field(p.get("from").filter(|v| !v.is_boolean()), n) else {
-                return Err(format!("pending.from must be a seat from 0 to {}", n - 1));
-            };
+            let victim = int_field(p, "from", "pending.from", None, 0, n as i64 - 1)? as usize;
             if victim == to_move {
-                return Err("pending steal: the pirate robs an opponent, not themself".into());
+                return Err(refuse("flags.steal_from_self"));
             }
             if pos.hand_len[victim] == 0 {
-                return Err(format!("pending steal: seat {victim} holds no card"));
+                return Err(refuse("flags.steal_empty_hand").with("seat", victim));
             }
             if made != b'K' && made != b'W' {
-                return Err("pending steal: the last move made no black (or white) tree".into());
+                return Err(refuse("flags.steal_no_tree"));
             }
             pos.pending = STEAL;
             pos.victim = victim as i8;
@@ -669,7 +620,7 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
         }
         _ => {
             if made != b'Y' && made != b'W' {
-                return Err("pending deal: the last move made no yellow (or white) tree".into());
+                return Err(refuse("flags.deal_no_tree"));
             }
             if !p.contains_key("cards") {
                 for s in 0..n {
@@ -678,17 +629,19 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
                 }
             }
             if pos.to_deal == 0 {
-                return Err("pending deal: no card is left to deal".into());
+                return Err(refuse("flags.deal_nothing_left"));
             }
             let dealt: usize = pos.hand_len[..n].iter().map(|&l| l as usize).sum();
             for k in 0..n {
                 let want = dealt / n + usize::from(k < dealt % n);
                 let seat = (to_move + k) % n;
                 if pos.hand_len[seat] as usize != want {
-                    return Err(format!(
-                        "pending deal: {dealt} cards dealt one at a time from seat {to_move} give seat {seat} {want}, not {}",
-                        pos.hand_len[seat]
-                    ));
+                    return Err(refuse("flags.deal_uneven")
+                        .with("dealt", dealt)
+                        .with("first", to_move)
+                        .with("seat", seat)
+                        .with("expected", want)
+                        .with("value", pos.hand_len[seat]));
                 }
             }
             pos.pending = DEAL;

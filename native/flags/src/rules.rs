@@ -10,7 +10,7 @@ use crate::consts::*;
 use crate::deck::{PIECES_MASK, TOWER};
 use crate::state::*;
 use crate::{fault, Fault};
-use pyramids_core::Action;
+use pyramids_core::{Action, Refusal};
 
 const N: usize = NUM_FLAG_PIECES;
 
@@ -191,37 +191,37 @@ impl State {
         }
     }
 
-    /// Why moving `lowest` onto `target` breaks PF-MOVE, or None (texts are built only
+    /// Why moving `lowest` onto `target` breaks PF-MOVE, or None (a refusal is built only
     /// for an illegal move).
-    pub fn move_reason(&self, lowest: usize, target: usize) -> Option<String> {
+    pub fn move_reason(&self, lowest: usize, target: usize) -> Option<Refusal> {
         let name = || piece_name(lowest);
         let moved = self.group_mask(lowest);
         if target == TABLE {
             if self.below[lowest] < 0 {
-                return Some(format!("{} is the bottom of its tower: a whole tower may not be put back on the table (PF-MOVE-4)", name()));
+                return Some(Refusal::illegal("flags.whole_tower_to_table").with("piece", name()));
             }
         } else {
             let tname = || piece_name(target);
             if (moved >> target) & 1 == 1 {
-                return Some(format!(
-                    "{} moves with {}: a group cannot land on itself (PF-MOVE-6)",
-                    tname(),
-                    name()
-                ));
+                return Some(
+                    Refusal::illegal("flags.lands_on_itself")
+                        .with("piece", name())
+                        .with("target", tname()),
+                );
             }
             if self.above[target] >= 0 {
-                return Some(format!(
-                    "{} is not the top of its tower ({} is on it) (PF-MOVE-2)",
-                    tname(),
-                    piece_name(self.above[target] as usize)
-                ));
+                return Some(
+                    Refusal::illegal("flags.target_not_top")
+                        .with("target", tname())
+                        .with("above", piece_name(self.above[target] as usize)),
+                );
             }
             if size_of(lowest) > size_of(target) {
-                return Some(format!(
-                    "{} is larger than {}: a piece may not be put on a smaller one (PF-MOVE-3)",
-                    name(),
-                    tname()
-                ));
+                return Some(
+                    Refusal::illegal("flags.onto_smaller_piece")
+                        .with("piece", name())
+                        .with("target", tname()),
+                );
             }
         }
         if moved == self.last_mask {
@@ -230,10 +230,7 @@ impl State {
                 .iter()
                 .map(|&p| piece_name(p as usize))
                 .collect();
-            return Some(format!(
-                "{} is exactly the group the previous turn moved (PF-MOVE-5)",
-                last.join(" ")
-            ));
+            return Some(Refusal::illegal("flags.same_group_again").with("pieces", last));
         }
         None
     }
@@ -278,16 +275,17 @@ impl State {
     }
 
     /// PF-SWAP-2: why the mover may not exchange `card`, or None.
-    pub fn swap_reason(&self, card: usize) -> Option<String> {
+    pub fn swap_reason(&self, card: usize) -> Option<Refusal> {
         let seat = self.to_move as usize;
         if !self.hand(seat).contains(&(card as u8)) {
-            return Some(format!(
-                "{} is not in seat {seat}'s hand",
-                crate::deck::CODES[card]
-            ));
+            return Some(
+                Refusal::illegal("flags.not_in_hand")
+                    .with("card", crate::deck::CODES[card])
+                    .with("seat", seat),
+            );
         }
         if self.deck_len == 0 {
-            return Some("the deck is empty: no card can be exchanged (PF-SWAP-2)".into());
+            return Some(Refusal::illegal("flags.deck_empty"));
         }
         None
     }

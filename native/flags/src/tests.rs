@@ -3,6 +3,7 @@
 use crate::consts::*;
 use crate::state::*;
 use crate::*;
+use serde_json::Value;
 
 fn game(seed: i128) -> State {
     State::new_game(2, "{}", seed).unwrap_or_else(|e| panic!("{e}"))
@@ -49,8 +50,12 @@ fn illegal_actions_change_nothing() {
     let mut s = game(1);
     let before = s.clone();
     assert_eq!(
+        s.apply_checked(SPLIT_BASE),
+        Err(Refusal::illegal("flags.move_or_exchange").with("seat", 0))
+    );
+    assert_eq!(
         s.apply(SPLIT_BASE),
-        Err("seat 0 must move pyramids or exchange a card (PF-MOVE-1)".into())
+        Err(r#"flags.move_or_exchange {"seat":0}"#.into())
     );
     assert_eq!(s, before);
     assert!(s.apply(move_action(2, TABLE)).is_err());
@@ -66,12 +71,22 @@ fn scoring_formula() {
 #[test]
 fn bad_positions_are_refused() {
     assert_eq!(
-        State::from_position_json("[]"),
-        Err("a position must be a JSON object".into())
+        State::from_position("[]"),
+        Err(Refusal::position("position.not_an_object").with("field", Value::Null))
     );
     assert_eq!(
-        State::from_position_json(r#"{"players": 5}"#),
-        Err("'players' must be 2 to 4, not 5".into())
+        State::from_position(r#"{"players": 5}"#),
+        Err(Refusal::position("position.out_of_range")
+            .with("field", "players")
+            .with("value", 5)
+            .with("low", 2)
+            .with("high", 4))
+    );
+    assert_eq!(
+        State::from_position(r#"{"players": true}"#),
+        Err(Refusal::position("position.not_an_integer")
+            .with("field", "players")
+            .with("value", true))
     );
 }
 

@@ -10,7 +10,7 @@ use crate::consts::*;
 use crate::deck::{CODES, NUM_CARDS};
 use crate::position::{as_int, parse_card_value, parse_piece};
 use crate::state::*;
-use pyramids_core::PyRandom;
+use pyramids_core::{PyRandom, Refusal};
 use serde_json::Value;
 
 /// One seat's knowledge (`player` None: a spectator's), the Rust `FlagsView`.
@@ -172,29 +172,36 @@ impl View {
         s
     }
 
-    /// Read the wrapper's `view_json` text; Err when it is not a consistent view.
+    /// Read the wrapper's `view_json` text; Err (the refusal as text) when it is not a
+    /// consistent view.
     pub fn from_json(text: &str) -> Result<View, String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("view JSON: {e}"))?;
+        Self::read_json(text).map_err(|r| r.to_string())
+    }
+
+    /// [`View::from_json`] with the refusal: `flags.view_bad_field` (`field`), or a code of
+    /// the position notation for a bad card or piece code.
+    pub fn read_json(text: &str) -> Result<View, Refusal> {
+        let v: Value = serde_json::from_str(text).map_err(|_| bad("view"))?;
         read_view(&v)
     }
 }
 
-fn bad(what: &str) -> String {
-    format!("inconsistent view: bad '{what}'")
+fn bad(what: &str) -> Refusal {
+    Refusal::position("flags.view_bad_field").with("field", what)
 }
 
-fn uint(v: Option<&Value>, what: &str, below: i128) -> Result<usize, String> {
+fn uint(v: Option<&Value>, what: &str, below: i128) -> Result<usize, Refusal> {
     v.and_then(as_int)
         .filter(|&x| (0..below).contains(&x))
         .map(|x| x as usize)
         .ok_or_else(|| bad(what))
 }
 
-fn list<'a>(v: Option<&'a Value>, what: &str) -> Result<&'a Vec<Value>, String> {
+fn list<'a>(v: Option<&'a Value>, what: &str) -> Result<&'a Vec<Value>, Refusal> {
     v.and_then(|x| x.as_array()).ok_or_else(|| bad(what))
 }
 
-fn read_view(v: &Value) -> Result<View, String> {
+fn read_view(v: &Value) -> Result<View, Refusal> {
     let m = v.as_object().ok_or_else(|| bad("view"))?;
     let players = uint(m.get("players"), "players", 5)?;
     if players < 2 {
@@ -261,7 +268,7 @@ fn read_view(v: &Value) -> Result<View, String> {
         scoring[s] = uint(Some(x), "scoring", 1 << NUM_PIECES)? as u32;
     }
     let mut used = 0u64;
-    let mut card = |x: &Value, what: &str| -> Result<u8, String> {
+    let mut card = |x: &Value, what: &str| -> Result<u8, Refusal> {
         let c = uint(Some(x), what, NUM_CARDS as i128)?;
         if (used >> c) & 1 == 1 {
             return Err(bad(what));
@@ -522,9 +529,15 @@ impl State {
 }
 
 /// PF-VIEW-5: a full state agreeing with `view`, unknown cards shuffled with `rng` into
-/// the unknown places exactly as the Python `determinize` draws. Err (the Python
-/// PositionError text) when the view's counts do not add up.
+/// the unknown places exactly as the Python `determinize` draws. Err (the refusal as text)
+/// when the view's counts do not add up (see [`determinize_checked`]).
 pub fn try_determinize(view: &View, rng: &mut PyRandom) -> Result<State, String> {
+    determinize_checked(view, rng).map_err(|r| r.to_string())
+}
+
+/// [`try_determinize`] with the Python engine's refusal: `flags.view_unknown_cards`
+/// (`cards`, `places`).
+pub fn determinize_checked(view: &View, rng: &mut PyRandom) -> Result<State, Refusal> {
     let n = view.players as usize;
     let mut pos = State::start(n, view.actions, view.max_turns, view.first_player);
     pos.below = view.below;
@@ -572,9 +585,9 @@ pub fn try_determinize(view: &View, rng: &mut PyRandom) -> Result<State, String>
         }
     }
     if places != nu as i64 {
-        return Err(format!(
-            "inconsistent view: {nu} unknown cards for {places} unknown places"
-        ));
+        return Err(Refusal::position("flags.view_unknown_cards")
+            .with("cards", nu)
+            .with("places", places));
     }
     let unknown = &mut unknown[..nu];
     rng.shuffle(unknown);

@@ -1,15 +1,16 @@
 //! Bindings of the native Pyramids and Flags engine (`pyramids_flags`): the `PyFlagsState`
 //! class and the `flags_*` module functions that `pyramids.native.flags` wraps.
 //!
-//! Errors come back as `ValueError` with the Python engine's exact text; the wrapper
-//! re-raises them as `PositionError` / `IllegalActionError`. Raw events come back as the
+//! Refusals are raised as the Python engine raises them (`crate::refusal::to_pyerr`: the
+//! same `pyramids.core.errors` class, code and facts); misuse of the accessors (a piece or
+//! card number out of range) is a `ValueError`. Raw events come back as the
 //! Python rules' event tuples, so the wrapper builds the very same typed events.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
-use pyramids_core::{Action, GameState, PyRandom};
+use pyramids_core::{Action, GameState, PyRandom, Refusal};
 use pyramids_flags::consts::{bits, piece_name};
 use pyramids_flags::deck::CODES;
 use pyramids_flags::state::{Ev, WinReason, GROUPS};
@@ -24,8 +25,9 @@ pub struct PyFlagsState {
     pub inner: State,
 }
 
-fn err(msg: String) -> PyErr {
-    PyValueError::new_err(msg)
+/// A refusal of the rules, raised as the Python engine raises it.
+fn err(refusal: Refusal) -> PyErr {
+    crate::refusal::to_pyerr(refusal)
 }
 
 fn col(c: u8) -> String {
@@ -205,7 +207,9 @@ fn seat(s: &State, p: i64) -> PyResult<usize> {
     if (0..s.n() as i64).contains(&p) {
         Ok(p as usize)
     } else {
-        Err(err(format!("no seat {p} in a {}-player game", s.n())))
+        Err(err(Refusal::position("flags.no_seat")
+            .with("seat", p)
+            .with("players", s.n())))
     }
 }
 
@@ -213,7 +217,7 @@ fn piece(p: i64) -> PyResult<usize> {
     if (0..18).contains(&p) {
         Ok(p as usize)
     } else {
-        Err(err(format!("{p} is not a flag piece")))
+        Err(PyValueError::new_err(format!("{p} is not a flag piece")))
     }
 }
 
@@ -252,14 +256,16 @@ impl PyFlagsState {
         out
     }
 
-    /// Apply an action; ValueError(reason) changes nothing.
+    /// Apply an action; IllegalActionError (code and facts) changes nothing.
     fn apply(&mut self, action: Action) -> PyResult<()> {
-        self.inner.apply(action).map_err(err)
+        self.inner.apply_checked(action).map_err(err)
     }
 
-    /// Why `action` is illegal here, or None.
-    fn illegal_reason(&self, action: Action) -> Option<String> {
-        self.inner.illegal_reason(action)
+    /// Why `action` is illegal here (the IllegalActionError, not raised), or None.
+    fn illegal_reason(&self, py: Python<'_>, action: Action) -> Option<PyObject> {
+        self.inner
+            .illegal_reason(action)
+            .map(|r| err(r).into_value(py).into_any())
     }
 
     /// Whether the game is over.
@@ -313,7 +319,7 @@ impl PyFlagsState {
         let v = viewer.and_then(|v| usize::try_from(v).ok().or(Some(usize::MAX)));
         self.inner
             .action_text_for(action, v)
-            .ok_or_else(|| err(format!("{action} is not an action of Pyramids and Flags")))
+            .ok_or_else(|| err(Refusal::illegal("flags.not_an_action").with("value", action)))
     }
 
     /// The pending kind: 0 none, 1 capture, 2 action, 3 steal, 4 deal.
@@ -416,7 +422,7 @@ impl PyFlagsState {
     /// Whether the card's flag stands.
     fn is_built(&self, card: i64) -> PyResult<bool> {
         if !(0..CODES.len() as i64).contains(&card) {
-            return Err(err(format!("{card} is not a card")));
+            return Err(PyValueError::new_err(format!("{card} is not a card")));
         }
         Ok(self.inner.is_built(card as usize))
     }
@@ -429,7 +435,7 @@ impl PyFlagsState {
     /// Set what each seat knows of the hidden cards (bit masks; for pickles and loaders).
     fn set_known(&mut self, known: Vec<u64>) -> PyResult<()> {
         if known.len() != self.inner.n() {
-            return Err(err("one knowledge mask per seat".into()));
+            return Err(PyValueError::new_err("one knowledge mask per seat"));
         }
         let all = (1u64 << CODES.len()) - 1;
         for (s, k) in known.iter().enumerate() {
@@ -515,15 +521,15 @@ impl PyFlagsState {
 /// `FlagsGame(players, options).new_initial_state(seed)`.
 #[pyfunction]
 fn flags_new_game(players: usize, options_json: &str, seed: i128) -> PyResult<PyFlagsState> {
-    let mut inner = State::new_game(players, options_json, seed).map_err(err)?;
+    let mut inner = State::try_new_game(players, options_json, seed).map_err(err)?;
     inner.set_record_events(true);
     Ok(PyFlagsState { inner })
 }
 
-/// A state from the position notation (JSON text); ValueError(PositionError text).
+/// A state from the position notation (JSON text); PositionError (code and facts).
 #[pyfunction]
 fn flags_from_json(text: &str) -> PyResult<PyFlagsState> {
-    let mut inner = State::from_position_json(text).map_err(err)?;
+    let mut inner = State::from_position(text).map_err(err)?;
     inner.set_record_events(true);
     Ok(PyFlagsState { inner })
 }
@@ -532,9 +538,10 @@ fn flags_from_json(text: &str) -> PyResult<PyFlagsState> {
 /// state; returns the state and the generator's state after.
 #[pyfunction]
 fn flags_determinize(view_json: &str, rng_state: Vec<u32>) -> PyResult<(PyFlagsState, Vec<u32>)> {
-    let view = View::from_json(view_json).map_err(err)?;
-    let mut rng = PyRandom::from_state(&rng_state).ok_or_else(|| err("bad random state".into()))?;
-    let mut inner = pyramids_flags::try_determinize(&view, &mut rng).map_err(err)?;
+    let view = View::read_json(view_json).map_err(err)?;
+    let mut rng = PyRandom::from_state(&rng_state)
+        .ok_or_else(|| PyValueError::new_err("bad random state"))?;
+    let mut inner = pyramids_flags::determinize_checked(&view, &mut rng).map_err(err)?;
     inner.set_record_events(true);
     Ok((PyFlagsState { inner }, rng.state()))
 }
@@ -543,7 +550,7 @@ fn flags_determinize(view_json: &str, rng_state: Vec<u32>) -> PyResult<(PyFlagsS
 #[pyfunction]
 #[pyo3(signature = (name=None))]
 fn flags_set_fault(name: Option<&str>) -> PyResult<()> {
-    pyramids_flags::set_fault(name).map_err(err)
+    pyramids_flags::set_fault(name).map_err(PyValueError::new_err)
 }
 
 /// Adds this part's classes and functions to the module.

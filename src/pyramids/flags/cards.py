@@ -14,7 +14,7 @@ from typing import Any
 
 from pyramids.core.errors import PositionError
 from pyramids.flags.deck import CARD_DATA
-from pyramids.flags.pieces import BY_NAME, mask_of
+from pyramids.flags.pieces import BY_NAME, json_fact, mask_of
 
 GROUPS = ("EU", "Africa", "Caribbean", "Oil")
 """The card groups (PF-CARD-4: a card may be in two) of the win condition PF-WIN-2, in this order."""
@@ -70,11 +70,12 @@ GROUP_MASK: tuple[int, ...] = tuple(c.group_mask for c in CARDS)
 ALL_CARDS_MASK = (1 << NUM_CARDS) - 1
 
 
-def parse_card(text: object, what: str = "card") -> int:
-    """A card from its ISO alpha-3 code (case-insensitive); PositionError when unknown."""
+def parse_card(text: object, field: str = "card") -> int:
+    """A card from its ISO alpha-3 code (case-insensitive); PositionError when unknown
+    (``field`` names where the code was read, e.g. ``hands[1]``)."""
     if not isinstance(text, str):
-        raise PositionError(f"{what} must be a card code like 'CZE', not {text!r}")
+        raise PositionError("flags.card_not_text", field=field, value=json_fact(text))
     c = BY_CODE.get(text.strip().upper())
     if c is None:
-        raise PositionError(f"{what} {text!r} is not a card of the deck")
+        raise PositionError("flags.unknown_card", field=field, value=text)
     return c

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramids.core.errors import PositionError
+from pyramids.flags.pieces import json_fact, read_int
 
 RULES_VERSION = "flags-2"
 DEFAULT_MAX_TURNS = 3000
@@ -22,19 +23,11 @@ class FlagsOptions:
 
     def __post_init__(self) -> None:
         if not isinstance(self.actions, bool):
-            raise PositionError(f"actions must be true or false, not {self.actions!r}")
-        if (
-            not isinstance(self.max_turns, int)
-            or isinstance(self.max_turns, bool)
-            or self.max_turns < 1
-        ):
-            raise PositionError(f"max_turns must be a positive integer, not {self.max_turns!r}")
-        if (
-            not isinstance(self.first_player, int)
-            or isinstance(self.first_player, bool)
-            or self.first_player < 0
-        ):
-            raise PositionError(f"first_player must be a seat number, not {self.first_player!r}")
+            raise PositionError(
+                "position.not_a_boolean", field="actions", value=json_fact(self.actions)
+            )
+        read_int(self.max_turns, "max_turns", 1)
+        read_int(self.first_player, "first_player", 0)
 
     def to_json(self) -> dict[str, Any]:
         """The options as the position notation's ``rules`` object."""
@@ -50,10 +43,10 @@ class FlagsOptions:
     def from_json(cls, data: Mapping[str, Any]) -> FlagsOptions:
         """Parse a ``rules`` object (or a record's options); missing keys take the defaults."""
         if not isinstance(data, Mapping):
-            raise PositionError("'rules' must be an object")
+            raise PositionError("position.not_an_object", field="rules")
         unknown = sorted(set(data) - {"actions", "max_turns", "first_player"})
         if unknown:
-            raise PositionError(f"unknown rules option(s): {', '.join(unknown)}")
+            raise PositionError("position.unknown_fields", field="rules", fields=unknown)
         return cls(
             actions=data.get("actions", True),
             max_turns=data.get("max_turns", DEFAULT_MAX_TURNS),

@@ -7,6 +7,8 @@ scoring colours ``O P C X`` (pieces 18..29, in the bank). ``B3`` is the large bl
 
 from __future__ import annotations
 
+from typing import Any
+
 from pyramids.core.errors import PositionError
 
 COLOURS = "KWYBGROPCX"
@@ -75,15 +77,46 @@ def is_scoring_piece(p: int) -> bool:
     return FIRST_SCORING <= p < NUM_PIECES
 
 
-def parse_piece(text: object, what: str = "piece") -> int:
-    """A piece from its code (``B3``, case-insensitive); PositionError when unknown."""
+def json_fact(value: Any) -> Any:
+    """``value`` as a refusal's fact: JSON values stay as they are (a tuple becomes a list),
+    anything else is named by its type (``<bytes>``), never by its Python repr."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [json_fact(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): json_fact(v) for k, v in value.items()}
+    return f"<{type(value).__name__}>"
+
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+"""The integers both engines hold: a number of the notation beyond them is refused."""
+
+
+def read_int(value: Any, field: str, low: int, high: int | None = None) -> int:
+    """``value`` (read at ``field``) as an integer from ``low`` to ``high`` (None: no bound).
+
+    The shared ``position.*`` refusals of ``core.fields``, in its order:
+    ``position.not_an_integer`` (a JSON ``true`` is no integer), ``position.integer_too_large``
+    (beyond signed 64 bits: no engine holds it, so no value), ``position.out_of_range``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError("position.not_an_integer", field=field, value=json_fact(value))
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise PositionError("position.integer_too_large", field=field)
+    if value < low or (high is not None and value > high):
+        raise PositionError("position.out_of_range", field=field, value=value, low=low, high=high)
+    return value
+
+
+def parse_piece(text: object, field: str = "piece") -> int:
+    """A piece from its code (``B3``, case-insensitive); PositionError when unknown
+    (``field`` names where the code was read, e.g. ``towers[0]``)."""
     if not isinstance(text, str):
-        raise PositionError(f"{what} must be a piece code like 'B3', not {text!r}")
+        raise PositionError("flags.piece_not_text", field=field, value=json_fact(text))
     p = BY_NAME.get(text.strip().upper())
     if p is None:
-        raise PositionError(
-            f"{what} {text!r} is not a piece: a colour letter of {COLOURS} and a size 1, 2 or 3"
-        )
+        raise PositionError("flags.unknown_piece", field=field, value=text)
     return p
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pyramids.core.copying import make_clone
+from pyramids.core.errors import PositionError
 from pyramids.flags.cards import NUM_CARDS
 from pyramids.flags.options import FlagsOptions
 from pyramids.flags.pieces import NUM_FLAG_PIECES, SCORING_PIECES_MASK
@@ -113,7 +114,7 @@ class FlagsPosition:
         """The start with ``cards`` (all 36, top first) dealt: 4 to each seat one at a time
         from seat 0, the rest is the deck (PF-SETUP-2)."""
         if sorted(cards) != list(range(NUM_CARDS)):
-            raise ValueError("a deal orders each of the 36 cards once")
+            raise PositionError("flags.bad_deal")
         pos = cls.start(players, options)
         dealt = HAND_SIZE * players
         for i in range(dealt):

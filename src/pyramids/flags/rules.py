@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pyramids.core.bits import bits_of
+from pyramids.core.errors import IllegalActionError
 from pyramids.core.game import Action, competition_ranking
 from pyramids.flags.actions import (
     DEAL_BASE,
@@ -144,27 +145,28 @@ def turn_actions(pos: FlagsPosition) -> list[Action]:
     return actions
 
 
-def move_reason(pos: FlagsPosition, lowest: int, target: int) -> str | None:
+def move_reason(pos: FlagsPosition, lowest: int, target: int) -> IllegalActionError | None:
     """Why moving ``lowest`` onto ``target`` breaks PF-MOVE (the reasons of ``move_actions``), or None."""
     name = NAMES[lowest]
     moved = group(pos, lowest)
     if target == TABLE:
         if pos.below[lowest] < 0:
-            return f"{name} is the bottom of its tower: a whole tower may not be put back on the table (PF-MOVE-4)"
+            return IllegalActionError("flags.whole_tower_to_table", piece=name)
     else:
         tname = NAMES[target]
         if target in moved:
-            return f"{tname} moves with {name}: a group cannot land on itself (PF-MOVE-6)"
+            return IllegalActionError("flags.lands_on_itself", piece=name, target=tname)
         if pos.above[target] >= 0:
-            return f"{tname} is not the top of its tower ({NAMES[pos.above[target]]} is on it) (PF-MOVE-2)"
+            return IllegalActionError(
+                "flags.target_not_top", target=tname, above=NAMES[pos.above[target]]
+            )
         if SIZE[lowest] > SIZE[target]:
-            return f"{name} is larger than {tname}: a piece may not be put on a smaller one (PF-MOVE-3)"
+            return IllegalActionError("flags.onto_smaller_piece", piece=name, target=tname)
     mask = 0
     for p in moved:
         mask |= 1 << p
     if mask == pos.last_mask:
-        last = " ".join(NAMES[p] for p in pos.last)
-        return f"{last} is exactly the group the previous turn moved (PF-MOVE-5)"
+        return IllegalActionError("flags.same_group_again", pieces=[NAMES[p] for p in pos.last])
     return None
 
 
@@ -198,13 +200,13 @@ def apply_move(pos: FlagsPosition, lowest: int, target: int, ev: Events) -> None
     run_scoring(pos, seat, ev)
 
 
-def swap_reason(pos: FlagsPosition, card: int) -> str | None:
+def swap_reason(pos: FlagsPosition, card: int) -> IllegalActionError | None:
     """PF-SWAP-2: why the mover may not exchange ``card``, or None."""
     seat = pos.to_move
     if card not in pos.hands[seat]:
-        return f"{CODES[card]} is not in seat {seat}'s hand"
+        return IllegalActionError("flags.not_in_hand", card=CODES[card], seat=seat)
     if not pos.deck:
-        return "the deck is empty: no card can be exchanged (PF-SWAP-2)"
+        return IllegalActionError("flags.deck_empty")
     return None
 
 

@@ -42,7 +42,7 @@ from pyramids.flags.actions import (
 )
 from pyramids.flags.cards import CODES, PIECES_MASK
 from pyramids.flags.events import from_raw
-from pyramids.flags.pieces import COLOUR_NAMES_EN, NAMES
+from pyramids.flags.pieces import NAMES, json_fact
 from pyramids.flags.position import ACTION, CAPTURE, DEAL, NONE, STEAL, FlagsPosition, copy_position
 from pyramids.flags.rules import (
     action_options,
@@ -77,15 +77,6 @@ if TYPE_CHECKING:
 
 
 _new = object.__new__
-
-_ACTION_WORDS = {
-    "R": "split:BOTTOM (a tower of two or more pieces)",
-    "B": "trade:MINE:THEIRS@SEAT",
-    "G": "grow",
-    "Y": "newstart",
-    "K": "pirate:SEAT (an opponent holding a card)",
-    "W": "wild:C for a colour whose action has something to act on",
-}
 
 
 class FlagsState(State):
@@ -160,20 +151,21 @@ class FlagsState(State):
         """Apply one action or chance outcome; IllegalActionError (changing nothing) if illegal."""
         pos = self.position
         if pos.winner >= 0 or pos.ranking is not None:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("flags.game_over")
         pending = pos.pending
         if pending == NONE and MOVE_BASE <= action < SWAP_BASE:
             lowest, target = decode_move(action)
-            if move_reason(pos, lowest, target) is not None:
-                raise IllegalActionError(self.illegal_reason(action) or "illegal move")
+            refused = move_reason(pos, lowest, target)
+            if refused is not None:
+                raise refused
             ev: list[tuple[Any, ...]] = []
             self._events = ev
             apply_move(pos, lowest, target, ev)
             self._history = (action, self._history)
             return
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        refused = self.illegal_reason(action)
+        if refused is not None:
+            raise refused
         ev = []
         self._events = ev
         if pending == NONE:
@@ -192,12 +184,12 @@ class FlagsState(State):
             apply_deal(pos, action - DEAL_BASE, ev)
         self._history = (action, self._history)
 
-    def illegal_reason(self, action: Action) -> str | None:
-        """Why ``action`` is illegal here, or None when it is legal."""
+    def illegal_reason(self, action: Action) -> IllegalActionError | None:
+        """Why ``action`` is illegal here (the refusal, not raised), or None when it is legal."""
         if self.is_terminal():
-            return "the game is over"
+            return IllegalActionError("flags.game_over")
         if not isinstance(action, int) or isinstance(action, bool) or action < 0:
-            return f"{action!r} is not an action"
+            return IllegalActionError("flags.not_an_action", value=json_fact(action))
         pos = self.position
         pending = pos.pending
         seat = pos.to_move
@@ -207,7 +199,7 @@ class FlagsState(State):
                 return move_reason(pos, lowest, target)
             if SWAP_BASE <= action < TAKE_BASE:
                 return swap_reason(pos, action - SWAP_BASE)
-            return f"seat {seat} must move pyramids or exchange a card (PF-MOVE-1)"
+            return IllegalActionError("flags.move_or_exchange", seat=seat)
         if pending == CAPTURE:
             return self._take_reason(action)
         if pending == ACTION:
@@ -218,61 +210,58 @@ class FlagsState(State):
             victim = pos.victim
             if STEAL_BASE <= action < DEAL_BASE and action - STEAL_BASE in pos.hands[victim]:
                 return None
-            return f"the pirate steals one card of seat {victim}'s hand: steal:CARD"
+            return IllegalActionError("flags.steal_a_card", seat=victim)
         if DEAL_BASE <= action < NUM_ACTIONS and action - DEAL_BASE in pos.to_deal:
             return None
-        return "a new start is being dealt, one card at a time: deal:CARD (a card left to deal)"
+        return IllegalActionError("flags.deal_a_card")
 
-    def _take_reason(self, action: Action) -> str | None:
+    def _take_reason(self, action: Action) -> IllegalActionError | None:
         pos = self.position
         holder = pos.player
         code = CODES[pos.card]
         if action == DONE:
             return None
         if not TAKE_BASE <= action < SPLIT_BASE:
-            return f"seat {holder} is capturing for {code}: take:PIECE, take:PIECE@SEAT or done"
+            return IllegalActionError("flags.capturing", seat=holder, card=code)
         piece, source = decode_take(action)
         name = NAMES[piece]
         if not (PIECES_MASK[pos.card] >> piece) & 1:
-            shown = " ".join(NAMES[p] for p in bits_of(PIECES_MASK[pos.card]))
-            return f"{name} is not shown on {code} ({shown}) (PF-CAPTURE-2)"
+            shown = [NAMES[p] for p in bits_of(PIECES_MASK[pos.card])]
+            return IllegalActionError("flags.not_shown", piece=name, card=code, shown=shown)
         if source is None:
             if not (pos.bank >> piece) & 1:
-                return f"{name} is not in the bank"
+                return IllegalActionError("flags.not_in_bank", piece=name)
             return None
         if pos.taken:
-            return "after a take from the bank, only the bank remains: takes are not mixed (PF-CAPTURE-3)"
+            return IllegalActionError("flags.takes_not_mixed")
         if source == holder or source >= len(pos.hands):
-            return f"seat {holder} takes from an opponent, not from seat {source}"
+            return IllegalActionError("flags.take_from_opponent", seat=holder, source=source)
         if not (pos.scoring[source] >> piece) & 1:
-            return f"seat {source} does not hold {name}"
+            return IllegalActionError("flags.not_held", seat=source, piece=name)
         return None
 
-    def _action_reason(self, action: Action) -> str:
+    def _action_reason(self, action: Action) -> IllegalActionError:
         pos = self.position
         colour = pos.colour
         seat = pos.to_move
         if colour == "R" and SPLIT_BASE <= action < TRADE_BASE:
             b = action - SPLIT_BASE
             if pos.below[b] >= 0:
-                return f"{NAMES[b]} is not the bottom of a tower"
-            return f"the tower of {NAMES[b]} is a single pyramid: nothing to split"
+                return IllegalActionError("flags.not_bottom", piece=NAMES[b])
+            return IllegalActionError("flags.single_pyramid", piece=NAMES[b])
         if colour == "B" and TRADE_BASE <= action < GROW:
             mine, theirs, q = decode_trade(action)
             if not (pos.scoring[seat] >> mine) & 1:
-                return f"seat {seat} does not hold {NAMES[mine]}"
+                return IllegalActionError("flags.not_held", seat=seat, piece=NAMES[mine])
             if q == seat or q >= len(pos.hands):
-                return f"trade with an opponent, not seat {q}"
-            return f"seat {q} does not hold {NAMES[theirs]}"
+                return IllegalActionError("flags.trade_with_opponent", seat=q)
+            return IllegalActionError("flags.not_held", seat=q, piece=NAMES[theirs])
         if colour == "K" and PIRATE_BASE <= action < WILD_BASE:
             q = action - PIRATE_BASE
             if q == seat or q >= len(pos.hands):
-                return f"the pirate robs an opponent, not seat {q}"
-            return f"seat {q} holds no card"
-        return (
-            f"seat {seat} is using the {COLOUR_NAMES_EN[colour]} tree's action: "
-            f"{_ACTION_WORDS[colour]}, or done"
-        )
+                return IllegalActionError("flags.rob_opponent", seat=q)
+            return IllegalActionError("flags.no_card", seat=q)
+        return IllegalActionError("flags.tree_action", seat=seat, colour=colour)
 
     def outcome(self) -> Outcome:
         """PF-WIN-4, PF-WIN-5: won by a seat, ranked after a safeguard ending, or ongoing."""
@@ -411,9 +400,9 @@ class FlagsState(State):
     def parse_action(self, text: str) -> Action:
         """Parse and check an action here; ActionParseError or IllegalActionError (with why)."""
         action = parse_action(text, len(self.position.hands))
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        refused = self.illegal_reason(action)
+        if refused is not None:
+            raise refused
         return action
 
     def events(self) -> list[Event]:

@@ -13,8 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pyramids.core.errors import ActionParseError, PositionError
-from pyramids.core.fields import int_field
+from pyramids.core.errors import ActionParseError, IllegalActionError, PositionError
 from pyramids.core.game import Action
 from pyramids.flags.actions import (
     DEAL_BASE,
@@ -49,7 +48,9 @@ from pyramids.flags.pieces import (
     SIZE,
     is_flag_piece,
     is_scoring_piece,
+    json_fact,
     parse_piece,
+    read_int,
 )
 from pyramids.flags.position import (
     ACTION,
@@ -70,10 +71,13 @@ from pyramids.flags.rules import (
 )
 from pyramids.flags.scoring import win_reason
 
-_MOVE_RE = re.compile(r"^([A-Za-z]\d)\s*>\s*([A-Za-z]\d|table)$", re.IGNORECASE)
+# The notation's digits are ASCII (PF-NOTE-1): ``[0-9]``, not ``\d`` (which also matches
+# other scripts' digits, e.g. ``take:O1@١``).
+_MOVE_RE = re.compile(r"^([A-Za-z][0-9])\s*>\s*([A-Za-z][0-9]|table)$", re.IGNORECASE)
 _WORD_RE = re.compile(r"^([a-z]+)\s*:\s*(.*)$", re.IGNORECASE)
-_TAKE_RE = re.compile(r"^([A-Za-z]\d)\s*(?:@\s*(\d+))?$")
-_TRADE_RE = re.compile(r"^([A-Za-z]\d)\s*:\s*([A-Za-z]\d)\s*@\s*(\d+)$")
+_TAKE_RE = re.compile(r"^([A-Za-z][0-9])\s*(?:@\s*([0-9]+))?$")
+_TRADE_RE = re.compile(r"^([A-Za-z][0-9])\s*:\s*([A-Za-z][0-9])\s*@\s*([0-9]+)$")
+_SEAT_RE = re.compile(r"[0-9]+$")
 _TOP_KEYS = {
     "rules",
     "players",
@@ -122,7 +126,7 @@ def action_to_text(action: Action) -> str:
         return f"steal:{CODES[action - STEAL_BASE]}"
     if DEAL_BASE <= action < NUM_ACTIONS:
         return f"deal:{CODES[action - DEAL_BASE]}"
-    raise ValueError(f"{action!r} is not an action of Pyramids and Flags")
+    raise IllegalActionError("flags.not_an_action", value=json_fact(action))
 
 
 def masked_action_text(pos: FlagsPosition, action: Action, viewer: int | None) -> str:
@@ -142,31 +146,31 @@ def masked_action_text(pos: FlagsPosition, action: Action, viewer: int | None) -
     return action_to_text(action)
 
 
-def _seat(text: str, players: int, what: str) -> int:
+def _seat(text: str, players: int, raw: str) -> int:
     seat = int(text)
     if not 0 <= seat < players:
-        raise ActionParseError(f"{what}: no seat {seat} in a {players}-player game")
+        raise ActionParseError("flags.action_no_seat", action=raw, seat=seat, players=players)
     return seat
 
 
-def _piece(text: str, what: str) -> int:
+def _piece(text: str, raw: str) -> int:
     try:
-        return parse_piece(text, what)
-    except PositionError as exc:
-        raise ActionParseError(str(exc)) from None
+        return parse_piece(text)
+    except PositionError:
+        raise ActionParseError("flags.action_unknown_piece", action=raw, value=text) from None
 
 
-def _card(text: str, what: str) -> int:
+def _card(text: str, raw: str) -> int:
     try:
-        return parse_card(text, what)
-    except PositionError as exc:
-        raise ActionParseError(str(exc)) from None
+        return parse_card(text)
+    except PositionError:
+        raise ActionParseError("flags.action_unknown_card", action=raw, value=text) from None
 
 
 def parse_action(text: str, players: int = MAX_PLAYERS) -> Action:
     """An action from text; ActionParseError when it is not an action of the game at all."""
     if not isinstance(text, str):
-        raise ActionParseError(f"an action must be text, not {text!r}")
+        raise ActionParseError("flags.action_not_text", value=json_fact(text))
     raw = text.strip()
     word = raw.lower()
     if word == "done":
@@ -177,71 +181,63 @@ def parse_action(text: str, players: int = MAX_PLAYERS) -> Action:
         return NEWSTART
     m = _MOVE_RE.match(raw)
     if m:
-        lowest = _piece(m.group(1), "moved piece")
+        lowest = _piece(m.group(1), raw)
         if not is_flag_piece(lowest):
-            raise ActionParseError(f"{NAMES[lowest]} is a scoring piece: only flag pieces move")
+            raise ActionParseError("flags.scoring_piece_moved", piece=NAMES[lowest])
         if m.group(2).lower() == "table":
             return move_action(lowest, TABLE)
-        target = _piece(m.group(2), "target piece")
+        target = _piece(m.group(2), raw)
         if not is_flag_piece(target):
-            raise ActionParseError(f"{NAMES[target]} is a scoring piece: it is never on the table")
+            raise ActionParseError("flags.scoring_piece_not_on_table", piece=NAMES[target])
         return move_action(lowest, target)
     m = _WORD_RE.match(raw)
     if not m:
-        raise ActionParseError(
-            f"cannot read action {raw!r}: expected LOWEST>TARGET (e.g. W1>R2, B3>table), "
-            "swap:CARD, take:PIECE[@SEAT], done, split:PIECE, trade:MINE:THEIRS@SEAT, grow, "
-            "newstart, pirate:SEAT, wild:R|B|G|Y|K, steal:CARD or deal:CARD"
-        )
+        raise ActionParseError("flags.unreadable_action", action=raw)
     kind = m.group(1).lower()
     arg = m.group(2).strip()
     if kind == "swap":
-        return SWAP_BASE + _card(arg, "swapped card")
+        return SWAP_BASE + _card(arg, raw)
     if kind == "steal":
-        return STEAL_BASE + _card(arg, "stolen card")
+        return STEAL_BASE + _card(arg, raw)
     if kind == "take":
         t = _TAKE_RE.match(arg)
         if not t:
-            raise ActionParseError(f"{raw!r}: expected take:PIECE or take:PIECE@SEAT")
-        piece = _piece(t.group(1), "taken piece")
+            raise ActionParseError("flags.bad_take", action=raw)
+        piece = _piece(t.group(1), raw)
         if not is_scoring_piece(piece):
-            raise ActionParseError(f"{NAMES[piece]} is a flag piece: only scoring pieces are taken")
+            raise ActionParseError("flags.flag_piece_taken", piece=NAMES[piece])
         seat = None if t.group(2) is None else _seat(t.group(2), players, raw)
         return take_action(piece, seat)
     if kind == "split":
-        piece = _piece(arg, "split tower")
+        piece = _piece(arg, raw)
         if not is_flag_piece(piece):
-            raise ActionParseError(f"{NAMES[piece]} is a scoring piece: it is never on the table")
+            raise ActionParseError("flags.scoring_piece_not_on_table", piece=NAMES[piece])
         return SPLIT_BASE + piece
     if kind == "trade":
         t = _TRADE_RE.match(arg)
         if not t:
-            raise ActionParseError(f"{raw!r}: expected trade:MINE:THEIRS@SEAT (e.g. trade:O1:P2@1)")
-        mine = _piece(t.group(1), "traded piece")
-        theirs = _piece(t.group(2), "traded piece")
+            raise ActionParseError("flags.bad_trade", action=raw)
+        mine = _piece(t.group(1), raw)
+        theirs = _piece(t.group(2), raw)
         if not (is_scoring_piece(mine) and is_scoring_piece(theirs)):
-            raise ActionParseError(f"{raw!r}: only scoring pieces (O P C X) are traded")
+            raise ActionParseError("flags.flag_piece_traded", action=raw)
         return trade_action(mine, theirs, _seat(t.group(3), players, raw))
     if kind == "pirate":
-        if not arg.isdigit():
-            raise ActionParseError(f"{raw!r}: expected pirate:SEAT")
+        if not _SEAT_RE.match(arg):
+            raise ActionParseError("flags.bad_pirate", action=raw)
         return PIRATE_BASE + _seat(arg, players, raw)
     if kind == "wild":
         colour = arg.upper()
         if len(colour) != 1 or colour not in WILD_COLOURS:
-            raise ActionParseError(f"{raw!r}: the wild action names R, B, G, Y or K")
+            raise ActionParseError("flags.bad_wild", action=raw)
         return WILD_BASE + WILD_COLOURS.index(colour)
     if kind == "deal":
         if arg == "?":
-            raise ActionParseError(
-                f"{raw!r} hides the card (?): a masked deal is for showing, it cannot be applied"
-            )
+            raise ActionParseError("flags.masked_deal", action=raw)
         if "," in arg:
-            raise ActionParseError(
-                f"{raw!r}: a new start deals one card at a time: deal:CARD (e.g. deal:CZE)"
-            )
-        return deal_action(_card(arg, "dealt card"))
-    raise ActionParseError(f"cannot read action {raw!r}: unknown word {kind!r}")
+            raise ActionParseError("flags.deal_one_card", action=raw)
+        return deal_action(_card(arg, raw))
+    raise ActionParseError("flags.unknown_action_word", action=raw, word=kind)
 
 
 # --- positions ----------------------------------------------------------------------------
@@ -294,18 +290,30 @@ def position_to_json(pos: FlagsPosition) -> dict[str, Any]:
     return data
 
 
-def _code_list(value: Any, what: str, kind: str) -> list[str]:
+def _int_field(
+    data: Mapping[str, Any], name: str, default: int | None, low: int, high: int, *, field: str = ""
+) -> int:
+    """``data[name]`` (``default`` when absent) from ``low`` to ``high``: the refusals of
+    ``core.fields.int_field`` (``position.missing_field`` first, then ``read_int``'s), the
+    field named ``field`` (default ``name``)."""
+    value = data.get(name, default)
+    if value is None:
+        raise PositionError("position.missing_field", field=field or name)
+    return read_int(value, field or name, low, high)
+
+
+def _code_list(value: Any, field: str, kind: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise PositionError(f"{what} must be a list of {kind} codes")
+        raise PositionError("flags.not_a_code_list", field=field, kind=kind)
     return value
 
 
 def _per_seat(data: Mapping[str, Any], name: str, players: int, kind: str) -> list[list[str]]:
     value = data.get(name)
     if value is None:
-        raise PositionError(f"the position has no '{name}'")
+        raise PositionError("position.missing_field", field=name)
     if not isinstance(value, list) or len(value) != players:
-        raise PositionError(f"'{name}' must be a list of {players} lists (one per seat)")
+        raise PositionError("flags.not_per_seat", field=name, players=players)
     return [_code_list(v, f"{name}[{s}]", kind) for s, v in enumerate(value)]
 
 
@@ -314,23 +322,17 @@ def read_position(data: Mapping[str, Any]) -> FlagsPosition:
     inconsistent (a piece or card missing, twice or misplaced, a win not declared, a
     ``pending`` that play cannot reach ...)."""
     if not isinstance(data, Mapping):
-        raise PositionError("a position must be a JSON object")
+        raise PositionError("position.not_an_object", field=None)
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise PositionError(f"unknown position field(s): {', '.join(unknown)}")
+        raise PositionError("position.unknown_fields", field=None, fields=unknown)
     options = FlagsOptions.from_json(data.get("rules", {}))
-    players = int_field(data, "players")
-    if not 2 <= players <= MAX_PLAYERS:
-        raise PositionError(f"'players' must be 2 to {MAX_PLAYERS}, not {players}")
+    players = _int_field(data, "players", None, 2, MAX_PLAYERS)
     pos = FlagsPosition.start(
         players, FlagsOptions(actions=options.actions, max_turns=options.max_turns)
     )
-    to_move = int_field(data, "to_move", 0)
-    if not 0 <= to_move < players:
-        raise PositionError(f"'to_move' must be a seat from 0 to {players - 1}, not {to_move}")
-    turn = int_field(data, "turn", 1)
-    if not 1 <= turn <= options.max_turns:
-        raise PositionError(f"'turn' must be from 1 to max_turns ({options.max_turns}), not {turn}")
+    to_move = _int_field(data, "to_move", 0, 0, players - 1)
+    turn = _int_field(data, "turn", 1, 1, options.max_turns)
     pos.to_move = to_move
     pos.turn = turn
 
@@ -340,58 +342,51 @@ def read_position(data: Mapping[str, Any]) -> FlagsPosition:
     def claim(piece: int, place: str) -> None:
         """Record where ``piece`` is; PositionError if it was already somewhere."""
         if piece in where:
-            raise PositionError(f"{NAMES[piece]} is listed twice: in {where[piece]} and in {place}")
+            raise PositionError(
+                "flags.piece_twice", piece=NAMES[piece], first=where[piece], second=place
+            )
         where[piece] = place
 
     towers = data.get("towers")
     if not isinstance(towers, list):
-        raise PositionError(
-            "'towers' must be a list of towers, each a list of pieces bottom to top"
-        )
+        raise PositionError("flags.towers_not_list")
     below = pos.below
     above = pos.above
     for i, tower in enumerate(towers):
         codes = _code_list(tower, f"towers[{i}]", "piece")
         if not codes:
-            raise PositionError(f"towers[{i}] is empty: a tower has at least one piece")
+            raise PositionError("flags.empty_tower", field=f"towers[{i}]")
         prev = -1
         for code in codes:
             p = parse_piece(code, f"towers[{i}]")
             if not is_flag_piece(p):
-                raise PositionError(
-                    f"{NAMES[p]} is a scoring piece: it belongs in the bank or a player's hold, "
-                    "not on the table"
-                )
-            claim(p, "the towers")
+                raise PositionError("flags.scoring_piece_on_table", piece=NAMES[p])
+            claim(p, f"towers[{i}]")
             if prev >= 0:
                 if SIZE[p] > SIZE[prev]:
-                    raise PositionError(
-                        f"{NAMES[p]} sits on {NAMES[prev]}, a smaller piece (PF-MOVE-3)"
-                    )
+                    raise PositionError("flags.on_smaller_piece", piece=NAMES[p], below=NAMES[prev])
                 below[p] = prev
                 above[prev] = p
             prev = p
-    bank = _code_list(data.get("bank", []), "'bank'", "piece")
+    bank = _code_list(data.get("bank", []), "bank", "piece")
     for code in bank:
         p = parse_piece(code, "bank")
         if not is_scoring_piece(p):
-            raise PositionError(
-                f"{NAMES[p]} is a flag piece: it belongs on the table, not in the bank"
-            )
-        claim(p, "the bank")
+            raise PositionError("flags.flag_piece_off_table", piece=NAMES[p], field="bank")
+        claim(p, "bank")
     scoring = _per_seat(data, "scoring", players, "piece")
     for s, codes in enumerate(scoring):
         for code in codes:
             p = parse_piece(code, f"scoring[{s}]")
             if not is_scoring_piece(p):
                 raise PositionError(
-                    f"{NAMES[p]} is a flag piece: it belongs on the table, not in seat {s}'s hold"
+                    "flags.flag_piece_off_table", piece=NAMES[p], field=f"scoring[{s}]"
                 )
-            claim(p, f"seat {s}'s scoring pieces")
+            claim(p, f"scoring[{s}]")
             pos.scoring[s] |= 1 << p
     missing = [NAMES[p] for p in range(NUM_PIECES) if p not in where]
     if missing:
-        raise PositionError(f"piece(s) missing from the position: {', '.join(missing)}")
+        raise PositionError("flags.pieces_missing", pieces=missing)
     pos.bank = 0
     for code in bank:
         pos.bank |= 1 << parse_piece(code)
@@ -403,103 +398,91 @@ def read_position(data: Mapping[str, Any]) -> FlagsPosition:
         """Parse a card found at ``place``; PositionError if unknown or already seen."""
         c = parse_card(code, place)
         if c in seen:
-            raise PositionError(f"card {CODES[c]} is listed twice: in {seen[c]} and in {place}")
+            raise PositionError("flags.card_twice", card=CODES[c], first=seen[c], second=place)
         seen[c] = place
         return c
 
     hands = _per_seat(data, "hands", players, "card")
     scored = _per_seat(data, "scored", players, "card")
     for s in range(players):
-        pos.hands[s] = [take_card(x, f"seat {s}'s hand") for x in hands[s]]
-        pos.scored[s] = tuple(take_card(x, f"seat {s}'s scored cards") for x in scored[s])
-    deck = _code_list(data.get("deck", []), "'deck'", "card")
-    pos.deck = [take_card(x, "the deck") for x in deck]
+        pos.hands[s] = [take_card(x, f"hands[{s}]") for x in hands[s]]
+        pos.scored[s] = tuple(take_card(x, f"scored[{s}]") for x in scored[s])
+    deck = _code_list(data.get("deck", []), "deck", "card")
+    pos.deck = [take_card(x, "deck") for x in deck]
     pending = data.get("pending")
     dealing = isinstance(pending, Mapping) and pending.get("kind") == "deal"
     if isinstance(pending, Mapping) and dealing and "cards" in pending:
         left = _code_list(pending["cards"], "pending.cards", "card")
-        pos.to_deal = tuple(sorted(take_card(x, "the cards left to deal") for x in left))
+        pos.to_deal = tuple(sorted(take_card(x, "pending.cards") for x in left))
     if len(seen) != NUM_CARDS:
         gone = [CODES[c] for c in range(NUM_CARDS) if c not in seen]
-        raise PositionError(f"card(s) missing from the position: {', '.join(gone)}")
+        raise PositionError("flags.cards_missing", cards=gone)
 
-    last = _code_list(data.get("last_moved", []), "'last_moved'", "piece")
+    last = _code_list(data.get("last_moved", []), "last_moved", "piece")
     moved = [parse_piece(x, "last_moved") for x in last]
     if any(not is_flag_piece(p) for p in moved):
-        raise PositionError("'last_moved' lists flag pieces only (the pieces a move moved)")
+        raise PositionError("flags.last_moved_not_flag_pieces")
     if len(set(moved)) != len(moved):
-        raise PositionError("'last_moved' lists a piece twice")
+        raise PositionError("flags.last_moved_twice")
     pos.last = tuple(moved)
     pos.last_mask = sum(1 << p for p in moved)
 
     winner = data.get("winner")
     ranking = data.get("ranking")
     if pos.to_deal and not dealing:
-        raise PositionError("cards are left to deal but no deal is pending")
+        raise PositionError("flags.deal_not_pending")
     if winner is not None or ranking is not None:
         _load_end(pos, winner, ranking, pending)
         return pos
     for s in range(players):
         reason = win_reason(pos.scored[s], pos.scoring[s])
         if reason is not None:
-            raise PositionError(
-                f"seat {s} already meets a win condition ({_reason_text(reason)}) "
-                "but the position has no winner"
-            )
+            raise PositionError("flags.win_undeclared", seat=s, **_reason_facts(reason))
     if pending is None:
         if not pos.deck and not any(pos.hands):
-            raise PositionError(
-                "the deck and every hand are empty: that ends the game (PF-WIN-6); give a 'ranking'"
-            )
+            raise PositionError("flags.end_undeclared")
         return pos
     _load_pending(pos, pending)
     return pos
 
 
-def _reason_text(reason: tuple[str, str | int]) -> str:
+def _reason_facts(reason: tuple[str, str | int]) -> dict[str, str | int]:
+    """A win reason as facts: ``win`` (flags, group or points) and its ``detail``."""
     kind, detail = reason
-    if kind == "flags":
-        return f"{detail} flags"
-    if kind == "group":
-        return f"3 flags of the group {detail}"
-    return f"{detail} points"
+    return {"win": kind, "detail": detail}
 
 
 def _load_end(pos: FlagsPosition, winner: Any, ranking: Any, pending: Any) -> None:
     players = len(pos.hands)
     if pending is not None:
-        raise PositionError("an ended game has no pending decision")
+        raise PositionError("flags.ended_with_pending")
     if winner is not None and ranking is not None:
-        raise PositionError("a position has a 'winner' or a 'ranking', not both")
+        raise PositionError("flags.winner_and_ranking")
     if winner is not None:
-        if not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < players:
-            raise PositionError(f"'winner' must be a seat from 0 to {players - 1}")
+        winner = read_int(winner, "winner", 0, players - 1)
         if win_reason(pos.scored[winner], pos.scoring[winner]) is None:
-            raise PositionError(f"seat {winner} is the winner but meets no win condition")
+            raise PositionError("flags.winner_without_win", seat=winner)
         pos.winner = winner
         return
-    if (
-        not isinstance(ranking, list)
-        or len(ranking) != players
-        or not all(isinstance(r, int) and not isinstance(r, bool) for r in ranking)
-    ):
-        raise PositionError(f"'ranking' must list a rank from 1 to {players} per seat")
+    if not isinstance(ranking, list) or len(ranking) != players:
+        raise PositionError("flags.bad_ranking", value=json_fact(ranking), players=players)
+    for i, r in enumerate(ranking):
+        read_int(r, f"ranking[{i}]", 1, players)
     for s in range(players):
         if win_reason(pos.scored[s], pos.scoring[s]) is not None:
-            raise PositionError(f"seat {s} meets a win condition: the position needs a 'winner'")
+            raise PositionError("flags.ranking_with_win", seat=s)
     expected = rank(pos)
     if ranking != expected:
-        raise PositionError(
-            f"'ranking' {ranking} does not follow points then flags (PF-WIN-5): {expected}"
-        )
+        raise PositionError("flags.wrong_ranking", value=ranking, expected=expected)
     pos.ranking = list(ranking)
 
 
-def _built_in_hands(pos: FlagsPosition, seats: list[int]) -> str | None:
+def _built_in_hands(pos: FlagsPosition, seats: list[int]) -> dict[str, Any] | None:
+    """The first of ``seats`` holding a card whose flag stands, as facts (``seat``, ``card``)."""
     for s in seats:
         for c in pos.hands[s]:
             if is_built(pos, c):
-                return f"seat {s} holds {CODES[c]}, whose flag stands"
+                return {"seat": s, "card": CODES[c]}
     return None
 
 
@@ -507,7 +490,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
     players = len(pos.hands)
     to_move = pos.to_move
     if not isinstance(pending, Mapping):
-        raise PositionError("'pending' must be an object")
+        raise PositionError("position.not_an_object", field="pending")
     kind = pending.get("kind")
     allowed = {
         "capture": {"player", "kind", "card", "taken"},
@@ -515,45 +498,35 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
         "steal": {"kind", "from"},
         "deal": {"kind", "cards"},
     }
-    if kind not in allowed:
-        raise PositionError(f"pending.kind must be capture, action, steal or deal, not {kind!r}")
+    if not isinstance(kind, str) or kind not in allowed:
+        raise PositionError("flags.bad_pending_kind", value=json_fact(kind))
     extra = sorted(set(pending) - allowed[kind])
     if extra:
-        raise PositionError(f"unknown field(s) in a pending {kind}: {', '.join(extra)}")
+        raise PositionError("position.unknown_fields", field="pending", fields=extra)
     if kind != "capture" and not pos.options.actions:
-        raise PositionError(f"a pending {kind} needs the tree actions (rules.actions)")
+        raise PositionError("flags.pending_needs_actions", kind=kind)
     moved = pos.last
     made = tree_made(moved[0], pos.below, pos.above) if moved else ""
     if kind == "capture":
-        player = pending.get("player")
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
-            raise PositionError(f"pending.player must be a seat from 0 to {players - 1}")
+        player = _int_field(pending, "player", None, 0, players - 1, field="pending.player")
         card = parse_card(pending.get("card"), "pending.card")
         if not pos.scored[player] or pos.scored[player][-1] != card:
-            raise PositionError(
-                f"pending capture: {CODES[card]} must be the last card seat {player} scored"
-            )
+            raise PositionError("flags.capture_not_last_scored", card=CODES[card], seat=player)
         if not is_built(pos, card):
-            raise PositionError(f"pending capture: the flag of {CODES[card]} does not stand")
+            raise PositionError("flags.capture_flag_down", card=CODES[card])
         if not moved or group(pos, moved[0]) != list(moved):
-            raise PositionError(
-                "pending capture: 'last_moved' must be the group this turn's move put on top of a tower"
-            )
+            raise PositionError("flags.capture_not_last_group")
         taken_codes = _code_list(pending.get("taken", []), "pending.taken", "piece")
         taken = [parse_piece(x, "pending.taken") for x in taken_codes]
         if len(taken) > 1:
-            raise PositionError("pending capture: after two takes the capture is over")
+            raise PositionError("flags.capture_two_takes")
         for p in taken:
             if not (PIECES_MASK[card] >> p) & 1:
-                raise PositionError(f"pending capture: {NAMES[p]} is not shown on {CODES[card]}")
+                raise PositionError("flags.capture_not_shown", piece=NAMES[p], card=CODES[card])
             if not (pos.scoring[player] >> p) & 1:
-                raise PositionError(
-                    f"pending capture: seat {player} does not hold the taken {NAMES[p]}"
-                )
+                raise PositionError("flags.capture_taken_not_held", seat=player, piece=NAMES[p])
         if not capture_choices(pos, player, card, taken):
-            raise PositionError(
-                "pending capture: nothing is left to take, so the capture would be over (PF-CAPTURE-4)"
-            )
+            raise PositionError("flags.capture_nothing_left")
         passed = []
         s = to_move
         while s != player:
@@ -561,7 +534,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
             s = (s + 1) % players
         problem = _built_in_hands(pos, passed)
         if problem:
-            raise PositionError(f"pending capture: {problem} but its scoring is over")
+            raise PositionError("flags.capture_scoring_over", **problem)
         pos.pending = CAPTURE
         pos.player = player
         pos.card = card
@@ -570,56 +543,52 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
         return
     problem = _built_in_hands(pos, list(range(players)))
     if problem:
-        raise PositionError(f"pending {kind}: {problem}; scoring comes before the tree action")
+        raise PositionError("flags.scoring_before_tree", kind=kind, **problem)
     if kind == "action":
         player = pending.get("player", to_move)
         if player != to_move:
-            raise PositionError(
-                "pending action: the player is the one to move (the tree's builder)"
-            )
+            raise PositionError("flags.action_player_not_mover")
         colour = pending.get("colour")
         if not isinstance(colour, str) or colour not in ("R", "B", "G", "Y", "K", "W"):
-            raise PositionError("pending.colour must be one of R, B, G, Y, K, W")
+            raise PositionError("flags.bad_colour", value=json_fact(colour))
         if colour != "R" and made not in (colour, "W"):
-            raise PositionError(
-                f"pending action {colour}: the last move made no tree of that colour (nor a white one)"
-            )
+            raise PositionError("flags.action_no_tree", colour=colour)
         pos.colour = colour
         if not action_options(pos, colour):
-            raise PositionError(
-                f"pending action {colour}: nothing to act on, so the action would lapse (PF-TREE-3)"
-            )
+            raise PositionError("flags.action_lapses", colour=colour)
         pos.pending = ACTION
         pos.player = to_move
         return
     if kind == "steal":
-        victim = pending.get("from")
-        if not isinstance(victim, int) or isinstance(victim, bool) or not 0 <= victim < players:
-            raise PositionError(f"pending.from must be a seat from 0 to {players - 1}")
+        victim = _int_field(pending, "from", None, 0, players - 1, field="pending.from")
         if victim == to_move:
-            raise PositionError("pending steal: the pirate robs an opponent, not themself")
+            raise PositionError("flags.steal_from_self")
         if not pos.hands[victim]:
-            raise PositionError(f"pending steal: seat {victim} holds no card")
+            raise PositionError("flags.steal_empty_hand", seat=victim)
         if made not in ("K", "W"):
-            raise PositionError("pending steal: the last move made no black (or white) tree")
+            raise PositionError("flags.steal_no_tree")
         pos.pending = STEAL
         pos.victim = victim
         return
     if made not in ("Y", "W"):
-        raise PositionError("pending deal: the last move made no yellow (or white) tree")
+        raise PositionError("flags.deal_no_tree")
     if "cards" not in pending:
         # The deal has not begun: every hand is gathered (as ``newstart`` does).
         pos.to_deal = tuple(sorted(c for h in pos.hands for c in h))
         pos.hands = [[] for _ in range(players)]
     if not pos.to_deal:
-        raise PositionError("pending deal: no card is left to deal")
+        raise PositionError("flags.deal_nothing_left")
     dealt = sum(len(h) for h in pos.hands)
     for k in range(players):
         want = dealt // players + (1 if k < dealt % players else 0)
         seat = (to_move + k) % players
         if len(pos.hands[seat]) != want:
             raise PositionError(
-                f"pending deal: {dealt} cards dealt one at a time from seat {to_move} give "
-                f"seat {seat} {want}, not {len(pos.hands[seat])}"
+                "flags.deal_uneven",
+                dealt=dealt,
+                first=to_move,
+                seat=seat,
+                expected=want,
+                value=len(pos.hands[seat]),
             )
     pos.pending = DEAL

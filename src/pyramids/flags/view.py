@@ -19,7 +19,7 @@ from pyramids.core.bits import bits_of
 from pyramids.core.errors import PositionError
 from pyramids.flags.cards import CODES, NUM_CARDS
 from pyramids.flags.options import FlagsOptions
-from pyramids.flags.pieces import NAMES
+from pyramids.flags.pieces import NAMES, json_fact
 from pyramids.flags.position import ACTION, CAPTURE, DEAL, NONE, STEAL, FlagsPosition
 from pyramids.flags.rules import towers
 from pyramids.flags.scoring import points
@@ -134,7 +134,7 @@ def make_view(pos: FlagsPosition, options: Mapping[str, Any], player: int | None
     hands = pos.hands
     n = len(hands)
     if player is not None and not 0 <= player < n:
-        raise ValueError(f"no seat {player} in a {n}-player game")
+        raise PositionError("flags.no_seat", seat=json_fact(player), players=n)
     known_hands: list[tuple[int, ...]] = [()] * n
     known_deck: list[tuple[int, int]] = []
     mask = pos.known[player] if player is not None else 0
@@ -206,9 +206,7 @@ def determinize(options: FlagsOptions, view: FlagsView, rng: random.Random) -> F
         if seat != view.player or view.hand is None:
             places += view.hand_sizes[seat] - len(view.known_hands[seat])
     if places != len(unknown):
-        raise PositionError(
-            f"inconsistent view: {len(unknown)} unknown cards for {places} unknown places"
-        )
+        raise PositionError("flags.view_unknown_cards", cards=len(unknown), places=places)
     rng.shuffle(unknown)
     for seat in range(n):
         if seat == view.player and view.hand is not None:

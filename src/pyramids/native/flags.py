@@ -5,7 +5,7 @@ them behind the ``pyramids.core`` protocol with the Python engine's exact behavi
 same action numbers, position JSON, typed events (the native engine hands back the
 Python rules' raw event tuples, turned into events by ``pyramids.flags.events.from_raw``),
 views (``FlagsView``), errors (``PositionError``, ``IllegalActionError``,
-``ActionParseError`` with the same texts) and determinization (drawn from the caller's
+``ActionParseError`` with the same codes and facts, raised by the native core itself) and determinization (drawn from the caller's
 ``random.Random`` word for word). ``tests/native/test_flags_differential.py`` proves it.
 
 ``ENGINE`` is the descriptor's ``native`` entry: ``make``, ``load_position`` and
@@ -36,9 +36,10 @@ from pyramids.core.game import (
 from pyramids.flags.actions import NUM_ACTIONS
 from pyramids.flags.events import from_raw
 from pyramids.flags.game import FlagsGame
-from pyramids.flags.state import FlagsState
 from pyramids.flags.options import FlagsOptions
+from pyramids.flags.pieces import json_fact
 from pyramids.flags.position import FlagsPosition
+from pyramids.flags.state import FlagsState
 from pyramids.flags.svg import position_svg
 from pyramids.flags.text import action_to_text, parse_action, position_to_json, read_position
 from pyramids.flags.view import FlagsView
@@ -90,14 +91,11 @@ def _game_of(inner: Any) -> NativeFlagsGame:
 
 def load_position(data: Mapping[str, Any]) -> NativeFlagsState:
     """``position_from_json`` on the native engine: a state from the position notation,
-    with the Python parser's refusals (PositionError, same text)."""
+    with the Python parser's refusals (PositionError, same code and facts)."""
     if not isinstance(data, Mapping):
-        raise PositionError("a position must be a JSON object")
+        raise PositionError("position.not_an_object", field=None)
     if _plain_json(data):
-        try:
-            inner = _native.flags_from_json(json.dumps(data))
-        except ValueError as exc:
-            raise PositionError(str(exc)) from None
+        inner = _native.flags_from_json(json.dumps(data))
     else:
         # Tuples, other mappings, huge ints ...: the Python parser judges them exactly.
         inner = _inner_from_position(read_position(data))
@@ -136,7 +134,9 @@ class NativeFlagsGame(FlagsGame):
         state = load_position(data)
         if state.num_players != self.num_players:
             raise PositionError(
-                f"the position has {state.num_players} players, the game {self.num_players}"
+                "game.position_players",
+                players=self.num_players,
+                position_players=state.num_players,
             )
         return state
 
@@ -146,12 +146,11 @@ class NativeFlagsGame(FlagsGame):
         if not isinstance(view, FlagsView):
             raise TypeError("a Pyramids and Flags game determinizes Pyramids and Flags views")
         if view.players != self.num_players:
-            raise PositionError("the view and the game have different numbers of players")
+            raise PositionError(
+                "game.view_players", players=self.num_players, view_players=view.players
+            )
         version, words, gauss = rng.getstate()
-        try:
-            inner, after = _native.flags_determinize(view_json(view), list(words))
-        except ValueError as exc:
-            raise PositionError(str(exc)) from None
+        inner, after = _native.flags_determinize(view_json(view), list(words))
         rng.setstate((version, tuple(after), gauss))
         return NativeFlagsState(self, inner)
 
@@ -217,21 +216,19 @@ class NativeFlagsState(State):
             or isinstance(action, bool)
             or not 0 <= action <= _MAX_ACTION
         ):
-            raise IllegalActionError(self.illegal_reason(action) or "illegal action")
-        try:
-            self.inner.apply(action)
-        except ValueError as exc:
-            raise IllegalActionError(str(exc)) from None
+            refused = self.illegal_reason(action)
+            raise refused or IllegalActionError("flags.not_an_action", value=json_fact(action))
+        self.inner.apply(action)
         self._history = (action, self._history)
 
-    def illegal_reason(self, action: Action) -> str | None:
-        """Why ``action`` is illegal here, or None when it is legal."""
+    def illegal_reason(self, action: Action) -> IllegalActionError | None:
+        """Why ``action`` is illegal here (the refusal, not raised), or None when it is legal."""
         if self.inner.is_terminal():
-            return "the game is over"
+            return IllegalActionError("flags.game_over")
         if not isinstance(action, int) or isinstance(action, bool) or action < 0:
-            return f"{action!r} is not an action"
-        reason: str | None = self.inner.illegal_reason(min(action, _MAX_ACTION))
-        return reason
+            return IllegalActionError("flags.not_an_action", value=json_fact(action))
+        refused: IllegalActionError | None = self.inner.illegal_reason(min(action, _MAX_ACTION))
+        return refused
 
     def outcome(self) -> Outcome:
         """Won by a seat, ranked after a safeguard ending, or ongoing."""
@@ -298,9 +295,9 @@ class NativeFlagsState(State):
     def parse_action(self, text: str) -> Action:
         """Parse and check an action here; ActionParseError or IllegalActionError (with why)."""
         action = parse_action(text, self.num_players)
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        refused = self.illegal_reason(action)
+        if refused is not None:
+            raise refused
         return action
 
     def raw_events(self) -> list[tuple[Any, ...]]:

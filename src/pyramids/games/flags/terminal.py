@@ -52,6 +52,7 @@ from pyramids.games.flags.render import (
     render_option_groups,
 )
 from pyramids.games.flags.words import tr, tree_words
+from pyramids.texts import refusal
 
 
 def _flags(state: State) -> FlagsState:
@@ -95,7 +96,8 @@ def human_reason(state: FlagsState, action: Action, legal: Sequence[Action], lan
     Moves, exchanges and actions of the wrong kind are explained in ``lang``; a take,
     trade or pirate of the right kind that is still illegal gets the engine's reason.
     """
-    reason = state.illegal_reason(action)
+    refused = state.illegal_reason(action)
+    reason = refusal(refused, lang) if refused is not None else None
     labels = [state.action_to_string(a) for a in legal]
     if state.pending == NONE:
         if MOVE_BASE <= action < SWAP_BASE:
@@ -134,9 +136,8 @@ def read_choice(
         action = parse_notation(word, state.num_players)
     except ActionParseError as exc:
         why = tr("f_cannot_read", lang, text=repr(word))
-        detail = str(exc)
-        if lang == "en" and not detail.startswith("cannot read"):
-            why += f" ({detail})"
+        if exc.code not in ("flags.unreadable_action", "flags.unknown_action_word"):
+            why += f" ({refusal(exc, lang)})"
         return None, why
     if action in legal:
         return action, ""
