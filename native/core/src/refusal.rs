@@ -91,7 +91,10 @@ mod tests {
         let r = Refusal::illegal("flaming.not_in_hand")
             .with("tile", "R40")
             .with("seat", 0);
-        assert_eq!(r.to_string(), r#"flaming.not_in_hand {"tile":"R40","seat":0}"#);
+        assert_eq!(
+            r.to_string(),
+            r#"flaming.not_in_hand {"tile":"R40","seat":0}"#
+        );
         assert_eq!(r.get("seat"), Some(&Value::from(0)));
         assert_eq!(Refusal::position("x").to_string(), "x");
     }
