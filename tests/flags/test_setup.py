@@ -59,10 +59,18 @@ def test_seat_0_starts_unless_first_player() -> None:
 def test_two_to_four_players() -> None:
     """PF-SETUP-4: "2–4 players"."""
     for bad in (1, 5, True):
-        with pytest.raises(PositionError, match="2 to 4 players"):
+        with pytest.raises(PositionError) as caught:
             FlagsGame(bad)
-    with pytest.raises(PositionError, match="first_player 3"):
+        assert (caught.value.code, caught.value.data) == (
+            "game.player_count",
+            {"game": "flags", "players": bad, "low": 2, "high": 4},
+        )
+    with pytest.raises(PositionError) as caught:
         FlagsGame(3, FlagsOptions(first_player=3))
+    assert (caught.value.code, caught.value.data) == (
+        "game.first_player",
+        {"first_player": 3, "players": 3},
+    )
 
 
 def test_same_seed_same_deal_other_seed_other_deal() -> None:

@@ -53,10 +53,34 @@ def is_integer(value: Any) -> bool:
 def check_integer(value: Any, field: str) -> int:
     """``value`` as an integer the engines can hold; ``not_an_integer``/``integer_too_large``."""
     if not is_integer(value):
-        raise PositionError("position.not_an_integer", field=field, value=value)
+        raise PositionError("position.not_an_integer", field=field, value=json_fact(value))
     if not INT_MIN <= value <= INT_MAX:
         raise PositionError("position.integer_too_large", field=field)
     return int(value)
+
+
+def json_fact(value: Any) -> Any:
+    """``value`` as a refusal's fact: JSON values stay as they are (a tuple becomes a list),
+    anything else is named by its type (``<bytes>``), never by its Python repr."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [json_fact(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): json_fact(v) for k, v in value.items()}
+    return f"<{type(value).__name__}>"
+
+
+def int_value(value: Any, field: str, *, low: int | None = None, high: int | None = None) -> int:
+    """``value`` (read at ``field``) as an integer from ``low`` to ``high`` (None: no bound).
+
+    Refusals, in this order: ``position.not_an_integer`` (a JSON ``true`` is no integer; a
+    value that is not JSON is named by its type), ``position.integer_too_large``,
+    ``position.out_of_range`` (facts ``low`` and ``high``, ``high`` may be None)."""
+    number = check_integer(value, field)
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise PositionError("position.out_of_range", field=field, value=number, low=low, high=high)
+    return number
 
 
 def int_field(
@@ -66,20 +90,19 @@ def int_field(
     *,
     low: int | None = None,
     high: int | None = None,
+    field: str | None = None,
 ) -> int:
     """``data[name]`` as an integer (``default`` when absent), from ``low`` to ``high`` if given.
 
     Refusals, in this order: ``position.missing_field`` (absent or null with no default),
     ``position.not_an_integer``, ``position.integer_too_large``, ``position.out_of_range``
     (facts ``low`` and ``high``; a range always gives ``low``, ``high`` may be None).
+    ``field`` names the field in refusals when it is not ``name`` (``pending.player``).
     """
     value = data.get(name, default)
     if value is None:
-        raise PositionError("position.missing_field", field=name)
-    number = check_integer(value, name)
-    if (low is not None and number < low) or (high is not None and number > high):
-        raise PositionError("position.out_of_range", field=name, value=number, low=low, high=high)
-    return number
+        raise PositionError("position.missing_field", field=field or name)
+    return int_value(value, field or name, low=low, high=high)
 
 
 def bool_field(data: Mapping[str, Any], name: str, default: bool | None = None) -> bool:

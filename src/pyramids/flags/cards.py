@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramids.core.errors import PositionError
+from pyramids.core.fields import json_fact
 from pyramids.flags.deck import CARD_DATA
-from pyramids.flags.pieces import BY_NAME, json_fact, mask_of
+from pyramids.flags.pieces import BY_NAME, mask_of
 
 GROUPS = ("EU", "Africa", "Caribbean", "Oil")
 """The card groups (PF-CARD-4: a card may be in two) of the win condition PF-WIN-2, in this order."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramids.core.errors import PositionError
-from pyramids.flags.pieces import json_fact, read_int
+from pyramids.core.fields import int_value, json_fact
 
 RULES_VERSION = "flags-2"
 DEFAULT_MAX_TURNS = 3000
@@ -26,8 +26,8 @@ class FlagsOptions:
             raise PositionError(
                 "position.not_a_boolean", field="actions", value=json_fact(self.actions)
             )
-        read_int(self.max_turns, "max_turns", 1)
-        read_int(self.first_player, "first_player", 0)
+        int_value(self.max_turns, "max_turns", low=1)
+        int_value(self.first_player, "first_player", low=0)
 
     def to_json(self) -> dict[str, Any]:
         """The options as the position notation's ``rules`` object."""

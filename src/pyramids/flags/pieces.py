@@ -7,9 +7,8 @@ scoring colours ``O P C X`` (pieces 18..29, in the bank). ``B3`` is the large bl
 
 from __future__ import annotations
 
-from typing import Any
-
 from pyramids.core.errors import PositionError
+from pyramids.core.fields import json_fact
 
 COLOURS = "KWYBGROPCX"
 """Colour letters, in piece order: black, white, yellow, blue, green, red (flag colours),
@@ -75,38 +74,6 @@ def is_flag_piece(p: int) -> bool:
 def is_scoring_piece(p: int) -> bool:
     """Whether ``p`` is one of the 12 scoring pieces (O P C X)."""
     return FIRST_SCORING <= p < NUM_PIECES
-
-
-def json_fact(value: Any) -> Any:
-    """``value`` as a refusal's fact: JSON values stay as they are (a tuple becomes a list),
-    anything else is named by its type (``<bytes>``), never by its Python repr."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (list, tuple)):
-        return [json_fact(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): json_fact(v) for k, v in value.items()}
-    return f"<{type(value).__name__}>"
-
-
-INT64_MIN = -(1 << 63)
-INT64_MAX = (1 << 63) - 1
-"""The integers both engines hold: a number of the notation beyond them is refused."""
-
-
-def read_int(value: Any, field: str, low: int, high: int | None = None) -> int:
-    """``value`` (read at ``field``) as an integer from ``low`` to ``high`` (None: no bound).
-
-    The shared ``position.*`` refusals of ``core.fields``, in its order:
-    ``position.not_an_integer`` (a JSON ``true`` is no integer), ``position.integer_too_large``
-    (beyond signed 64 bits: no engine holds it, so no value), ``position.out_of_range``."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise PositionError("position.not_an_integer", field=field, value=json_fact(value))
-    if not INT64_MIN <= value <= INT64_MAX:
-        raise PositionError("position.integer_too_large", field=field)
-    if value < low or (high is not None and value > high):
-        raise PositionError("position.out_of_range", field=field, value=value, low=low, high=high)
-    return value
 
 
 def parse_piece(text: object, field: str = "piece") -> int:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from pyramids.core.bits import bits_of
 from pyramids.core.errors import IllegalActionError
+from pyramids.core.fields import json_fact
 from pyramids.core.game import (
     CHANCE,
     TERMINAL,
@@ -42,7 +43,7 @@ from pyramids.flags.actions import (
 )
 from pyramids.flags.cards import CODES, PIECES_MASK
 from pyramids.flags.events import from_raw
-from pyramids.flags.pieces import NAMES, json_fact
+from pyramids.flags.pieces import NAMES
 from pyramids.flags.position import ACTION, CAPTURE, DEAL, NONE, STEAL, FlagsPosition, copy_position
 from pyramids.flags.rules import (
     action_options,

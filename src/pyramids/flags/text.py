@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pyramids.core.errors import ActionParseError, IllegalActionError, PositionError
+from pyramids.core.fields import int_field, int_value, json_fact
 from pyramids.core.game import Action
 from pyramids.flags.actions import (
     DEAL_BASE,
@@ -48,9 +49,7 @@ from pyramids.flags.pieces import (
     SIZE,
     is_flag_piece,
     is_scoring_piece,
-    json_fact,
     parse_piece,
-    read_int,
 )
 from pyramids.flags.position import (
     ACTION,
@@ -290,18 +289,6 @@ def position_to_json(pos: FlagsPosition) -> dict[str, Any]:
     return data
 
 
-def _int_field(
-    data: Mapping[str, Any], name: str, default: int | None, low: int, high: int, *, field: str = ""
-) -> int:
-    """``data[name]`` (``default`` when absent) from ``low`` to ``high``: the refusals of
-    ``core.fields.int_field`` (``position.missing_field`` first, then ``read_int``'s), the
-    field named ``field`` (default ``name``)."""
-    value = data.get(name, default)
-    if value is None:
-        raise PositionError("position.missing_field", field=field or name)
-    return read_int(value, field or name, low, high)
-
-
 def _code_list(value: Any, field: str, kind: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise PositionError("flags.not_a_code_list", field=field, kind=kind)
@@ -327,12 +314,12 @@ def read_position(data: Mapping[str, Any]) -> FlagsPosition:
     if unknown:
         raise PositionError("position.unknown_fields", field=None, fields=unknown)
     options = FlagsOptions.from_json(data.get("rules", {}))
-    players = _int_field(data, "players", None, 2, MAX_PLAYERS)
+    players = int_field(data, "players", low=2, high=MAX_PLAYERS)
     pos = FlagsPosition.start(
         players, FlagsOptions(actions=options.actions, max_turns=options.max_turns)
     )
-    to_move = _int_field(data, "to_move", 0, 0, players - 1)
-    turn = _int_field(data, "turn", 1, 1, options.max_turns)
+    to_move = int_field(data, "to_move", 0, low=0, high=players - 1)
+    turn = int_field(data, "turn", 1, low=1, high=options.max_turns)
     pos.to_move = to_move
     pos.turn = turn
 
@@ -459,7 +446,7 @@ def _load_end(pos: FlagsPosition, winner: Any, ranking: Any, pending: Any) -> No
     if winner is not None and ranking is not None:
         raise PositionError("flags.winner_and_ranking")
     if winner is not None:
-        winner = read_int(winner, "winner", 0, players - 1)
+        winner = int_value(winner, "winner", low=0, high=players - 1)
         if win_reason(pos.scored[winner], pos.scoring[winner]) is None:
             raise PositionError("flags.winner_without_win", seat=winner)
         pos.winner = winner
@@ -467,7 +454,7 @@ def _load_end(pos: FlagsPosition, winner: Any, ranking: Any, pending: Any) -> No
     if not isinstance(ranking, list) or len(ranking) != players:
         raise PositionError("flags.bad_ranking", value=json_fact(ranking), players=players)
     for i, r in enumerate(ranking):
-        read_int(r, f"ranking[{i}]", 1, players)
+        int_value(r, f"ranking[{i}]", low=1, high=players)
     for s in range(players):
         if win_reason(pos.scored[s], pos.scoring[s]) is not None:
             raise PositionError("flags.ranking_with_win", seat=s)
@@ -508,7 +495,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
     moved = pos.last
     made = tree_made(moved[0], pos.below, pos.above) if moved else ""
     if kind == "capture":
-        player = _int_field(pending, "player", None, 0, players - 1, field="pending.player")
+        player = int_field(pending, "player", low=0, high=players - 1, field="pending.player")
         card = parse_card(pending.get("card"), "pending.card")
         if not pos.scored[player] or pos.scored[player][-1] != card:
             raise PositionError("flags.capture_not_last_scored", card=CODES[card], seat=player)
@@ -560,7 +547,7 @@ def _load_pending(pos: FlagsPosition, pending: Any) -> None:
         pos.player = to_move
         return
     if kind == "steal":
-        victim = _int_field(pending, "from", None, 0, players - 1, field="pending.from")
+        victim = int_field(pending, "from", low=0, high=players - 1, field="pending.from")
         if victim == to_move:
             raise PositionError("flags.steal_from_self")
         if not pos.hands[victim]:

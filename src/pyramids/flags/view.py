@@ -17,9 +17,10 @@ from typing import Any, NamedTuple
 
 from pyramids.core.bits import bits_of
 from pyramids.core.errors import PositionError
+from pyramids.core.fields import json_fact
 from pyramids.flags.cards import CODES, NUM_CARDS
 from pyramids.flags.options import FlagsOptions
-from pyramids.flags.pieces import NAMES, json_fact
+from pyramids.flags.pieces import NAMES
 from pyramids.flags.position import ACTION, CAPTURE, DEAL, NONE, STEAL, FlagsPosition
 from pyramids.flags.rules import towers
 from pyramids.flags.scoring import points

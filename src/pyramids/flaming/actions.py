@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from pyramids.core.errors import ActionParseError, PositionError
+from pyramids.core.fields import json_fact
 from pyramids.core.game import Action
 from pyramids.flaming.tiles import HALF, MAX_ROW, NAMES, ROW, check_spot, col_of, parse_tile, row_of
 
@@ -96,17 +97,6 @@ def parse_tile_at(text: object, field: str = "tile") -> tuple[int, int]:
     tile = parse_tile(m.group(1), field)
     key = check_spot(int(m.group(2)), int(m.group(3)))
     return tile, key
-
-
-def json_fact(value: object) -> object:
-    """``value`` when it is JSON data (a refusal's fact), else the name of its type."""
-    if value is None or isinstance(value, (str, bool, int, float)):
-        return value
-    if isinstance(value, list):
-        return [json_fact(v) for v in value]
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        return {k: json_fact(v) for k, v in value.items()}
-    return type(value).__name__
 
 
 def action_to_text(action: Action) -> str:

@@ -14,8 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramids.core.errors import PositionError
-from pyramids.core.fields import bool_field, check_integer, known_fields, object_field, str_field
-from pyramids.flaming.actions import json_fact
+from pyramids.core.fields import (
+    bool_field,
+    check_integer,
+    json_fact,
+    known_fields,
+    object_field,
+    str_field,
+)
 from pyramids.flaming.tiles import ALL_TILES, BASIC_TILES
 
 RULES_VERSION = "flaming-2"

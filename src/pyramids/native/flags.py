@@ -23,6 +23,7 @@ from typing import Any, Self
 
 from pyramids.core.bits import bits_of
 from pyramids.core.errors import IllegalActionError, PositionError
+from pyramids.core.fields import json_fact
 from pyramids.core.game import (
     Action,
     Event,
@@ -37,7 +38,6 @@ from pyramids.flags.actions import NUM_ACTIONS
 from pyramids.flags.events import from_raw
 from pyramids.flags.game import FlagsGame
 from pyramids.flags.options import FlagsOptions
-from pyramids.flags.pieces import json_fact
 from pyramids.flags.position import FlagsPosition
 from pyramids.flags.state import FlagsState
 from pyramids.flags.svg import position_svg
