@@ -6,6 +6,7 @@
 //! (the greedy bot), `evaluation` and `reflex`, and the determinization of a seat's view.
 //! Randomness is always a caller's [`PyRandom`], draw for draw CPython's `random.Random`.
 
+pub mod fields;
 pub mod pyjson;
 pub mod pyrandom;
 pub mod refusal;

@@ -5,6 +5,7 @@
 use crate::consts::*;
 use crate::deck::{CODES, NUM_CARDS, PIECES_MASK};
 use crate::state::*;
+use pyramids_core::fields::{int_field, int_field_at, int_value, known_fields};
 use pyramids_core::Refusal;
 use serde_json::{json, Map, Value};
 
@@ -44,59 +45,6 @@ pub fn as_int(v: &Value) -> Option<i128> {
     }
 }
 
-/// `pieces.read_int`: `v` (read at `field`) as an integer from `low` to `high` (None: no
-/// bound), with the shared `position.*` refusals of `core.fields` in their order.
-pub fn read_int(v: &Value, field: &str, low: i64, high: Option<i64>) -> R<i64> {
-    let Some(i) = as_int(v) else {
-        return Err(refuse("position.not_an_integer")
-            .with("field", field)
-            .with("value", v.clone()));
-    };
-    let Ok(i) = i64::try_from(i) else {
-        return Err(refuse("position.integer_too_large").with("field", field));
-    };
-    if i < low || high.is_some_and(|h| i > h) {
-        return Err(refuse("position.out_of_range")
-            .with("field", field)
-            .with("value", i)
-            .with("low", low)
-            .with("high", high));
-    }
-    Ok(i)
-}
-
-/// `core.fields.int_field` with a range: `data[name]` (`default` when absent or null).
-fn int_field(
-    data: &Map<String, Value>,
-    name: &str,
-    field: &str,
-    default: Option<i64>,
-    low: i64,
-    high: i64,
-) -> R<i64> {
-    match (data.get(name), default) {
-        (None, Some(d)) => read_int(&Value::from(d), field, low, Some(high)),
-        (None | Some(Value::Null), _) => Err(refuse("position.missing_field").with("field", field)),
-        (Some(v), _) => read_int(v, field, low, Some(high)),
-    }
-}
-
-/// `position.unknown_fields` for the keys of `data` not in `known` (sorted).
-fn known_fields(data: &Map<String, Value>, known: &[&str], field: Option<&str>) -> R<()> {
-    let mut unknown: Vec<&str> = data
-        .keys()
-        .map(|k| k.as_str())
-        .filter(|k| !known.contains(k))
-        .collect();
-    unknown.sort_unstable();
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    Err(refuse("position.unknown_fields")
-        .with("field", field)
-        .with("fields", unknown))
-}
-
 /// `FlagsOptions.from_json` then its checks: (actions, max_turns, first_player).
 pub fn parse_options(data: &Value) -> R<(bool, i64, i64)> {
     let Value::Object(m) = data else {
@@ -114,11 +62,11 @@ pub fn parse_options(data: &Value) -> R<(bool, i64, i64)> {
     };
     let max_turns = match m.get("max_turns") {
         None => 3000,
-        Some(v) => read_int(v, "max_turns", 1, None)?,
+        Some(v) => int_value(v, "max_turns", 1, None)?,
     };
     let first_player = match m.get("first_player") {
         None => 0,
-        Some(v) => read_int(v, "first_player", 0, None)?,
+        Some(v) => int_value(v, "first_player", 0, None)?,
     };
     Ok((actions, max_turns, first_player))
 }
@@ -216,11 +164,11 @@ pub fn read_position_value(value: &Value) -> R<State> {
     known_fields(data, &TOP_KEYS, None)?;
     let empty = Value::Object(Map::new());
     let (actions, max_turns, _) = parse_options(data.get("rules").unwrap_or(&empty))?;
-    let players = int_field(data, "players", "players", None, 2, MAX_PLAYERS as i64)?;
+    let players = int_field(data, "players", None, 2, Some(MAX_PLAYERS as i64))?;
     let n = players as usize;
     let mut pos = State::start(n, actions, max_turns, 0);
-    let to_move = int_field(data, "to_move", "to_move", Some(0), 0, players - 1)?;
-    let turn = int_field(data, "turn", "turn", Some(1), 1, max_turns)?;
+    let to_move = int_field(data, "to_move", Some(0), 0, Some(players - 1))?;
+    let turn = int_field(data, "turn", Some(1), 1, Some(max_turns))?;
     pos.to_move = to_move as u8;
     pos.turn = turn;
 
@@ -423,7 +371,7 @@ fn load_end(
         return Err(refuse("flags.winner_and_ranking"));
     }
     if let Some(w) = winner {
-        let w = read_int(w, "winner", 0, Some(n as i64 - 1))? as usize;
+        let w = int_value(w, "winner", 0, Some(n as i64 - 1))? as usize;
         if win_reason(pos.scored_cards(w), pos.scoring[w]).is_none() {
             return Err(refuse("flags.winner_without_win").with("seat", w));
         }
@@ -443,7 +391,7 @@ fn load_end(
     }
     let mut ranks = Vec::with_capacity(n);
     for (i, x) in r.iter().enumerate() {
-        ranks.push(read_int(x, &format!("ranking[{i}]"), 1, Some(n as i64))?);
+        ranks.push(int_value(x, &format!("ranking[{i}]"), 1, Some(n as i64))?);
     }
     for s in 0..n {
         if win_reason(pos.scored_cards(s), pos.scoring[s]).is_some() {
@@ -507,7 +455,8 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
         pos.tree_made(moved[0] as usize)
     };
     if kind == "capture" {
-        let player = int_field(p, "player", "pending.player", None, 0, n as i64 - 1)? as usize;
+        let player =
+            int_field_at(p, "player", "pending.player", None, 0, Some(n as i64 - 1))? as usize;
         let card = parse_card_value(p.get("card"), "pending.card")?;
         if pos.scored_cards(player).last() != Some(&(card as u8)) {
             return Err(refuse("flags.capture_not_last_scored")
@@ -604,7 +553,8 @@ fn load_pending(pos: &mut State, pending: &Value) -> R<()> {
             Ok(())
         }
         "steal" => {
-            let victim = int_field(p, "from", "pending.from", None, 0, n as i64 - 1)? as usize;
+            let victim =
+                int_field_at(p, "from", "pending.from", None, 0, Some(n as i64 - 1))? as usize;
             if victim == to_move {
                 return Err(refuse("flags.steal_from_self"));
             }

@@ -18,7 +18,7 @@ pub mod codec;
 pub mod events;
 pub mod fault;
 pub mod features;
-pub mod fields;
+pub use pyramids_core::fields;
 pub mod mayhem;
 pub mod options;
 pub mod placement;

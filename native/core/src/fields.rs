@@ -1,9 +1,9 @@
 //! The shared position readers of `pyramids/core/fields.py`, with its `position.*` codes and
 //! facts: a JSON integer the engines can hold, a boolean, a string, an object with known keys.
-//! The position and options readers (`codec.rs`, `options.rs`) read through these so both
+//! Both games' position and options readers read through these, so the native and the Python
 //! engines refuse a field with the same code and facts.
 
-use pyramids_core::Refusal;
+use crate::Refusal;
 use serde_json::{Map, Value};
 
 /// `check_integer(value, field)`: a JSON integer (a `true` is none) that fits an i64.
@@ -48,6 +48,11 @@ fn present<'a>(
     }
 }
 
+/// `int_value(value, field, low=low, high=high)`: an integer the engines hold, in range.
+pub fn int_value(value: &Value, field: &str, low: i64, high: Option<i64>) -> Result<i64, Refusal> {
+    check_range(check_integer(value, field)?, field, low, high)
+}
+
 /// `int_field(data, name, default, low=low, high=high)`.
 pub fn int_field(
     data: &Map<String, Value>,
@@ -56,9 +61,24 @@ pub fn int_field(
     low: i64,
     high: Option<i64>,
 ) -> Result<i64, Refusal> {
+    int_field_at(data, name, name, default, low, high)
+}
+
+/// `int_field(data, name, default, low=low, high=high, field=field)`: refusals name `field`
+/// (`pending.player`) rather than the key `name`.
+pub fn int_field_at(
+    data: &Map<String, Value>,
+    name: &str,
+    field: &str,
+    default: Option<i64>,
+    low: i64,
+    high: Option<i64>,
+) -> Result<i64, Refusal> {
     let default = default.map(Value::from);
-    let value = present(data, name, default.as_ref())?;
-    check_range(check_integer(value, name)?, name, low, high)
+    match data.get(name).or(default.as_ref()) {
+        Some(v) if !v.is_null() => int_value(v, field, low, high),
+        _ => Err(Refusal::position("position.missing_field").with("field", field)),
+    }
 }
 
 /// `bool_field(data, name, default)`.
