@@ -6,14 +6,16 @@ offers the whole ``pyramids.core.game.State`` protocol plus the public accessors
 Python ``FlamingState`` that host code reads (``board``, ``hand``, ``pending`` ...;
 ``position`` builds the Python position from the native fields). Errors are the Python
 engine's classes with its texts; events are the Python engine's typed events, made by its
-``from_raw`` from the native raw tuples; views are the Python ``FlamingView``.
-``ENGINE`` is what the descriptor's ``native`` names (``pyramids.core.engine``).
+``from_raw`` from the native raw tuples; views are the Python ``FlamingView``, built by
+keyword from the fields the Rust side sends by name. Positions, snapshots, views and
+options cross the boundary as dicts, never JSON text (docs/NATIVE.md, "The boundary").
+``ENGINE`` is what the descriptor's ``native`` names (``pyramids.games.engine``); the
+state's Rust object is ``state.native`` (``pyramids.core.native.NativeState``).
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -38,8 +40,8 @@ _I128 = 1 << 127
 _I64 = 1 << 63
 
 
-def _options_json(game: FlamingGame) -> str:
-    return json.dumps(dict(game.options))
+def _options(game: FlamingGame) -> dict[str, Any]:
+    return dict(game.options)
 
 
 def _is_json_data(value: object) -> bool:
@@ -57,10 +59,9 @@ def _is_json_data(value: object) -> bool:
     return False
 
 
-def snapshot_of(pos: FlamingPosition, options: FlamingOptions) -> str:
+def snapshot_of(pos: FlamingPosition, options: FlamingOptions) -> dict[str, Any]:
     """Every field of a Python position in the native snapshot form (``snapshot.rs``)."""
-    return json.dumps(
-        {
+    return {
             "options": options.to_record(),
             "players": len(pos.hands),
             "board": [[k, t] for k, t in pos.board.items()],
@@ -80,7 +81,6 @@ def snapshot_of(pos: FlamingPosition, options: FlamingOptions) -> str:
             "overlooked": pos.overlooked,
             "candidates": sorted(pos.candidates),
         }
-    )
 
 
 class NativeFlamingState(State):
@@ -201,25 +201,7 @@ class NativeFlamingState(State):
     @property
     def position(self) -> FlamingPosition:
         """A Python ``FlamingPosition`` with this state's fields (a new copy each time)."""
-        (board, hands, piles, hidden, known, out, quenched, to_move, turn, responsible,
-         pending, pending_key, winner, ranking, overlooked) = self._s.fields()  # fmt: skip
-        pos = FlamingPosition(
-            board=dict(board),
-            hands=hands,
-            piles=piles,
-            hidden=hidden,
-            known=known,
-            out=out,
-            quenched=dict(quenched),
-            to_move=to_move,
-            turn=turn,
-            responsible=responsible,
-            pending=pending,
-            pending_key=pending_key,
-            winner=winner,
-            ranking=ranking,
-            overlooked=overlooked,
-        )
+        pos = FlamingPosition(**self._s.fields())
         rebuild(pos)
         return pos
 
@@ -240,36 +222,34 @@ class NativeFlamingState(State):
     @property
     def to_move(self) -> int:
         """The active player."""
-        return int(self._s.summary()[0])
+        return int(self._s.to_move)
 
     @property
     def responsible(self) -> int:
         """P: the player who suffers this turn's mayhem (FP-MAYHEM-3, FP-CURSE-3)."""
-        return int(self._s.summary()[2])
+        return int(self._s.responsible)
 
     @property
     def turn(self) -> int:
         """The turn number, from 1."""
-        return int(self._s.summary()[1])
+        return int(self._s.turn)
 
     @property
     def pending(self) -> tuple[int, int]:
         """(NONE/FALL/DIE/CHECK, key of the falling tile or the rolling ember)."""
-        s = self._s.summary()
-        return int(s[3]), int(s[4])
+        return int(self._s.pending), int(self._s.pending_key)
 
     @property
     def checker(self) -> int | None:
         """The seat whose check is pending (FP-CALL-2), or None."""
-        s = self._s.summary()
-        if s[3] == CHECK and not self.is_terminal():
-            return (int(s[0]) + 1) % self.num_players
+        if self._s.pending == CHECK and not self.is_terminal():
+            return (int(self._s.to_move) + 1) % self.num_players
         return None
 
     @property
     def overlooked(self) -> bool:
         """Whether overlooked mayhem stands (FP-CALL-5)."""
-        return bool(self._s.summary()[5])
+        return bool(self._s.overlooked)
 
     @property
     def winner(self) -> int | None:
@@ -286,17 +266,17 @@ class NativeFlamingState(State):
     @property
     def out(self) -> list[int]:
         """Tiles removed from the game during play, in order."""
-        return list(self._s.fields()[5])
+        return list(self._s.out)
 
     @property
     def quenched(self) -> dict[int, int]:
         """Quenched ember -> bit mask of the tiles it touched at the roll (FP-DIE-6)."""
-        return dict(self._s.fields()[6])
+        return dict(self._s.quenched)
 
     @property
     def in_play(self) -> int:
         """Bit mask of the tiles still in the game (pyramid, hands and piles)."""
-        return int(self._s.summary()[6])
+        return int(self._s.in_play)
 
     def raw_events(self) -> list[tuple[Any, ...]]:
         """The last apply's events as the Python engine's raw tuples."""
@@ -323,13 +303,12 @@ class NativeFlamingState(State):
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5)."""
-        data: dict[str, Any] = json.loads(self._s.to_json())
+        data: dict[str, Any] = self._s.to_json()
         return data
 
     def view(self, player: int | None) -> FlamingView:
         """What ``player`` may know (FP-VIEW-1); None for a spectator."""
-        f = self._s.view(player)
-        return FlamingView(f[0], f[1], self.game.options, *f[2:])
+        return FlamingView(options=self.game.options, **self._s.view(player))
 
     def __repr__(self) -> str:
         return f"NativeFlamingState({self.to_json()!r})"
@@ -345,11 +324,11 @@ class NativeFlamingGame(FlamingGame):
     def new_initial_state(self, seed: int) -> NativeFlamingState:  # type: ignore[override]
         """FP-SETUP-1..4: shuffle with ``random.Random(seed)``, then deal (natively)."""
         if type(seed) is int and -_I128 < seed < _I128:
-            native = _native.flaming_new_game(self.num_players, _options_json(self), seed)
+            native = _native.flaming_new_game(self.num_players, _options(self), seed)
         else:
             tiles = sorted(self.options_obj.tiles)
             random.Random(seed).shuffle(tiles)
-            native = _native.flaming_deal(self.num_players, _options_json(self), tiles)
+            native = _native.flaming_deal(self.num_players, _options(self), tiles)
         return NativeFlamingState(self, native)
 
     def state_from_json(self, data: Mapping[str, Any]) -> NativeFlamingState:  # type: ignore[override]
@@ -375,7 +354,7 @@ class NativeFlamingGame(FlamingGame):
             )
         version, internal, gauss = rng.getstate()
         try:
-            native, after = _native.flaming_determinize(view_json(view), list(internal))
+            native, after = _native.flaming_determinize(view_record(view), list(internal))
         except ValueError:
             pos = py_determinize(view, rng)  # raises what the Python engine raises
             return NativeFlamingState(
@@ -388,10 +367,10 @@ class NativeFlamingGame(FlamingGame):
         return f"NativeFlamingGame({self.num_players}, {self.options_obj!r})"
 
 
-def view_json(view: FlamingView) -> str:
-    """``view`` in the form the Rust ``View::from_json`` reads (``overlooked`` included)."""
-    return json.dumps(
-        {
+def view_record(view: FlamingView) -> dict[str, Any]:
+    """``view`` in the exchange form the Rust ``View`` reads, by field name (``overlooked``
+    included): a dict, never text."""
+    return {
             "player": view.player,
             "players": view.players,
             "options": dict(view.options),
@@ -413,12 +392,10 @@ def view_json(view: FlamingView) -> str:
             "ranking": None if view.ranking is None else list(view.ranking),
             "overlooked": view.overlooked,
         }
-    )
 
 
 def _game_of(native: Any) -> NativeFlamingGame:
-    rules = json.loads(native.to_json())["rules"]
-    return NativeFlamingGame(int(native.num_players), FlamingOptions.from_json(rules))
+    return NativeFlamingGame(int(native.num_players), FlamingOptions.from_json(native.rules))
 
 
 def load_position(data: Mapping[str, Any]) -> NativeFlamingState:
@@ -428,7 +405,7 @@ def load_position(data: Mapping[str, Any]) -> NativeFlamingState:
         native = _native.flaming_from_snapshot(snapshot_of(state.position, state.options))
         return NativeFlamingState(_game_of(native), native)
     try:
-        native = _native.flaming_from_json(json.dumps(data))
+        native = _native.flaming_from_json(data)
     except ValueError as exc:
         raise PositionError(str(exc)) from None
     return NativeFlamingState(_game_of(native), native)
@@ -445,6 +422,16 @@ def from_python(state: State) -> NativeFlamingState:
     return NativeFlamingState(game, _native.flaming_from_snapshot(snapshot_of(pos, options)), trail)
 
 
+def native_of(state: State) -> Any:
+    """The Rust state (``_native.FlamingState``) of ``state``: a native state's own (no
+    copy), a Python ``FlamingState``'s built from its fields (every hidden fact and what
+    each seat knows), never through text."""
+    if isinstance(state, NativeFlamingState):
+        return state.native
+    pos: FlamingPosition = state.position  # type: ignore[attr-defined]
+    return _native.flaming_from_snapshot(snapshot_of(pos, state.options))  # type: ignore[attr-defined]
+
+
 class _Engine:
     """The native engine of Flaming Pyramids, as ``GameDescriptor.native`` names it."""
 
@@ -458,15 +445,15 @@ class _Engine:
         """A native state from the position JSON (PositionError as the Python engine)."""
         return load_position(data)
 
-    def view_json(self, view: View) -> str:
-        """The view in the form the Rust ``View::from_json`` reads."""
+    def view_record(self, view: View) -> dict[str, Any]:
+        """The view in the exchange form the Rust ``View`` reads (a dict by field name)."""
         if not isinstance(view, FlamingView):
             raise TypeError("not a Flaming Pyramids view")
-        return view_json(view)
+        return view_record(view)
 
-    def is_state(self, state: object) -> bool:
-        """Whether ``state`` is a native Flaming Pyramids state."""
-        return isinstance(state, NativeFlamingState)
+    def native_of(self, state: State) -> Any:
+        """The Rust state of a native or Python Flaming Pyramids state (``native_of``)."""
+        return native_of(state)
 
 
 ENGINE = _Engine()
@@ -478,6 +465,7 @@ __all__: Sequence[str] = (
     "NativeFlamingState",
     "from_python",
     "load_position",
+    "native_of",
     "snapshot_of",
-    "view_json",
+    "view_record",
 )
