@@ -173,8 +173,8 @@ def serve(
     engine: EngineOption = None,
 ) -> None:
     """Run the server: play in the browser at the printed address."""
-    # the server's games, bots and searches (and their worker processes) follow the process's
-    # PYRAMIDS_ENGINE: the server code never names an engine
+    # checked here; the server's settings do not carry the choice yet (issue 32 follow-up):
+    # its games, bots and searches play on auto (the native core when built)
     use_engine(engine)
     try:
         import uvicorn
