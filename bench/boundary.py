@@ -59,7 +59,9 @@ def per_call(fn: Callable[[], object], calls: int, repeats: int) -> float:
     return statistics.median(rounds)
 
 
-def measure(name: str, calls: int, search_calls: int, repeats: int, budget: int) -> dict[str, float]:
+def measure(
+    name: str, calls: int, search_calls: int, repeats: int, budget: int
+) -> dict[str, float]:
     """Every figure for game ``name`` (microseconds per call)."""
     state = mid_game(name, "native")
     seat = state.current_player()

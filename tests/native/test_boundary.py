@@ -17,16 +17,16 @@ import pytest
 
 pytest.importorskip("pyramids._native")
 
-from pyramids.bots import native_search  # noqa: E402
-from pyramids.bots.ismcts import SearchSettings  # noqa: E402
-from pyramids.bots.oracle import OracleMCTSBot  # noqa: E402
-from pyramids.core.game import State  # noqa: E402
-from pyramids.core.native import NativeState  # noqa: E402
-from pyramids.flags.position import FlagsPosition  # noqa: E402
-from pyramids.flags.view import FlagsView  # noqa: E402
-from pyramids.flaming.position import FlamingPosition  # noqa: E402
-from pyramids.flaming.view import FlamingView  # noqa: E402
-from pyramids.games import descriptor, load_position, make_game  # noqa: E402
+from pyramids.bots import native_search
+from pyramids.bots.ismcts import SearchSettings
+from pyramids.bots.oracle import OracleMCTSBot
+from pyramids.core.game import State
+from pyramids.core.native import NativeState
+from pyramids.flags.position import FlagsPosition
+from pyramids.flags.view import FlagsView
+from pyramids.flaming.position import FlamingPosition
+from pyramids.flaming.view import FlamingView
+from pyramids.games import descriptor, load_position, make_game
 
 GAMES = ("flaming", "flags")
 VIEWS = {"flaming": FlamingView, "flags": FlagsView}

@@ -24,8 +24,8 @@ native = pytest.importorskip("pyramids._native")
 
 from pyramids.analysis.bench import CHANCE_SEED_OFFSET, play_timed, setup_of  # noqa: E402
 from pyramids.bots import make_bot  # noqa: E402
-from pyramids.core.native import NativeState
 from pyramids.core.game import CHANCE, Game, State  # noqa: E402
+from pyramids.core.native import NativeState  # noqa: E402
 from pyramids.flags.actions import MOVE_BASE, SWAP_BASE, TABLE, decode_move  # noqa: E402
 from pyramids.flags.rules import tree_made  # noqa: E402
 from pyramids.games import make_game  # noqa: E402

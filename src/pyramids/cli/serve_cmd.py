@@ -173,9 +173,8 @@ def serve(
     engine: EngineOption = None,
 ) -> None:
     """Run the server: play in the browser at the printed address."""
-    # checked here; the server's settings do not carry the choice yet (issue 32 follow-up):
-    # its games, bots and searches play on auto (the native core when built)
-    use_engine(engine)
+    # the server's tables play on the settings' engine; bots search on their table's
+    choice = use_engine(engine)
     try:
         import uvicorn
 
@@ -200,6 +199,7 @@ def serve(
             allowed_origins=allowed_origin or [],
             limits=parse_limits(limit or []),
             instance=instance,
+            engine=choice,
         )
     except ValueError as exc:
         typer.echo(f"pyramids: {exc}", err=True)

@@ -19,6 +19,8 @@ import os
 from collections.abc import Mapping
 from enum import StrEnum
 
+from pyramids.core.native import NativeState
+
 
 class Engine(StrEnum):
     """An engine choice: ``auto`` (resolved by ``resolve_engine``), ``native`` or ``python``."""
@@ -51,14 +53,10 @@ def check_engine(engine: str | None, *, source: str = "engine") -> Engine:
     try:
         return Engine(choice)
     except ValueError:
-        raise EngineError(
-            f"unknown {source} {raw!r} (choose {', '.join(ENGINES)})"
-        ) from None
+        raise EngineError(f"unknown {source} {raw!r} (choose {', '.join(ENGINES)})") from None
 
 
-def engine_from_env(
-    engine: str | None = None, environ: Mapping[str, str] | None = None
-) -> Engine:
+def engine_from_env(engine: str | None = None, environ: Mapping[str, str] | None = None) -> Engine:
     """For an entry point only: ``engine`` if given, else ``$PYRAMIDS_ENGINE``, else
     ``auto``, checked (EngineError naming the option or the variable)."""
     if engine is not None:
@@ -80,6 +78,11 @@ def native_build_error() -> str | None:
 def native_available() -> bool:
     """Whether the native core is built and imports."""
     return native_build_error() is None
+
+
+def engine_of(state: object) -> Engine:
+    """The engine ``state`` runs on: ``native`` for a ``NativeState``, else ``python``."""
+    return NATIVE if isinstance(state, NativeState) else PYTHON
 
 
 def resolve_engine(engine: str | None = None, *, has_native: bool = True) -> Engine:

@@ -38,9 +38,9 @@ from pyramids.core.game import (
 from pyramids.flags.actions import NUM_ACTIONS
 from pyramids.flags.events import from_raw
 from pyramids.flags.game import FlagsGame
-from pyramids.flags.state import FlagsState
 from pyramids.flags.options import FlagsOptions
 from pyramids.flags.position import FlagsPosition
+from pyramids.flags.state import FlagsState
 from pyramids.flags.svg import position_svg
 from pyramids.flags.text import action_to_text, parse_action, position_to_json, read_position
 from pyramids.flags.view import FlagsView

@@ -62,25 +62,25 @@ def _is_json_data(value: object) -> bool:
 def snapshot_of(pos: FlamingPosition, options: FlamingOptions) -> dict[str, Any]:
     """Every field of a Python position in the native snapshot form (``snapshot.rs``)."""
     return {
-            "options": options.to_record(),
-            "players": len(pos.hands),
-            "board": [[k, t] for k, t in pos.board.items()],
-            "hands": pos.hands,
-            "piles": pos.piles,
-            "hidden": pos.hidden,
-            "known": pos.known,
-            "out": pos.out,
-            "quenched": [[e, m] for e, m in sorted(pos.quenched.items())],
-            "to_move": pos.to_move,
-            "turn": pos.turn,
-            "responsible": pos.responsible,
-            "pending": pos.pending,
-            "pending_key": pos.pending_key,
-            "winner": pos.winner,
-            "ranking": pos.ranking,
-            "overlooked": pos.overlooked,
-            "candidates": sorted(pos.candidates),
-        }
+        "options": options.to_record(),
+        "players": len(pos.hands),
+        "board": [[k, t] for k, t in pos.board.items()],
+        "hands": pos.hands,
+        "piles": pos.piles,
+        "hidden": pos.hidden,
+        "known": pos.known,
+        "out": pos.out,
+        "quenched": [[e, m] for e, m in sorted(pos.quenched.items())],
+        "to_move": pos.to_move,
+        "turn": pos.turn,
+        "responsible": pos.responsible,
+        "pending": pos.pending,
+        "pending_key": pos.pending_key,
+        "winner": pos.winner,
+        "ranking": pos.ranking,
+        "overlooked": pos.overlooked,
+        "candidates": sorted(pos.candidates),
+    }
 
 
 class NativeFlamingState(State):
@@ -371,27 +371,27 @@ def view_record(view: FlamingView) -> dict[str, Any]:
     """``view`` in the exchange form the Rust ``View`` reads, by field name (``overlooked``
     included): a dict, never text."""
     return {
-            "player": view.player,
-            "players": view.players,
-            "options": dict(view.options),
-            "to_move": view.to_move,
-            "turn": view.turn,
-            "responsible": view.responsible,
-            "pending": view.pending,
-            "pending_key": view.pending_key,
-            "board": [[k, t] for k, t in view.board.items()],
-            "out": list(view.out),
-            "hand": None if view.hand is None else list(view.hand),
-            "hand_sizes": list(view.hand_sizes),
-            "pile_sizes": list(view.pile_sizes),
-            "pile_known": [list(p) for p in view.pile_known],
-            "hand_known": [list(h) for h in view.hand_known],
-            "in_play": view.in_play,
-            "quenched": [[e, m] for e, m in view.quenched],
-            "winner": view.winner,
-            "ranking": None if view.ranking is None else list(view.ranking),
-            "overlooked": view.overlooked,
-        }
+        "player": view.player,
+        "players": view.players,
+        "options": dict(view.options),
+        "to_move": view.to_move,
+        "turn": view.turn,
+        "responsible": view.responsible,
+        "pending": view.pending,
+        "pending_key": view.pending_key,
+        "board": [[k, t] for k, t in view.board.items()],
+        "out": list(view.out),
+        "hand": None if view.hand is None else list(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "pile_sizes": list(view.pile_sizes),
+        "pile_known": [list(p) for p in view.pile_known],
+        "hand_known": [list(h) for h in view.hand_known],
+        "in_play": view.in_play,
+        "quenched": [[e, m] for e, m in view.quenched],
+        "winner": view.winner,
+        "ranking": None if view.ranking is None else list(view.ranking),
+        "overlooked": view.overlooked,
+    }
 
 
 def _game_of(native: Any) -> NativeFlamingGame:
