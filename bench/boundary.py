@@ -6,7 +6,8 @@ a dict), loading a position (``load_position`` of that dict), and one native sea
 of a fixed iteration budget: the oracle's search from the native state, from the Python
 engine's state of the same position, and the ISMCTS search from the seat's view. Each
 figure is the median over ``--repeats`` rounds of the per-call time of a round of
-``--calls`` calls (search: ``--search-calls``). Only APIs that exist before and after
+``--calls`` calls (search: ``--search-calls``), in processor time of this process
+(``time.process_time_ns``: other load on the machine changes it little). Only APIs that exist before and after
 issue 32 are used, so the same script measures both (docs/NATIVE.md, "The boundary's cost").
 
     .venv/bin/python bench/boundary.py
@@ -52,10 +53,10 @@ def per_call(fn: Callable[[], object], calls: int, repeats: int) -> float:
     fn()  # warm up
     rounds = []
     for _ in range(repeats):
-        start = time.perf_counter_ns()
+        start = time.process_time_ns()
         for _ in range(calls):
             fn()
-        rounds.append((time.perf_counter_ns() - start) / calls / 1000)
+        rounds.append((time.process_time_ns() - start) / calls / 1000)
     return statistics.median(rounds)
 
 

@@ -9,6 +9,7 @@ built from its fields.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import random
 from typing import Any
@@ -56,6 +57,22 @@ def test_rust_sends_exactly_the_view_fields_by_name(name: str) -> None:
         sent = state.native.view(seat)
         assert isinstance(sent, dict)
         assert set(sent) == fields, (seat, set(sent) ^ fields)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_view_field_on_one_side_only_is_an_error(name: str) -> None:
+    """A view class with a field Rust does not send, or without one it sends, is refused
+    by name (never a view with shifted values)."""
+    state = mid_game(name, "native")
+    fields = VIEWS[name]._fields
+    extra = collections.namedtuple("extra", [*fields, "colour"])  # type: ignore[misc]
+    missing = collections.namedtuple("missing", [f for f in fields if f != "turn"])  # type: ignore[misc]
+    native: Any = state.native  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="colour"):
+        native.view_as(extra, {}, 0)
+    with pytest.raises(TypeError, match="turn"):
+        native.view_as(missing, {}, 0)
+    assert native.view_as(VIEWS[name], {}, 0)._fields == fields
 
 
 @pytest.mark.parametrize("name", GAMES)

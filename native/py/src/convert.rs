@@ -5,7 +5,9 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::{intern, IntoPyObjectExt};
 use serde_json::{Map, Number, Value};
 
 /// Plain Python data (dict with str keys, list, tuple, str, int within 64 bits, finite
@@ -60,4 +62,111 @@ pub fn py_to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 /// (the text never crosses the boundary).
 pub fn py_to_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(py_to_value(obj)?.to_string())
+}
+
+/// Values sent by field name, in the order the Rust side builds them.
+pub struct Fields<'py> {
+    py: Python<'py>,
+    items: Vec<(&'static str, Bound<'py, PyAny>)>,
+}
+
+impl<'py> Fields<'py> {
+    /// No field yet.
+    pub fn new(py: Python<'py>, capacity: usize) -> Self {
+        Fields {
+            py,
+            items: Vec::with_capacity(capacity),
+        }
+    }
+
+    /// Add the field `name`.
+    pub fn add<T: IntoPyObject<'py>>(&mut self, name: &'static str, value: T) -> PyResult<()> {
+        let value = value.into_bound_py_any(self.py)?;
+        self.items.push((name, value));
+        Ok(())
+    }
+
+    /// The fields as a dict by name.
+    pub fn into_dict(self) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(self.py);
+        for (name, value) in self.items {
+            d.set_item(name, value)?;
+        }
+        Ok(d)
+    }
+
+    /// An instance of the named tuple class `cls` built from these fields by name, with
+    /// `supplied` (a field the caller gives, e.g. `options`) set to `value`. The class's
+    /// `_fields` are matched to the names sent once per class (cached in `layout`); a
+    /// field on one side only is a TypeError naming it, never a shifted value.
+    pub fn into_named_tuple(
+        self,
+        layout: &'static GILOnceCell<Layout>,
+        cls: &Bound<'py, PyType>,
+        supplied: &'static str,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let names: Vec<&'static str> = self.items.iter().map(|(n, _)| *n).collect();
+        let cached = layout.get_or_try_init(py, || Layout::of(cls, &names, supplied))?;
+        let fresh;
+        let plan = if cached.class.bind(py).is(cls) && cached.names == names {
+            cached
+        } else {
+            fresh = Layout::of(cls, &names, supplied)?;
+            &fresh
+        };
+        let mut values: Vec<Option<Bound<'py, PyAny>>> =
+            self.items.into_iter().map(|(_, v)| Some(v)).collect();
+        let mut ordered = Vec::with_capacity(plan.order.len());
+        for slot in &plan.order {
+            ordered.push(match slot {
+                Some(i) => values[*i]
+                    .take()
+                    .unwrap_or_else(|| py.None().into_bound(py)),
+                None => value.clone(),
+            });
+        }
+        let tuple = PyTuple::new(py, ordered)?;
+        py.get_type::<PyTuple>()
+            .call_method1(intern!(py, "__new__"), (cls, tuple))
+    }
+}
+
+/// Where each field of a named tuple class comes from among the names sent.
+pub struct Layout {
+    class: Py<PyType>,
+    names: Vec<&'static str>,
+    order: Vec<Option<usize>>,
+}
+
+impl Layout {
+    fn of(cls: &Bound<'_, PyType>, names: &[&'static str], supplied: &str) -> PyResult<Layout> {
+        let fields: Vec<String> = cls.getattr(intern!(cls.py(), "_fields"))?.extract()?;
+        let mut order = Vec::with_capacity(fields.len());
+        for f in &fields {
+            if f == supplied {
+                order.push(None);
+                continue;
+            }
+            let i = names.iter().position(|n| n == f).ok_or_else(|| {
+                PyTypeError::new_err(format!(
+                    "{} has a field {f:?} that the native engine does not send",
+                    cls.name().map(|n| n.to_string()).unwrap_or_default()
+                ))
+            })?;
+            order.push(Some(i));
+        }
+        if let Some(extra) = names.iter().find(|n| !fields.iter().any(|f| f == *n)) {
+            return Err(PyTypeError::new_err(format!(
+                "the native engine sends a field {extra:?} that {} does not have",
+                cls.name().map(|n| n.to_string()).unwrap_or_default()
+            )));
+        }
+        Ok(Layout {
+            class: cls.clone().unbind(),
+            names: names.to_vec(),
+            order,
+        })
+    }
 }

@@ -11,7 +11,8 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use pyo3::{intern, IntoPyObjectExt};
 use pyramids_core::{Action, GameState, PyRandom};
 use pyramids_flags::consts::{bits, piece_name};
@@ -19,7 +20,7 @@ use pyramids_flags::deck::CODES;
 use pyramids_flags::state::{Ev, WinReason, GROUPS};
 use pyramids_flags::{State, View};
 
-use crate::convert::{py_to_text, py_to_value};
+use crate::convert::{py_to_text, py_to_value, Fields, Layout};
 use crate::refusal::value_to_py;
 
 /// A native Pyramids and Flags state (all hidden facts), recording events for Python.
@@ -109,7 +110,7 @@ fn ev_to_py(py: Python<'_>, e: &Ev) -> PyResult<PyObject> {
 }
 
 /// The fields of a `FlagsView` but `options`, by name.
-fn view_to_py<'py>(py: Python<'py>, v: &View) -> PyResult<Bound<'py, PyDict>> {
+fn view_to_py<'py>(py: Python<'py>, v: &View) -> PyResult<Fields<'py>> {
     let n = v.players as usize;
     let table = v.as_table();
     let towers: PyResult<Vec<PyObject>> = table.towers().iter().map(|t| tup(py, t)).collect();
@@ -150,27 +151,30 @@ fn view_to_py<'py>(py: Python<'py>, v: &View) -> PyResult<Bound<'py, PyDict>> {
     } else {
         py.None()
     };
-    let d = PyDict::new(py);
-    d.set_item(intern!(py, "player"), v.player)?;
-    d.set_item(intern!(py, "players"), v.players)?;
-    d.set_item(intern!(py, "to_move"), v.to_move)?;
-    d.set_item(intern!(py, "turn"), v.turn)?;
-    d.set_item(intern!(py, "towers"), PyTuple::new(py, towers?)?)?;
-    d.set_item(intern!(py, "bank"), tup(py, &bank)?)?;
-    d.set_item(intern!(py, "scoring"), tup(py, &v.scoring[..n])?)?;
-    d.set_item(intern!(py, "scored"), PyTuple::new(py, scored?)?)?;
-    d.set_item(intern!(py, "hand"), hand)?;
-    d.set_item(intern!(py, "hand_sizes"), tup(py, &v.hand_sizes[..n])?)?;
-    d.set_item(intern!(py, "deck_size"), v.deck_size)?;
-    d.set_item(intern!(py, "known_hands"), PyTuple::new(py, known_hands?)?)?;
-    d.set_item(intern!(py, "known_deck"), PyTuple::new(py, known_deck?)?)?;
-    d.set_item(intern!(py, "last_moved"), tup(py, v.last_moved())?)?;
-    d.set_item(intern!(py, "pending"), pending)?;
-    d.set_item(intern!(py, "tree"), tree)?;
-    d.set_item(intern!(py, "winner"), winner)?;
-    d.set_item(intern!(py, "ranking"), ranking)?;
-    Ok(d)
+    let mut f = Fields::new(py, 18);
+    f.add("player", v.player)?;
+    f.add("players", v.players)?;
+    f.add("to_move", v.to_move)?;
+    f.add("turn", v.turn)?;
+    f.add("towers", PyTuple::new(py, towers?)?)?;
+    f.add("bank", tup(py, &bank)?)?;
+    f.add("scoring", tup(py, &v.scoring[..n])?)?;
+    f.add("scored", PyTuple::new(py, scored?)?)?;
+    f.add("hand", hand)?;
+    f.add("hand_sizes", tup(py, &v.hand_sizes[..n])?)?;
+    f.add("deck_size", v.deck_size)?;
+    f.add("known_hands", PyTuple::new(py, known_hands?)?)?;
+    f.add("known_deck", PyTuple::new(py, known_deck?)?)?;
+    f.add("last_moved", tup(py, v.last_moved())?)?;
+    f.add("pending", pending)?;
+    f.add("tree", tree)?;
+    f.add("winner", winner)?;
+    f.add("ranking", ranking)?;
+    Ok(f)
 }
+
+/// How `FlagsView`'s fields are laid out from the names `view_to_py` sends.
+static VIEW_LAYOUT: GILOnceCell<Layout> = GILOnceCell::new();
 
 /// A view from the exchange form as a Python dict (`pyramids.native.flags.view_record`).
 pub fn view_of(data: &Bound<'_, PyAny>) -> PyResult<View> {
@@ -284,7 +288,24 @@ impl PyFlagsState {
             None => None,
             Some(p) => Some(seat(&self.inner, p)?),
         };
-        view_to_py(py, &self.inner.view(p))
+        view_to_py(py, &self.inner.view(p))?.into_dict()
+    }
+
+    /// The view as an instance of `cls` (the named tuple `FlagsView`) with `options`, its
+    /// fields matched by name (a field on one side only: TypeError).
+    #[pyo3(signature = (cls, options, player=None))]
+    fn view_as<'py>(
+        &self,
+        py: Python<'py>,
+        cls: &Bound<'py, PyType>,
+        options: &Bound<'py, PyAny>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let p = match player {
+            None => None,
+            Some(p) => Some(seat(&self.inner, p)?),
+        };
+        view_to_py(py, &self.inner.view(p))?.into_named_tuple(&VIEW_LAYOUT, cls, "options", options)
     }
 
     /// The view of `player` in the exchange form (`View::from_json` reads it), as a dict.

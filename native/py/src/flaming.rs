@@ -8,14 +8,15 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use pyo3::{intern, IntoPyObjectExt};
 use pyramids_core::{GameState, PyRandom};
 use pyramids_flaming::events::Cell;
 use pyramids_flaming::{determinize, RawEvent, State, View};
 use serde_json::Value;
 
-use crate::convert::{py_to_text, py_to_value};
+use crate::convert::{py_to_text, py_to_value, Fields, Layout};
 use crate::refusal::value_to_py;
 
 /// A native Flaming Pyramids state (every hidden fact included).
@@ -90,35 +91,29 @@ fn bits_tuple<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyTuple>> 
 }
 
 /// The Python `FlamingView` fields but `options` (which the wrapper supplies), by name.
-fn view_dict<'py>(py: Python<'py>, v: &View) -> PyResult<Bound<'py, PyDict>> {
+fn view_fields<'py>(py: Python<'py>, v: &View) -> PyResult<Fields<'py>> {
     let n = usize::from(v.players);
     let quenched: Vec<(u8, u64)> = pyramids_flaming::board::bits(v.quenched)
         .map(|e| (e, v.quench_touch[pyramids_flaming::tiles::ember_slot(e)]))
         .collect();
-    let d = PyDict::new(py);
-    d.set_item(intern!(py, "player"), v.player)?;
-    d.set_item(intern!(py, "players"), v.players)?;
-    d.set_item(intern!(py, "to_move"), v.to_move)?;
-    d.set_item(intern!(py, "turn"), v.turn)?;
-    d.set_item(intern!(py, "responsible"), v.responsible)?;
-    d.set_item(intern!(py, "pending"), v.pending)?;
-    d.set_item(intern!(py, "pending_key"), v.pending_key)?;
-    d.set_item(intern!(py, "board"), board_dict(py, &v.board)?)?;
-    d.set_item(intern!(py, "out"), PyTuple::new(py, v.out.as_slice())?)?;
+    let mut f = Fields::new(py, 20);
+    f.add("player", v.player)?;
+    f.add("players", v.players)?;
+    f.add("to_move", v.to_move)?;
+    f.add("turn", v.turn)?;
+    f.add("responsible", v.responsible)?;
+    f.add("pending", v.pending)?;
+    f.add("pending_key", v.pending_key)?;
+    f.add("board", board_dict(py, &v.board)?)?;
+    f.add("out", PyTuple::new(py, v.out.as_slice())?)?;
     match &v.hand {
-        Some(h) => d.set_item(intern!(py, "hand"), PyTuple::new(py, h.as_slice())?)?,
-        None => d.set_item(intern!(py, "hand"), py.None())?,
+        Some(h) => f.add("hand", PyTuple::new(py, h.as_slice())?)?,
+        None => f.add("hand", py.None())?,
     }
-    d.set_item(
-        intern!(py, "hand_sizes"),
-        PyTuple::new(py, &v.hand_sizes[..n])?,
-    )?;
-    d.set_item(
-        intern!(py, "pile_sizes"),
-        PyTuple::new(py, &v.pile_sizes[..n])?,
-    )?;
-    d.set_item(
-        intern!(py, "pile_known"),
+    f.add("hand_sizes", PyTuple::new(py, &v.hand_sizes[..n])?)?;
+    f.add("pile_sizes", PyTuple::new(py, &v.pile_sizes[..n])?)?;
+    f.add(
+        "pile_known",
         PyTuple::new(
             py,
             (0..n)
@@ -126,8 +121,8 @@ fn view_dict<'py>(py: Python<'py>, v: &View) -> PyResult<Bound<'py, PyDict>> {
                 .collect::<PyResult<Vec<_>>>()?,
         )?,
     )?;
-    d.set_item(
-        intern!(py, "hand_known"),
+    f.add(
+        "hand_known",
         PyTuple::new(
             py,
             (0..n)
@@ -135,20 +130,20 @@ fn view_dict<'py>(py: Python<'py>, v: &View) -> PyResult<Bound<'py, PyDict>> {
                 .collect::<PyResult<Vec<_>>>()?,
         )?,
     )?;
-    d.set_item(intern!(py, "in_play"), v.in_play)?;
-    d.set_item(intern!(py, "quenched"), PyTuple::new(py, quenched)?)?;
-    d.set_item(
-        intern!(py, "winner"),
-        if v.winner >= 0 { Some(v.winner) } else { None },
-    )?;
+    f.add("in_play", v.in_play)?;
+    f.add("quenched", PyTuple::new(py, quenched)?)?;
+    f.add("winner", if v.winner >= 0 { Some(v.winner) } else { None })?;
     if v.ranked {
-        d.set_item(intern!(py, "ranking"), PyTuple::new(py, &v.ranking[..n])?)?;
+        f.add("ranking", PyTuple::new(py, &v.ranking[..n])?)?;
     } else {
-        d.set_item(intern!(py, "ranking"), py.None())?;
+        f.add("ranking", py.None())?;
     }
-    d.set_item(intern!(py, "overlooked"), v.overlooked)?;
-    Ok(d)
+    f.add("overlooked", v.overlooked)?;
+    Ok(f)
 }
+
+/// How `FlamingView`'s fields are laid out from the names `view_fields` sends.
+static VIEW_LAYOUT: GILOnceCell<Layout> = GILOnceCell::new();
 
 /// A view from the exchange form as a Python dict (`pyramids.native.flaming.view_record`).
 pub fn view_of(data: &Bound<'_, PyAny>) -> PyResult<View> {
@@ -158,6 +153,18 @@ pub fn view_of(data: &Bound<'_, PyAny>) -> PyResult<View> {
 /// The engine's options from the Python dict of rules options.
 fn options_text(options: &Bound<'_, PyAny>) -> PyResult<String> {
     py_to_text(options)
+}
+
+impl PyFlamingState {
+    /// The seat `player` names (None: a spectator); an error for a seat not in the game.
+    fn seat_of(&self, player: Option<i64>) -> PyResult<Option<usize>> {
+        let n = self.inner.n();
+        match player {
+            None => Ok(None),
+            Some(p) if (0..n as i64).contains(&p) => Ok(Some(p as usize)),
+            Some(p) => Err(err(format!("no seat {p} in a {n}-player game"))),
+        }
+    }
 }
 
 #[pymethods]
@@ -281,13 +288,26 @@ impl PyFlamingState {
 
     /// The view's `FlamingView` fields (all but `options`) by name.
     fn view<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyDict>> {
-        let n = self.inner.n();
-        let seat = match player {
-            None => None,
-            Some(p) if (0..n as i64).contains(&p) => Some(p as usize),
-            Some(p) => return Err(err(format!("no seat {p} in a {n}-player game"))),
-        };
-        view_dict(py, &self.inner.view(seat))
+        let seat = self.seat_of(player)?;
+        view_fields(py, &self.inner.view(seat))?.into_dict()
+    }
+
+    /// The view as an instance of `cls` (the named tuple `FlamingView`) with `options`,
+    /// its fields matched by name (a field on one side only: TypeError).
+    fn view_as<'py>(
+        &self,
+        py: Python<'py>,
+        cls: &Bound<'py, PyType>,
+        options: &Bound<'py, PyAny>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat_of(player)?;
+        view_fields(py, &self.inner.view(seat))?.into_named_tuple(
+            &VIEW_LAYOUT,
+            cls,
+            "options",
+            options,
+        )
     }
 
     /// The view in the exchange form `View::from_json` reads, as a dict.

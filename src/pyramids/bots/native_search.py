@@ -26,7 +26,7 @@ from typing import Any
 
 from pyramids.core.descriptor import GameDescriptor
 from pyramids.core.game import Action, State, View
-from pyramids.core.native import NativeState
+from pyramids.core.native import is_native_state
 from pyramids.games import engine_for
 from pyramids.games.engine import Engine, EngineError
 
@@ -77,7 +77,7 @@ def runs_natively(
     if not can_mirror(rng):
         return False
     if state is not None:
-        return isinstance(state, NativeState)
+        return is_native_state(state)
     return bool(desc.native) and engine_for(desc, engine) == Engine.NATIVE
 
 
@@ -173,8 +173,8 @@ def core_state(desc: GameDescriptor, state: State) -> Any:
     """The Rust state to search from: a ``NativeState``'s own object (no copy, no reload),
     a Python state's built from its fields by the game's native engine (``native_of``:
     every hidden fact and what each seat knows, never through text)."""
-    if isinstance(state, NativeState):
-        return state.native
+    if is_native_state(state):
+        return state.native  # type: ignore[attr-defined]
     return desc.load("native").native_of(state)
 
 

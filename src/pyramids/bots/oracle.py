@@ -35,7 +35,7 @@ from pyramids.bots.ismcts import (
     run_search,
 )
 from pyramids.core.game import Action, State, View
-from pyramids.core.native import NativeState
+from pyramids.core.native import is_native_state
 from pyramids.games import descriptor_of, load_position
 from pyramids.games.engine import Engine
 
@@ -78,7 +78,7 @@ class OracleMCTSBot:
                 desc, state=state, player=seat, legal=legal, settings=self.settings, rng=rng
             )
             return SearchResult(root_stats(raw), iterations, seconds)
-        if search == PYTHON_SEARCH and isinstance(state, NativeState):
+        if search == PYTHON_SEARCH and is_native_state(state):
             root = load_position(desc, state.to_json(), engine=Engine.PYTHON)
         else:
             root = state.clone()

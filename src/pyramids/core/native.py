@@ -21,9 +21,18 @@ class NativeState(Protocol):
         ...
 
 
+_KINDS: dict[type, bool] = {}
+"""``isinstance(state, NativeState)`` by the state's type (a runtime protocol check costs
+some 25 µs on Python 3.11; the wrappers' ``native`` is a class-level member)."""
+
+
 def is_native_state(state: object) -> bool:
-    """Whether ``state`` runs on a native engine (``NativeState``)."""
-    return isinstance(state, NativeState)
+    """Whether ``state`` runs on a native engine (``NativeState``), checked once per type."""
+    kind = type(state)
+    known = _KINDS.get(kind)
+    if known is None:
+        known = _KINDS[kind] = isinstance(state, NativeState)
+    return known
 
 
 __all__ = ["NativeState", "is_native_state"]

@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from enum import StrEnum
 
-from pyramids.core.native import NativeState
+from pyramids.core.native import is_native_state
 
 
 class Engine(StrEnum):
@@ -82,7 +82,7 @@ def native_available() -> bool:
 
 def engine_of(state: object) -> Engine:
     """The engine ``state`` runs on: ``native`` for a ``NativeState``, else ``python``."""
-    return NATIVE if isinstance(state, NativeState) else PYTHON
+    return NATIVE if is_native_state(state) else PYTHON
 
 
 def resolve_engine(engine: str | None = None, *, has_native: bool = True) -> Engine:

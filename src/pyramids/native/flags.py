@@ -275,7 +275,8 @@ class NativeFlagsState(State):
 
     def view(self, player: int | None) -> FlagsView:
         """What ``player`` may know (PF-VIEW); None for a spectator."""
-        return FlagsView(options=self.game.options, **self.native.view(player))
+        view: FlagsView = self.native.view_as(FlagsView, self.game.options, player)
+        return view
 
     def action_to_string(self, action: Action) -> str:
         """The action in the notation (PF-NOTE-1)."""

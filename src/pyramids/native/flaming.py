@@ -308,7 +308,8 @@ class NativeFlamingState(State):
 
     def view(self, player: int | None) -> FlamingView:
         """What ``player`` may know (FP-VIEW-1); None for a spectator."""
-        return FlamingView(options=self.game.options, **self._s.view(player))
+        view: FlamingView = self._s.view_as(FlamingView, self.game.options, player)
+        return view
 
     def __repr__(self) -> str:
         return f"NativeFlamingState({self.to_json()!r})"
