@@ -59,7 +59,7 @@ from pyramids.core import CHANCE, Event, GameRecord, PyramidsError
 from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.core.game import Game, State
 from pyramids.core.record import ReplayError, replay_actions
-from pyramids.games import descriptor, descriptors, make, make_game
+from pyramids.games import descriptor, descriptors, engine_for, make, make_game
 from pyramids.games.engine import Engine, EngineError
 
 __all__ = [  # the shared terminal machinery stays importable from here
@@ -230,7 +230,8 @@ def play(
     term.show(tr("seed_line", language, seed=seed))
     term.show(tr("seats_line", language, seats=", ".join(table.names(language))))
     for level in dict.fromkeys(table.kinds):
-        slow = python_note(level, language) if level in OFFERED else None
+        native = engine_for(desc, choice) == Engine.NATIVE
+        slow = python_note(level, language, native=native) if level in OFFERED else None
         if slow is not None:
             notes.append(slow)
     for note in notes:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from pyramids import games
+from pyramids.cli.engine_opt import use_engine
 from pyramids.cli.game_ui import ui_of
 from pyramids.cli.i18n import Lang, tr
 from pyramids.cli.io import apply_texts, fail, load_position
@@ -39,9 +40,12 @@ ColorOpt = Annotated[
 
 
 def load_state(desc: GameDescriptor, position: str) -> tuple[State, dict[str, Any]]:
-    """The position of ``desc``'s game named by POSITION (on the engine of ``$PYRAMIDS_ENGINE``),
-    and its raw JSON; exits 2 on a problem."""
-    return load_position(position, functools.partial(games.load_position, desc), sys.stdin)
+    """The position of ``desc``'s game named by POSITION (on the engine of ``$PYRAMIDS_ENGINE``,
+    else auto), and its raw JSON; exits 2 on a problem."""
+    engine = use_engine(None)
+    return load_position(
+        position, functools.partial(games.load_position, desc, engine=engine), sys.stdin
+    )
 
 
 def make_console(color: bool | None) -> Console:
