@@ -188,7 +188,9 @@ def analyse_game(
     status = console.status(working) if console.is_terminal else nullcontext()
     try:
         with status:
-            analysis = analyse_record(record, level=level.value, iterations=iterations, seed=seed)
+            analysis = analyse_record(
+                record, level=level.value, iterations=iterations, seed=seed, engine=choice
+            )
     except (PyramidsError, EngineError) as exc:
         fail(f"{source}: {said(exc, language)}")
     if as_json:
