@@ -25,6 +25,7 @@ native = pytest.importorskip("pyramids._native")
 from pyramids.analysis.bench import CHANCE_SEED_OFFSET, play_timed, setup_of  # noqa: E402
 from pyramids.bots import make_bot  # noqa: E402
 from pyramids.core.game import CHANCE, Game, State  # noqa: E402
+from pyramids.core.native import NativeState  # noqa: E402
 from pyramids.flags.actions import MOVE_BASE, SWAP_BASE, TABLE, decode_move  # noqa: E402
 from pyramids.flags.rules import tree_made  # noqa: E402
 from pyramids.games import make_game  # noqa: E402
@@ -51,9 +52,9 @@ MAX_DECISIONS = 400
 
 
 def _inner(state: State) -> Any:
-    """The PyO3 state object under a native wrapper state (Flaming ``native``, Flags ``inner``)."""
-    inner = getattr(state, "native", None)
-    return inner if inner is not None else state.inner  # type: ignore[attr-defined]
+    """The PyO3 state object under a native wrapper state (``NativeState.native``)."""
+    assert isinstance(state, NativeState)
+    return state.native
 
 
 def _games(name: str, players: int, options: dict[str, Any]) -> tuple[Game, Game]:

@@ -321,7 +321,7 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
     legal: list[Action] = state.legal_actions()
     good = list(random.Random(0).getstate()[1])
     settings = {"iterations": 5}
-    view_json = native_engine(descriptor("flaming")).view_json(state.view(state.current_player()))
+    view_json = native_engine(descriptor("flaming")).view_record(state.view(state.current_player()))
     seat = state.current_player()
     with pytest.raises(ValueError):
         native.search("flaming", "{not json", seat, legal, settings, good)

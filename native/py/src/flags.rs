@@ -5,17 +5,24 @@
 //! same `pyramids.core.errors` class, code and facts); misuse of the accessors (a piece or
 //! card number out of range) is a `ValueError`. Raw events come back as the
 //! Python rules' event tuples, so the wrapper builds the very same typed events.
+//!
+//! Data crosses by field name (docs/NATIVE.md, "The boundary"): positions, views and
+//! options arrive as Python dicts and leave as dicts keyed by the Python classes' field
+//! names (`view`, `position_fields`); never JSON text, never positional tuples.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
-use pyo3::IntoPyObjectExt;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use pyo3::{intern, IntoPyObjectExt};
 use pyramids_core::{Action, GameState, PyRandom, Refusal};
 use pyramids_flags::consts::{bits, piece_name};
 use pyramids_flags::deck::CODES;
 use pyramids_flags::state::{Ev, WinReason, GROUPS};
 use pyramids_flags::{State, View};
-use serde_json::Value;
+
+use crate::convert::{py_to_text, py_to_value, Fields, Layout};
+use crate::refusal::value_to_py;
 
 /// A native Pyramids and Flags state (all hidden facts), recording events for Python.
 #[pyclass(module = "pyramids._native")]
@@ -32,35 +39,6 @@ fn err(refusal: Refusal) -> PyErr {
 
 fn col(c: u8) -> String {
     (c as char).to_string()
-}
-
-/// A JSON value as Python data (dicts keep their key order).
-pub fn json_to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
-    Ok(match v {
-        Value::Null => py.None(),
-        Value::Bool(b) => b.into_py_any(py)?,
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                i.into_py_any(py)?
-            } else if let Some(u) = n.as_u64() {
-                u.into_py_any(py)?
-            } else {
-                n.as_f64().unwrap_or(f64::NAN).into_py_any(py)?
-            }
-        }
-        Value::String(s) => s.into_py_any(py)?,
-        Value::Array(a) => {
-            let items: PyResult<Vec<PyObject>> = a.iter().map(|x| json_to_py(py, x)).collect();
-            PyList::new(py, items?)?.into_py_any(py)?
-        }
-        Value::Object(m) => {
-            let d = PyDict::new(py);
-            for (k, x) in m {
-                d.set_item(k, json_to_py(py, x)?)?;
-            }
-            d.into_py_any(py)?
-        }
-    })
 }
 
 fn tup<T: for<'a> IntoPyObject<'a> + Copy>(py: Python<'_>, xs: &[T]) -> PyResult<PyObject> {
@@ -133,8 +111,8 @@ fn ev_to_py(py: Python<'_>, e: &Ev) -> PyResult<PyObject> {
     }
 }
 
-/// The fields of a `FlagsView` but `options`, in its order, as Python data.
-fn view_to_py(py: Python<'_>, v: &View) -> PyResult<PyObject> {
+/// The fields of a `FlagsView` but `options`, by name.
+fn view_to_py<'py>(py: Python<'py>, v: &View) -> PyResult<Fields<'py>> {
     let n = v.players as usize;
     let table = v.as_table();
     let towers: PyResult<Vec<PyObject>> = table.towers().iter().map(|t| tup(py, t)).collect();
@@ -157,7 +135,7 @@ fn view_to_py(py: Python<'_>, v: &View) -> PyResult<PyObject> {
         .map(|&(i, c)| (i, c).into_py_any(py))
         .collect();
     let pending = match v.pending_value() {
-        Some(p) => json_to_py(py, &p)?,
+        Some(p) => value_to_py(py, &p)?.unbind(),
         None => PyDict::new(py).into_py_any(py)?,
     };
     let tree = if v.tree == 0 {
@@ -175,27 +153,34 @@ fn view_to_py(py: Python<'_>, v: &View) -> PyResult<PyObject> {
     } else {
         py.None()
     };
-    let items: Vec<PyObject> = vec![
-        v.player.into_py_any(py)?,
-        v.players.into_py_any(py)?,
-        v.to_move.into_py_any(py)?,
-        v.turn.into_py_any(py)?,
-        PyTuple::new(py, towers?)?.into_py_any(py)?,
-        tup(py, &bank)?,
-        tup(py, &v.scoring[..n])?,
-        PyTuple::new(py, scored?)?.into_py_any(py)?,
-        hand,
-        tup(py, &v.hand_sizes[..n])?,
-        v.deck_size.into_py_any(py)?,
-        PyTuple::new(py, known_hands?)?.into_py_any(py)?,
-        PyTuple::new(py, known_deck?)?.into_py_any(py)?,
-        tup(py, v.last_moved())?,
-        pending,
-        tree.into_py_any(py)?,
-        winner,
-        ranking,
-    ];
-    PyTuple::new(py, items)?.into_py_any(py)
+    let mut f = Fields::new(py, 18);
+    f.add("player", v.player)?;
+    f.add("players", v.players)?;
+    f.add("to_move", v.to_move)?;
+    f.add("turn", v.turn)?;
+    f.add("towers", PyTuple::new(py, towers?)?)?;
+    f.add("bank", tup(py, &bank)?)?;
+    f.add("scoring", tup(py, &v.scoring[..n])?)?;
+    f.add("scored", PyTuple::new(py, scored?)?)?;
+    f.add("hand", hand)?;
+    f.add("hand_sizes", tup(py, &v.hand_sizes[..n])?)?;
+    f.add("deck_size", v.deck_size)?;
+    f.add("known_hands", PyTuple::new(py, known_hands?)?)?;
+    f.add("known_deck", PyTuple::new(py, known_deck?)?)?;
+    f.add("last_moved", tup(py, v.last_moved())?)?;
+    f.add("pending", pending)?;
+    f.add("tree", tree)?;
+    f.add("winner", winner)?;
+    f.add("ranking", ranking)?;
+    Ok(f)
+}
+
+/// How `FlagsView`'s fields are laid out from the names `view_to_py` sends.
+static VIEW_LAYOUT: GILOnceCell<Layout> = GILOnceCell::new();
+
+/// A view from the exchange form as a Python dict (`pyramids.native.flags.view_record`).
+pub fn view_of(data: &Bound<'_, PyAny>) -> PyResult<View> {
+    View::read_json(&py_to_text(data)?).map_err(err)
 }
 
 /// Bytes as ints (a `Vec<u8>` would reach Python as `bytes`).
@@ -278,9 +263,18 @@ impl PyFlagsState {
         self.inner.returns()
     }
 
-    /// The position notation as JSON text.
-    fn to_json(&self) -> String {
-        self.inner.to_position_json()
+    /// The position notation as a dict (the Python `position_to_json`'s keys in its order).
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        value_to_py(py, &pyramids_flags::position::position_value(&self.inner))
+    }
+
+    /// The rules options as the position notation's `rules` dict.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "actions"), self.inner.actions)?;
+        d.set_item(intern!(py, "max_turns"), self.inner.max_turns)?;
+        Ok(d)
     }
 
     /// The last apply's raw events as the Python rules' tuples.
@@ -293,24 +287,45 @@ impl PyFlagsState {
         self.inner.set_record_events(on);
     }
 
-    /// The view of `player` (None: public) as the `FlagsView` fields but `options`.
+    /// The view of `player` (None: public) as the `FlagsView` fields but `options`, by name.
     #[pyo3(signature = (player=None))]
-    fn view(&self, py: Python<'_>, player: Option<i64>) -> PyResult<PyObject> {
+    fn view<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyDict>> {
         let p = match player {
             None => None,
             Some(p) => Some(seat(&self.inner, p)?),
         };
-        view_to_py(py, &self.inner.view(p))
+        view_to_py(py, &self.inner.view(p))?.into_dict()
     }
 
-    /// The view of `player` in the `view_json` form (`View::from_json` reads it).
-    #[pyo3(signature = (player=None))]
-    fn view_json(&self, player: Option<i64>) -> PyResult<String> {
+    /// The view as an instance of `cls` (the named tuple `FlagsView`) with `options`, its
+    /// fields matched by name (a field on one side only: TypeError).
+    #[pyo3(signature = (cls, options, player=None))]
+    fn view_as<'py>(
+        &self,
+        py: Python<'py>,
+        cls: &Bound<'py, PyType>,
+        options: &Bound<'py, PyAny>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let p = match player {
             None => None,
             Some(p) => Some(seat(&self.inner, p)?),
         };
-        Ok(self.inner.view(p).to_json())
+        view_to_py(py, &self.inner.view(p))?.into_named_tuple(&VIEW_LAYOUT, cls, "options", options)
+    }
+
+    /// The view of `player` in the exchange form (`View::from_json` reads it), as a dict.
+    #[pyo3(signature = (player=None))]
+    fn view_record<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let p = match player {
+            None => None,
+            Some(p) => Some(seat(&self.inner, p)?),
+        };
+        value_to_py(py, &self.inner.view(p).to_value())
     }
 
     /// `action` as `viewer` sees it (hidden cards as `?`).
@@ -328,10 +343,12 @@ impl PyFlagsState {
         self.inner.pending
     }
 
-    /// The pending decision as the notation's object, as JSON text (`{}` if none).
-    fn pending_json(&self) -> String {
-        pyramids_flags::position::pending_value(&self.inner)
-            .map_or_else(|| "{}".into(), |v| v.to_string())
+    /// The pending decision as the notation's object, a dict (`{}` if none).
+    fn pending_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match pyramids_flags::position::pending_value(&self.inner) {
+            Some(v) => value_to_py(py, &v),
+            None => Ok(PyDict::new(py).into_any()),
+        }
     }
 
     /// The seat whose turn it is.
@@ -464,9 +481,8 @@ impl PyFlagsState {
         }
     }
 
-    /// Every field of the Python `FlagsPosition` but the options, in its order.
-    #[allow(clippy::type_complexity)]
-    fn position_fields(&self, py: Python<'_>) -> PyResult<PyObject> {
+    /// Every field of the Python `FlagsPosition` but the options, by name.
+    fn position_fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = &self.inner;
         let n = s.n();
         let hands: Vec<Vec<u32>> = (0..n).map(|q| ints(s.hand(q))).collect();
@@ -484,31 +500,30 @@ impl PyFlagsState {
             col(s.tree)
         };
         let ranking = s.ranking_slice().map(ints);
-        let items: Vec<PyObject> = vec![
-            s.below.to_vec().into_py_any(py)?,
-            s.above.to_vec().into_py_any(py)?,
-            s.bank.into_py_any(py)?,
-            s.scoring[..n].to_vec().into_py_any(py)?,
-            hands.into_py_any(py)?,
-            PyList::new(py, scored?)?.into_py_any(py)?,
-            ints(s.deck_cards()).into_py_any(py)?,
-            s.known[..n].to_vec().into_py_any(py)?,
-            tup(py, s.last_moved())?,
-            s.last_mask.into_py_any(py)?,
-            s.to_move.into_py_any(py)?,
-            s.turn.into_py_any(py)?,
-            s.pending.into_py_any(py)?,
-            s.player.into_py_any(py)?,
-            s.card.into_py_any(py)?,
-            tup(py, &taken)?,
-            colour.into_py_any(py)?,
-            s.victim.into_py_any(py)?,
-            tree.into_py_any(py)?,
-            tup(py, &to_deal)?,
-            s.winner.into_py_any(py)?,
-            ranking.into_py_any(py)?,
-        ];
-        PyTuple::new(py, items)?.into_py_any(py)
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "below"), s.below.to_vec())?;
+        d.set_item(intern!(py, "above"), s.above.to_vec())?;
+        d.set_item(intern!(py, "bank"), s.bank)?;
+        d.set_item(intern!(py, "scoring"), s.scoring[..n].to_vec())?;
+        d.set_item(intern!(py, "hands"), hands)?;
+        d.set_item(intern!(py, "scored"), PyList::new(py, scored?)?)?;
+        d.set_item(intern!(py, "deck"), ints(s.deck_cards()))?;
+        d.set_item(intern!(py, "known"), s.known[..n].to_vec())?;
+        d.set_item(intern!(py, "last"), tup(py, s.last_moved())?)?;
+        d.set_item(intern!(py, "last_mask"), s.last_mask)?;
+        d.set_item(intern!(py, "to_move"), s.to_move)?;
+        d.set_item(intern!(py, "turn"), s.turn)?;
+        d.set_item(intern!(py, "pending"), s.pending)?;
+        d.set_item(intern!(py, "player"), s.player)?;
+        d.set_item(intern!(py, "card"), s.card)?;
+        d.set_item(intern!(py, "taken"), tup(py, &taken)?)?;
+        d.set_item(intern!(py, "colour"), colour)?;
+        d.set_item(intern!(py, "victim"), s.victim)?;
+        d.set_item(intern!(py, "tree"), tree)?;
+        d.set_item(intern!(py, "to_deal"), tup(py, &to_deal)?)?;
+        d.set_item(intern!(py, "winner"), s.winner)?;
+        d.set_item(intern!(py, "ranking"), ranking)?;
+        Ok(d)
     }
 
     /// The piece's code (for debugging).
@@ -518,27 +533,36 @@ impl PyFlagsState {
     }
 }
 
-/// `FlagsGame(players, options).new_initial_state(seed)`.
+/// `FlagsGame(players, options).new_initial_state(seed)` (options: the record dict).
 #[pyfunction]
-fn flags_new_game(players: usize, options_json: &str, seed: i128) -> PyResult<PyFlagsState> {
-    let mut inner = State::try_new_game(players, options_json, seed).map_err(err)?;
+fn flags_new_game(
+    players: usize,
+    options: &Bound<'_, PyAny>,
+    seed: i128,
+) -> PyResult<PyFlagsState> {
+    let options = py_to_text(options)?;
+    let mut inner = State::try_new_game(players, &options, seed).map_err(err)?;
     inner.set_record_events(true);
     Ok(PyFlagsState { inner })
 }
 
-/// A state from the position notation (JSON text); PositionError (code and facts).
+/// A state from the position notation (a dict); PositionError (code and facts).
 #[pyfunction]
-fn flags_from_json(text: &str) -> PyResult<PyFlagsState> {
-    let mut inner = State::from_position(text).map_err(err)?;
+fn flags_from_json(data: &Bound<'_, PyAny>) -> PyResult<PyFlagsState> {
+    let value = py_to_value(data)?;
+    let mut inner = pyramids_flags::position::read_position_value(&value).map_err(err)?;
     inner.set_record_events(true);
     Ok(PyFlagsState { inner })
 }
 
-/// `determinize(view, rng)`: the view in `view_json` form and the generator's 625-word
-/// state; returns the state and the generator's state after.
+/// `determinize(view, rng)`: the view in exchange form (a dict) and the generator's
+/// 625-word state; returns the state and the generator's state after.
 #[pyfunction]
-fn flags_determinize(view_json: &str, rng_state: Vec<u32>) -> PyResult<(PyFlagsState, Vec<u32>)> {
-    let view = View::read_json(view_json).map_err(err)?;
+fn flags_determinize(
+    view: &Bound<'_, PyAny>,
+    rng_state: Vec<u32>,
+) -> PyResult<(PyFlagsState, Vec<u32>)> {
+    let view = view_of(view)?;
     let mut rng = PyRandom::from_state(&rng_state)
         .ok_or_else(|| PyValueError::new_err("bad random state"))?;
     let mut inner = pyramids_flags::determinize_checked(&view, &mut rng).map_err(err)?;

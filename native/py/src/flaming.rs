@@ -1,15 +1,25 @@
 //! Bindings of the native Flaming Pyramids engine (`pyramids_flaming`) for the wrapper
 //! `pyramids.native.flaming`. Refusals are raised as the Python engine raises them: the
 //! `pyramids.core.errors` class with the same code and facts (`crate::refusal::to_pyerr`).
-//! The internal exchange forms (snapshot, view JSON) fail with a plain `ValueError`.
+//! The internal exchange forms (snapshot, view) fail with a plain `ValueError`.
+//!
+//! Data crosses by field name (docs/NATIVE.md, "The boundary"): positions, snapshots,
+//! views and options arrive as Python dicts and leave as dicts keyed by the Python
+//! dataclasses' field names (`view`, `fields`) or as the view class itself (`view_as`);
+//! never JSON text, never positional tuples.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
-use pyo3::IntoPyObjectExt;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use pyo3::{intern, IntoPyObjectExt};
 use pyramids_core::{GameState, PyRandom, Refusal};
 use pyramids_flaming::events::Cell;
 use pyramids_flaming::{determinize, RawEvent, State, View};
+use serde_json::Value;
+
+use crate::convert::{py_to_text, py_to_value, Fields, Layout};
+use crate::refusal::value_to_py;
 
 use crate::refusal::to_pyerr;
 
@@ -86,77 +96,115 @@ fn bits_tuple<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyTuple>> 
     PyTuple::new(py, pyramids_flaming::board::bits(mask).collect::<Vec<u8>>())
 }
 
-/// The Python `FlamingView` fields after `options` (which the wrapper supplies), as a tuple.
-fn view_tuple<'py>(py: Python<'py>, v: &View) -> PyResult<Bound<'py, PyTuple>> {
+/// The Python `FlamingView` fields but `options` (which the wrapper supplies), by name.
+fn view_fields<'py>(py: Python<'py>, v: &View) -> PyResult<Fields<'py>> {
     let n = usize::from(v.players);
     let quenched: Vec<(u8, u64)> = pyramids_flaming::board::bits(v.quenched)
         .map(|e| (e, v.quench_touch[pyramids_flaming::tiles::ember_slot(e)]))
         .collect();
-    let items: Vec<Bound<'py, PyAny>> = vec![
-        v.player.into_bound_py_any(py)?,
-        v.players.into_bound_py_any(py)?,
-        v.to_move.into_bound_py_any(py)?,
-        v.turn.into_bound_py_any(py)?,
-        v.responsible.into_bound_py_any(py)?,
-        v.pending.into_bound_py_any(py)?,
-        v.pending_key.into_bound_py_any(py)?,
-        board_dict(py, &v.board)?.into_any(),
-        PyTuple::new(py, v.out.as_slice())?.into_any(),
-        match &v.hand {
-            Some(h) => PyTuple::new(py, h.as_slice())?.into_any(),
-            None => py.None().into_bound(py),
-        },
-        PyTuple::new(py, &v.hand_sizes[..n])?.into_any(),
-        PyTuple::new(py, &v.pile_sizes[..n])?.into_any(),
+    let mut f = Fields::new(py, 20);
+    f.add("player", v.player)?;
+    f.add("players", v.players)?;
+    f.add("to_move", v.to_move)?;
+    f.add("turn", v.turn)?;
+    f.add("responsible", v.responsible)?;
+    f.add("pending", v.pending)?;
+    f.add("pending_key", v.pending_key)?;
+    f.add("board", board_dict(py, &v.board)?)?;
+    f.add("out", PyTuple::new(py, v.out.as_slice())?)?;
+    match &v.hand {
+        Some(h) => f.add("hand", PyTuple::new(py, h.as_slice())?)?,
+        None => f.add("hand", py.None())?,
+    }
+    f.add("hand_sizes", PyTuple::new(py, &v.hand_sizes[..n])?)?;
+    f.add("pile_sizes", PyTuple::new(py, &v.pile_sizes[..n])?)?;
+    f.add(
+        "pile_known",
         PyTuple::new(
             py,
             (0..n)
                 .map(|s| PyTuple::new(py, v.pile_known[s].as_slice()))
                 .collect::<PyResult<Vec<_>>>()?,
-        )?
-        .into_any(),
+        )?,
+    )?;
+    f.add(
+        "hand_known",
         PyTuple::new(
             py,
             (0..n)
                 .map(|s| bits_tuple(py, v.hand_known[s]))
                 .collect::<PyResult<Vec<_>>>()?,
-        )?
-        .into_any(),
-        v.in_play.into_bound_py_any(py)?,
-        PyTuple::new(py, quenched)?.into_any(),
-        (if v.winner >= 0 { Some(v.winner) } else { None }).into_bound_py_any(py)?,
-        (if v.ranked {
-            Some(PyTuple::new(py, &v.ranking[..n])?)
-        } else {
-            None
-        })
-        .into_bound_py_any(py)?,
-        v.overlooked.into_bound_py_any(py)?,
-    ];
-    PyTuple::new(py, items)
+        )?,
+    )?;
+    f.add("in_play", v.in_play)?;
+    f.add("quenched", PyTuple::new(py, quenched)?)?;
+    f.add("winner", if v.winner >= 0 { Some(v.winner) } else { None })?;
+    if v.ranked {
+        f.add("ranking", PyTuple::new(py, &v.ranking[..n])?)?;
+    } else {
+        f.add("ranking", py.None())?;
+    }
+    f.add("overlooked", v.overlooked)?;
+    Ok(f)
+}
+
+/// How `FlamingView`'s fields are laid out from the names `view_fields` sends.
+static VIEW_LAYOUT: GILOnceCell<Layout> = GILOnceCell::new();
+
+/// A view from the exchange form as a Python dict (`pyramids.native.flaming.view_record`).
+pub fn view_of(data: &Bound<'_, PyAny>) -> PyResult<View> {
+    View::from_json(&py_to_text(data)?).map_err(internal)
+}
+
+/// The engine's options from the Python dict of rules options.
+fn options_text(options: &Bound<'_, PyAny>) -> PyResult<String> {
+    py_to_text(options)
+}
+
+impl PyFlamingState {
+    /// The seat `player` names (None: a spectator); an error for a seat not in the game.
+    fn seat_of(&self, player: Option<i64>) -> PyResult<Option<usize>> {
+        let n = self.inner.n();
+        match player {
+            None => Ok(None),
+            Some(p) if (0..n as i64).contains(&p) => Ok(Some(p as usize)),
+            Some(p) => Err(to_pyerr(
+                Refusal::position("flaming.no_such_seat")
+                    .with("seat", p)
+                    .with("players", n),
+            )),
+        }
+    }
 }
 
 #[pymethods]
 impl PyFlamingState {
-    /// `FlamingGame(players, options).new_initial_state(seed)` (options: `json.dumps(game.options)`).
+    /// `FlamingGame(players, options).new_initial_state(seed)` (options: the game's dict).
     #[staticmethod]
-    fn new_game(players: usize, options_json: &str, seed: i128) -> PyResult<Self> {
-        State::new_game(players, options_json, seed)
+    fn new_game(players: usize, options: &Bound<'_, PyAny>, seed: i128) -> PyResult<Self> {
+        State::new_game(players, &options_text(options)?, seed)
             .map(|inner| PyFlamingState { inner })
             .map_err(to_pyerr)
     }
 
-    /// A state from the position JSON text (events recorded).
+    /// A state from the position notation as a Python dict (events recorded).
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Self> {
-        let mut inner = State::from_position_json(text).map_err(to_pyerr)?;
+    fn from_json(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let value = py_to_value(data)?;
+        let mut inner = State::from_position_value(&value).map_err(to_pyerr)?;
         inner.set_record_events(true);
         Ok(PyFlamingState { inner })
     }
 
-    /// The position JSON text (the Python `to_json()`'s keys in its order).
-    fn to_json(&self) -> String {
-        self.inner.to_position_json()
+    /// The position notation as a dict (the Python `to_json()`'s keys in its order).
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        value_to_py(py, &Value::Object(self.inner.to_json_value()))
+    }
+
+    /// The rules options as the position notation's `rules` dict.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        value_to_py(py, &Value::Object(self.inner.opts.to_json()))
     }
 
     /// An independent copy.
@@ -251,79 +299,99 @@ impl PyFlamingState {
         self.inner.set_record_events(on);
     }
 
-    /// The view's fields (all but `options`), in `FlamingView` order.
-    fn view<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyTuple>> {
-        let n = self.inner.n();
-        let seat = match player {
-            None => None,
-            Some(p) if (0..n as i64).contains(&p) => Some(p as usize),
-            Some(p) => {
-                return Err(to_pyerr(
-                    Refusal::position("flaming.no_such_seat")
-                        .with("seat", p)
-                        .with("players", n),
-                ))
-            }
-        };
-        view_tuple(py, &self.inner.view(seat))
+    /// The view's `FlamingView` fields (all but `options`) by name.
+    fn view<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.seat_of(player)?;
+        view_fields(py, &self.inner.view(seat))?.into_dict()
     }
 
-    /// The view in the exchange form `View::from_json` reads.
-    fn view_json(&self, player: Option<usize>) -> PyResult<String> {
+    /// The view as an instance of `cls` (the named tuple `FlamingView`) with `options`,
+    /// its fields matched by name (a field on one side only: TypeError).
+    fn view_as<'py>(
+        &self,
+        py: Python<'py>,
+        cls: &Bound<'py, PyType>,
+        options: &Bound<'py, PyAny>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat_of(player)?;
+        view_fields(py, &self.inner.view(seat))?.into_named_tuple(
+            &VIEW_LAYOUT,
+            cls,
+            "options",
+            options,
+        )
+    }
+
+    /// The view in the exchange form `View::from_json` reads, as a dict.
+    fn view_record<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         match player {
             Some(p) if p >= self.inner.n() => Err(to_pyerr(
                 Refusal::position("flaming.no_such_seat")
                     .with("seat", p)
                     .with("players", self.inner.n()),
             )),
-            _ => Ok(self.inner.view(player).to_json()),
+            _ => {
+                let text = self.inner.view(player).to_json();
+                let value: Value =
+                    serde_json::from_str(&text).map_err(|e| internal(e.to_string()))?;
+                value_to_py(py, &value)
+            }
         }
     }
 
-    /// The position's fields for building a Python `FlamingPosition`: (board pairs in dict
-    /// order, hands, piles, hidden, known, out, quenched {ember: mask}, to_move, turn,
-    /// responsible, pending, pending_key, winner, ranking, overlooked).
-    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    /// The position's fields for building a Python `FlamingPosition`, by its field names:
+    /// board ({key: tile} in dict order), hands, piles, hidden, known, out, quenched
+    /// ({ember: mask}), to_move, turn, responsible, pending, pending_key, winner, ranking,
+    /// overlooked.
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = &self.inner;
         let n = s.n();
         let quenched = PyDict::new(py);
         for e in pyramids_flaming::board::bits(s.quenched) {
             quenched.set_item(e, s.quench_touch[pyramids_flaming::tiles::ember_slot(e)])?;
         }
-        let items: Vec<Bound<'py, PyAny>> = vec![
-            s.board
-                .in_order()
-                .into_iter()
-                .map(|(k, t)| (k, u16::from(t)))
-                .collect::<Vec<_>>()
-                .into_bound_py_any(py)?,
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "board"), board_dict(py, &s.board)?)?;
+        d.set_item(
+            intern!(py, "hands"),
             (0..n)
                 .map(|i| wide(s.hands[i].as_slice()))
-                .collect::<Vec<_>>()
-                .into_bound_py_any(py)?,
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item(
+            intern!(py, "piles"),
             (0..n)
                 .map(|i| wide(s.piles[i].as_slice()))
-                .collect::<Vec<_>>()
-                .into_bound_py_any(py)?,
-            wide(&s.hidden[..n]).into_bound_py_any(py)?,
-            s.known[..n].to_vec().into_bound_py_any(py)?,
-            wide(s.out.as_slice()).into_bound_py_any(py)?,
-            quenched.into_any(),
-            s.to_move.into_bound_py_any(py)?,
-            s.turn.into_bound_py_any(py)?,
-            s.responsible.into_bound_py_any(py)?,
-            s.pending.into_bound_py_any(py)?,
-            s.pending_key.into_bound_py_any(py)?,
-            (if s.winner >= 0 { Some(s.winner) } else { None }).into_bound_py_any(py)?,
-            (if s.ranked {
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item(intern!(py, "hidden"), wide(&s.hidden[..n]))?;
+        d.set_item(intern!(py, "known"), s.known[..n].to_vec())?;
+        d.set_item(intern!(py, "out"), wide(s.out.as_slice()))?;
+        d.set_item(intern!(py, "quenched"), quenched)?;
+        d.set_item(intern!(py, "to_move"), s.to_move)?;
+        d.set_item(intern!(py, "turn"), s.turn)?;
+        d.set_item(intern!(py, "responsible"), s.responsible)?;
+        d.set_item(intern!(py, "pending"), s.pending)?;
+        d.set_item(intern!(py, "pending_key"), s.pending_key)?;
+        d.set_item(
+            intern!(py, "winner"),
+            if s.winner >= 0 { Some(s.winner) } else { None },
+        )?;
+        d.set_item(
+            intern!(py, "ranking"),
+            if s.ranked {
                 Some(wide(&s.ranking[..n]))
             } else {
                 None
-            })
-            .into_bound_py_any(py)?,
-            s.overlooked.into_bound_py_any(py)?,
-        ];
-        PyTuple::new(py, items)
+            },
+        )?;
+        d.set_item(intern!(py, "overlooked"), s.overlooked)?;
+        Ok(d)
     }
 
     /// The pyramid: key -> tile in the Python dict's order.
@@ -349,23 +417,70 @@ impl PyFlamingState {
             .unwrap_or_default()
     }
 
-    /// (to_move, turn, responsible, pending, pending_key, overlooked, in_play).
-    fn summary(&self) -> (u8, i64, u8, u8, i32, bool, u64) {
-        let s = &self.inner;
-        (
-            s.to_move,
-            s.turn,
-            s.responsible,
-            s.pending,
-            s.pending_key,
-            s.overlooked,
-            s.in_play,
-        )
+    /// The active player.
+    #[getter]
+    fn to_move(&self) -> u8 {
+        self.inner.to_move
     }
 
-    /// Every field as JSON (`snapshot.rs`), for pickling and Python positions.
-    fn to_snapshot(&self) -> String {
-        self.inner.to_snapshot()
+    /// The turn number, from 1.
+    #[getter]
+    fn turn(&self) -> i64 {
+        self.inner.turn
+    }
+
+    /// P: the player who suffers this turn's mayhem.
+    #[getter]
+    fn responsible(&self) -> u8 {
+        self.inner.responsible
+    }
+
+    /// NONE, FALL, DIE or CHECK.
+    #[getter]
+    fn pending(&self) -> u8 {
+        self.inner.pending
+    }
+
+    /// The key of the falling tile or the rolling ember.
+    #[getter]
+    fn pending_key(&self) -> i32 {
+        self.inner.pending_key
+    }
+
+    /// Whether overlooked mayhem stands.
+    #[getter]
+    fn overlooked(&self) -> bool {
+        self.inner.overlooked
+    }
+
+    /// Bit mask of the tiles still in the game.
+    #[getter]
+    fn in_play(&self) -> u64 {
+        self.inner.in_play
+    }
+
+    /// The removed tiles, in order.
+    #[getter]
+    fn out(&self) -> Vec<u16> {
+        wide(self.inner.out.as_slice())
+    }
+
+    /// Quenched ember -> bit mask of the tiles it touched at the roll.
+    #[getter]
+    fn quenched<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = &self.inner;
+        let quenched = PyDict::new(py);
+        for e in pyramids_flaming::board::bits(s.quenched) {
+            quenched.set_item(e, s.quench_touch[pyramids_flaming::tiles::ember_slot(e)])?;
+        }
+        Ok(quenched)
+    }
+
+    /// Every field (`snapshot.rs`) as a dict, for pickling and Python positions.
+    fn to_snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value: Value =
+            serde_json::from_str(&self.inner.to_snapshot()).map_err(|e| internal(e.to_string()))?;
+        value_to_py(py, &value)
     }
 
     /// The placement spots in scan order.
@@ -376,23 +491,30 @@ impl PyFlamingState {
 
 /// `PyFlamingState.new_game`.
 #[pyfunction]
-fn flaming_new_game(players: usize, options_json: &str, seed: i128) -> PyResult<PyFlamingState> {
-    PyFlamingState::new_game(players, options_json, seed)
+fn flaming_new_game(
+    players: usize,
+    options: &Bound<'_, PyAny>,
+    seed: i128,
+) -> PyResult<PyFlamingState> {
+    PyFlamingState::new_game(players, options, seed)
 }
 
-/// A state from `to_snapshot`'s JSON (events recorded).
+/// A state from `to_snapshot`'s dict (events recorded).
 #[pyfunction]
-fn flaming_from_snapshot(text: &str) -> PyResult<PyFlamingState> {
-    let mut inner = State::from_snapshot(text).map_err(internal)?;
+fn flaming_from_snapshot(data: &Bound<'_, PyAny>) -> PyResult<PyFlamingState> {
+    let mut inner = State::from_snapshot(&py_to_text(data)?).map_err(internal)?;
     inner.set_record_events(true);
     Ok(PyFlamingState { inner })
 }
 
 /// The deal of already shuffled `tiles` (for seeds the native generator cannot take).
 #[pyfunction]
-fn flaming_deal(players: usize, options_json: &str, tiles: Vec<u8>) -> PyResult<PyFlamingState> {
-    let value: serde_json::Value =
-        serde_json::from_str(options_json).map_err(|e| internal(e.to_string()))?;
+fn flaming_deal(
+    players: usize,
+    options: &Bound<'_, PyAny>,
+    tiles: Vec<u8>,
+) -> PyResult<PyFlamingState> {
+    let value = py_to_value(options)?;
     let opts = pyramids_flaming::Options::from_json(&value).map_err(to_pyerr)?;
     let ok = (2..=6).contains(&players)
         && opts.first_player < players as i64
@@ -408,20 +530,20 @@ fn flaming_deal(players: usize, options_json: &str, tiles: Vec<u8>) -> PyResult<
     })
 }
 
-/// `PyFlamingState.from_json`.
+/// `PyFlamingState.from_json`: a state from the position notation as a dict.
 #[pyfunction]
-fn flaming_from_json(text: &str) -> PyResult<PyFlamingState> {
-    PyFlamingState::from_json(text)
+fn flaming_from_json(data: &Bound<'_, PyAny>) -> PyResult<PyFlamingState> {
+    PyFlamingState::from_json(data)
 }
 
-/// `determinize(view, rng)`: the view in exchange form and `rng.getstate()[1]`; returns the
-/// state and the generator's state after (for `rng.setstate((3, after, None))`).
+/// `determinize(view, rng)`: the view in exchange form (a dict) and `rng.getstate()[1]`;
+/// returns the state and the generator's state after (for `rng.setstate((3, after, None))`).
 #[pyfunction]
 fn flaming_determinize(
-    view_json: &str,
+    view: &Bound<'_, PyAny>,
     rng_state: Vec<u32>,
 ) -> PyResult<(PyFlamingState, Vec<u32>)> {
-    let view = View::from_json(view_json).map_err(internal)?;
+    let view = view_of(view)?;
     let mut rng = PyRandom::from_state(&rng_state)
         .ok_or_else(|| internal("a random state is 625 numbers".into()))?;
     let mut inner = determinize(&view, &mut rng);

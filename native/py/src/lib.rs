@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 mod bench;
+mod convert;
 mod flags;
 mod flaming;
 mod learned;

@@ -152,15 +152,15 @@ fn no_legal(legal: &[Action]) -> PyResult<()> {
     Ok(())
 }
 
-/// search(game, view_json, player, legal, settings, rng_state) -> (stats, iterations,
-/// seconds, rng_state_after): ISMCTS from a seat's view (`ENGINE.view_json(view)` of the
-/// game's wrapper), determinizing with the game's `determinize`. `stats` are
+/// search(game, view, player, legal, settings, rng_state) -> (stats, iterations,
+/// seconds, rng_state_after): ISMCTS from a seat's view (the dict `view_record(view)` of
+/// the game's wrapper builds by field name), determinizing with the game's `determinize`. `stats` are
 /// (action, visits, reward total), most visited first.
 #[pyfunction]
 fn search(
     py: Python<'_>,
     game: &str,
-    view_json: &str,
+    view: &Bound<'_, PyAny>,
     player: i64,
     legal: Vec<Action>,
     settings: &Bound<'_, PyDict>,
@@ -171,8 +171,7 @@ fn search(
     no_legal(&legal)?;
     let result = match game {
         "flaming" => {
-            let view =
-                pyramids_flaming::View::from_json(view_json).map_err(PyValueError::new_err)?;
+            let view = crate::flaming::view_of(view)?;
             let g = pyramids_flaming::policy::Search {
                 value: value.clone(),
             };
@@ -184,7 +183,7 @@ fn search(
             run(py, &g, sample, seat, &legal, &settings, &mut rng)
         }
         "flags" => {
-            let view = pyramids_flags::View::from_json(view_json).map_err(PyValueError::new_err)?;
+            let view = crate::flags::view_of(view)?;
             let g = pyramids_flags::policy::Search {
                 value: value.clone(),
             };
@@ -207,14 +206,14 @@ fn search(
     answer(result, &rng)
 }
 
-/// search_views(game, view_jsons, player, legal, settings, rng_state): `search`, each
+/// search_views(game, views, player, legal, settings, rng_state): `search`, each
 /// iteration first drawing one of the views uniformly (`randrange(len(views))`) and
 /// determinizing it (inference's particles, `pyramids.bots.inference.pick_particle`).
 #[pyfunction]
 fn search_views(
     py: Python<'_>,
     game: &str,
-    view_jsons: Vec<String>,
+    views: Vec<Bound<'_, PyAny>>,
     player: i64,
     legal: Vec<Action>,
     settings: &Bound<'_, PyDict>,
@@ -223,7 +222,7 @@ fn search_views(
     let (settings, value) = settings_of(settings, features_of(game)?)?;
     let mut rng = rng_of(&rng_state)?;
     no_legal(&legal)?;
-    if view_jsons.is_empty() {
+    if views.is_empty() {
         return Err(PyValueError::new_err(
             "search_views needs at least one view",
         ));
@@ -231,11 +230,10 @@ fn search_views(
     let seat = check_player(player, usize::MAX)?;
     let result = match game {
         "flaming" => {
-            let views = view_jsons
+            let views = views
                 .iter()
-                .map(|j| pyramids_flaming::View::from_json(j))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(PyValueError::new_err)?;
+                .map(crate::flaming::view_of)
+                .collect::<PyResult<Vec<_>>>()?;
             let g = pyramids_flaming::policy::Search {
                 value: value.clone(),
             };
@@ -249,11 +247,10 @@ fn search_views(
             run(py, &g, sample, seat, &legal, &settings, &mut rng)
         }
         "flags" => {
-            let views = view_jsons
+            let views = views
                 .iter()
-                .map(|j| pyramids_flags::View::from_json(j))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(PyValueError::new_err)?;
+                .map(crate::flags::view_of)
+                .collect::<PyResult<Vec<_>>>()?;
             let g = pyramids_flags::policy::Search {
                 value: value.clone(),
             };

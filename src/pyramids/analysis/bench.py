@@ -421,7 +421,7 @@ def bench(
 ) -> dict[str, Any]:
     """Run the benchmark of ``games`` (default: all), about ``seconds`` each; the figures.
 
-    ``engine`` (None: ``$PYRAMIDS_ENGINE``, else auto): ``python`` measures the Python
+    ``engine`` (None: auto): ``python`` measures the Python
     engines only; ``auto`` adds the native core's figures where it is built; ``native``
     insists (EngineError when it is not built)."""
     known = bench_games()

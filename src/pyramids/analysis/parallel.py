@@ -40,7 +40,7 @@ def play_chunks(
     otherwise ``jobs`` spawned processes take chunks (see ``chunks``). ``play_chunk`` must
     be a module-level function and ``config`` picklable; each result's game order is its
     position in its chunk's list. ``environ``: variables set in each worker process on top
-    of this one's (e.g. ``PYRAMIDS_ENGINE``, so that the workers play on the same engine).
+    of this one's (the engine is not one: it travels with the work, as a value).
 
     ``cluster`` (``ray://HOST:PORT`` or ``auto``, docs/RAY.md): the same chunks as Ray tasks
     instead (``ray_runner.play_on_cluster``), at most ``jobs`` at once; ``jobs`` 0 there

@@ -5,8 +5,8 @@ only when a cluster is asked for. Two spellings: ``ray://HOST:PORT`` (the Ray Cl
 the cluster's head, 10001 by default) and ``auto`` (``ray.init()``: ``$RAY_ADDRESS`` when set,
 else the Ray instance ``ray start`` began on this machine, else a new local instance for this
 run, stopped at the end). The chunks are the ones a local run would play; each task plays its
-chunk with the driver's ``PYRAMIDS_ENGINE`` and ``PYRAMIDS_GAMES`` (and the caller's
-``environ``), and returns what its worker runs (pyramids version, rules versions, engine) next
+chunk on the engine its work names (``SimConfig.engine``, a value) with the driver's
+``PYRAMIDS_GAMES`` (and the caller's ``environ``), and returns what its worker runs (pyramids version, rules versions, engine) next
 to its results, so that a node with another installation is refused instead of mixing its
 games in. Every failure is a ``ClusterError`` with a one-line message.
 """
@@ -41,9 +41,10 @@ CLIENT_PORT = 10001
 """The Ray Client server's default port on the head (``ray start --ray-client-server-port``)."""
 RAY_MISSING = "--cluster needs Ray: pip install 'pyramids[ray]'"
 CLIENT_MISSING = "--cluster ray://… needs the Ray Client: pip install 'pyramids[ray]'"
-FORWARDED = ("PYRAMIDS_ENGINE", "PYRAMIDS_GAMES")
-"""The driver's variables every task sees as the driver has them (unset: empty): the engine
-choice (``pyramids.games.engine.ENV_VAR``) and the added games (``pyramids.games.ENV_VAR``).
+FORWARDED = ("PYRAMIDS_GAMES",)
+"""The driver's variables every task sees as the driver has them (unset: empty): the added
+games (``pyramids.games.ENV_VAR``). The engine choice travels with the work, as a value
+(``SimConfig.engine``), never through the environment.
 A task sets them before it imports the registry, so this module imports it only in functions."""
 REACH_SECONDS = 5.0
 """How long to wait for a TCP connection to a ``ray://`` address before saying it is unreachable."""

@@ -27,7 +27,6 @@ from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.core.game import Event, Game, State
 from pyramids.core.record import play_game
 from pyramids.games import GAMES, descriptor, descriptors, engine_for, make, names
-from pyramids.games.engine import ENV_VAR, check_engine
 
 ENDINGS = ("win", "max_turns", "deck_out")
 """Event kinds that end a game by a safeguard, after ``win`` (a winner): the max_turns
@@ -188,7 +187,7 @@ class SimConfig:
 
     ``options`` are the rules options given (by ``OptionSpec`` name); the others take the
     game's defaults. ``engine``: ``auto``, ``native`` or ``python`` (None:
-    ``$PYRAMIDS_ENGINE``, else auto; ``pyramids.core.engine``), also in the workers.
+    auto; ``pyramids.games.engine``), carried to the workers and their bots as a value.
     ``cluster``: ``ray://HOST:PORT`` or ``auto`` to play on a Ray cluster (docs/RAY.md), where
     ``jobs`` 0 means one per CPU of the cluster; None: local processes.
     """
@@ -209,8 +208,9 @@ class SimConfig:
         return make(descriptor(self.game), self.players, dict(self.options), engine=self.engine)
 
     def environ(self) -> dict[str, str]:
-        """The variables a worker process needs to play as this process does (the engine)."""
-        return {} if self.engine is None else {ENV_VAR: check_engine(self.engine)}
+        """The variables a worker process needs besides the configuration: none (the
+        engine travels as ``engine``, a value, never through the environment)."""
+        return {}
 
 
 @dataclass
@@ -300,7 +300,7 @@ def play_one(config: SimConfig, index: int, game: Game | None = None) -> GameRes
     game = game or config.make_game()
     tally = tally_of(game.info.short_name)
     names = seat_bots(config.bots, config.players, index)
-    made = {name: make_bot(name) for name in set(names)}
+    made = {name: make_bot(name, engine=config.engine) for name in set(names)}
     counts = dict.fromkeys(tally.kinds, 0)
     turns = 0
     ending: str | None = None

@@ -168,7 +168,7 @@ class TournamentConfig:
     schedule: str = "permutations"
     options: Mapping[str, Any] = field(default_factory=dict)
     engine: str | None = None
-    """``auto``, ``native`` or ``python`` (None: ``$PYRAMIDS_ENGINE``, else auto)."""
+    """``auto``, ``native`` or ``python`` (None: auto), carried to the workers as a value."""
     cluster: str | None = None
     """``ray://HOST:PORT`` or ``auto``: the games as Ray tasks (docs/RAY.md; ``jobs`` 0 there is
     one per CPU of the cluster); None: local processes."""
@@ -319,7 +319,7 @@ def play_one(
     game = game or config.make_game()
     schedule = schedule or config.make_schedule()
     seats = list(schedule.seats(index))
-    bots = [TimedBot(make_bot(config.bots[c])) for c in seats]
+    bots = [TimedBot(make_bot(config.bots[c], engine=config.engine)) for c in seats]
     tally = sim.seat_tally_for(game)
     counter = tally.start(game) if tally is not None else None
     on_step = None

@@ -40,7 +40,6 @@ from pyramids.bots import make_bot
 from pyramids.core.game import CHANCE, Event, Game, State
 from pyramids.core.record import play_game
 from pyramids.games import GAMES, descriptor, engine_for, make, names
-from pyramids.games.engine import ENV_VAR, check_engine
 
 SCHEMA = 1
 Z = 1.96
@@ -145,8 +144,9 @@ class Plan:
         return self.games * len(self.cells)
 
     def environ(self) -> dict[str, str]:
-        """The variables a worker process needs to play as this process does (the engine)."""
-        return {} if self.engine is None else {ENV_VAR: check_engine(self.engine)}
+        """The variables a worker process needs besides the plan: none (the engine
+        travels as ``engine``, a value, never through the environment)."""
+        return {}
 
 
 @dataclass
@@ -238,7 +238,7 @@ def play_one(plan: Plan, g: int, cache: dict[int, Game] | None = None) -> GameFa
     tally = tally_of(game.info.short_name)
     part = part_of(plan.game)
     seated = seat_bots(cell.bots, cell.players, i)
-    made = {name: make_bot(name) for name in set(seated)}
+    made = {name: make_bot(name, engine=plan.engine) for name in set(seated)}
     facts = part.facts(game) if part is not None else None
     seed = plan.seed + i
     to_move = game.new_initial_state(seed).current_player()

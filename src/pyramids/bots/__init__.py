@@ -58,6 +58,7 @@ from pyramids.bots.ismcts import (
 from pyramids.bots.oracle import OracleMCTSBot
 from pyramids.bots.random_bot import RandomBot
 from pyramids.core.game import Bot
+from pyramids.games.engine import check_engine
 
 EASY_OVERLOOK = 0.25
 """The easy level's chance of saying ok over standing mayhem at a call-out check
@@ -283,8 +284,9 @@ def _per_game(level: BotLevel, changes: dict[str, Any]) -> SettingsFor:
     return settings_for
 
 
-def make_bot(spec: str) -> Bot:
-    """A bot from its spec (``greedy``, ``ismcts:hard``, ``ismcts:0.5s+greedy`` ...).
+def make_bot(spec: str, *, engine: str | None = None) -> Bot:
+    """A bot from its spec (``greedy``, ``ismcts:hard``, ``ismcts:0.5s+greedy`` ...); a
+    search bot's games play on ``engine`` (``pyramids.games.engine.Engine``; None: auto).
 
     ValueError lists the known names or says what is wrong with the budget.
     """
@@ -308,8 +310,12 @@ def make_bot(spec: str) -> Bot:
                 name=text,
                 python_seconds=level.python_seconds,
                 settings_for=settings_for,
+                engine=engine,
             )
-        return SEARCH_BOTS[name](settings, text)
+        bot = SEARCH_BOTS[name](settings, text)
+        if isinstance(bot, ISMCTSBot):
+            bot.engine = check_engine(engine)
+        return bot
     factory = BOTS.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {spec!r} (known: {', '.join(sorted(BOTS))})")

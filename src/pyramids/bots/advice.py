@@ -133,9 +133,11 @@ def hint(
     *,
     memory: Memory | None = None,
     top: int = HINT_MOVES,
+    engine: str | None = None,
 ) -> Hint:
     """The best ``top`` actions of ``legal`` for the seat of ``view``, from its view only
-    (and what it remembers: ``memory``, see ``recall``). AdviceError at a check."""
+    (and what it remembers: ``memory``, see ``recall``), searching on ``engine`` (None:
+    auto). AdviceError at a check."""
     seat = view.player
     if seat is None:
         raise AdviceError("a spectator has no decision to hint")
@@ -143,7 +145,7 @@ def hint(
         raise AdviceError("there is no decision to hint")
     if is_check(view, legal):
         raise AdviceError("no hint at a call-out check: spotting the mayhem is the game")
-    bot = ISMCTSBot(settings)
+    bot = ISMCTSBot(settings, engine=engine)
     if memory is not None:
         bot.restore(memory.copy())
     result = bot.search(view, legal, random.Random(f"hint/{seed}"))
@@ -244,7 +246,8 @@ def _judge(
         return best.action, best.win, mine.win
     iterations = bot.settings.iterations or 0
     alone = ISMCTSBot(
-        replace(bot.settings, iterations=max(JUDGE_VISITS, iterations // JUDGE_SHARE))
+        replace(bot.settings, iterations=max(JUDGE_VISITS, iterations // JUDGE_SHARE)),
+        engine=bot.engine,
     )
     alone.restore(bot.memory.copy())
     only = alone.search(view, [played], random.Random(f"{key}/played"))
@@ -265,7 +268,7 @@ def analyse_record(
     game = make_game(record.game, record.players, record.options, engine=engine)
     settings = advice_settings(record.game, record.players, level=level, iterations=iterations)
     state: State = game.new_initial_state(record.seed)
-    bots = [ISMCTSBot(settings) for _ in range(record.players)]
+    bots = [ISMCTSBot(settings, engine=engine) for _ in range(record.players)]
     analysis = Analysis(
         game=record.game,
         players=record.players,

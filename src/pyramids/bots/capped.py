@@ -22,19 +22,22 @@ from pyramids.bots import native_search
 from pyramids.bots.ismcts import ISMCTSBot, SearchResult, SearchSettings
 from pyramids.core.game import Action, View
 from pyramids.games import descriptor, names
-from pyramids.games.engine import EngineError
+from pyramids.games.engine import Engine, EngineError
 
 SettingsFor = Callable[[str, int], SearchSettings]
 """The settings a level searches with for (game name, players)."""
 
 
-def runs_native(view: View, search: str, rng: random.Random) -> bool:
-    """Whether a search from ``view`` with the choice ``search`` runs on the native core."""
+def runs_native(
+    view: View, search: str, rng: random.Random, engine: Engine | str | None = None
+) -> bool:
+    """Whether a search from ``view`` with the choice ``search`` runs on the native core
+    for a bot playing on ``engine``."""
     game = getattr(view, "game", None)
     if not isinstance(game, str) or game not in names():
         return False
     try:
-        return native_search.uses_native_search(descriptor(game), search, rng)
+        return native_search.runs_natively(descriptor(game), search, rng, engine=engine)
     except (EngineError, TypeError):
         return False
 
@@ -51,10 +54,11 @@ class CappedSearchBot(ISMCTSBot):
         name: str,
         python_seconds: float,
         settings_for: SettingsFor | None = None,
+        engine: Engine | str | None = None,
     ) -> None:
         if not python_seconds > 0:
             raise ValueError(f"the Python search's cap must be positive, not {python_seconds}")
-        super().__init__(settings, name=name)
+        super().__init__(settings, name=name, engine=engine)
         self.python_seconds = python_seconds
         self._base = settings
         self._settings_for = settings_for
@@ -65,7 +69,7 @@ class CappedSearchBot(ISMCTSBot):
         settings = self._base
         if self._settings_for is not None and isinstance(game, str) and isinstance(players, int):
             settings = self._settings_for(game, players)
-        if runs_native(view, settings.search, rng):
+        if runs_native(view, settings.search, rng, self.engine):
             return settings
         return replace(settings, seconds=self.python_seconds)
 

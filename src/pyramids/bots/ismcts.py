@@ -99,7 +99,7 @@ from pyramids.core.descriptor import Evaluation, GameDescriptor, Reflex
 from pyramids.core.errors import PositionError
 from pyramids.core.game import CHANCE, Action, Bot, Game, State, View
 from pyramids.games import descriptor, descriptor_of, game_of_view, names
-from pyramids.games.engine import PYTHON
+from pyramids.games.engine import PYTHON, Engine, check_engine
 
 RANDOM_ROLLOUT = "random"
 GREEDY_ROLLOUT = "greedy"
@@ -653,10 +653,14 @@ class ISMCTSBot:
         *,
         name: str = "ismcts",
         game_of_view: Callable[[View], Game] = game_of,
+        engine: Engine | str | None = None,
     ) -> None:
         self.settings = settings or SearchSettings()
         self.name = name
         self._game_of = game_of_view
+        self.engine = check_engine(engine)
+        """The engine the bot's games play on (``auto``: the native core when built); the
+        search from a view follows it unless ``settings.search`` says otherwise."""
         self._memory = infer.Memory()
 
     @property
@@ -681,7 +685,7 @@ class ISMCTSBot:
                 start = time.perf_counter()
                 particles = self._particles(desc, view, rng)
                 settings = _less_time(settings, time.perf_counter() - start)
-            if native_search.uses_native_search(desc, search, rng):
+            if native_search.runs_natively(desc, search, rng, engine=self.engine):
                 if particles:
                     raw, iterations, seconds = native_search.search_views(
                         desc, views=particles, player=seat, legal=legal, settings=settings, rng=rng
@@ -691,7 +695,7 @@ class ISMCTSBot:
                         desc, view=view, player=seat, legal=legal, settings=settings, rng=rng
                     )
                 return SearchResult(root_stats(raw), iterations, seconds)
-            game = game_of(view, PYTHON) if search == PYTHON_SEARCH else game_of(view)
+            game = game_of(view, PYTHON if search == PYTHON_SEARCH else self.engine)
         else:
             game = self._game_of(view)
 

@@ -89,8 +89,7 @@ def strength_lines(level: str, lang: str = "en") -> list[str]:
 def python_note(level: str, lang: str = "en", *, native: bool | None = None) -> str | None:
     """What a search level does on a machine without the native core (None elsewhere, or
     for a level that does not search). ``native``: whether the search runs natively here
-    (default: this machine's answer: the core is built and ``$PYRAMIDS_ENGINE`` does not
-    ask for the Python engine)."""
+    (default: this machine's answer for the choice ``auto``: the core is built)."""
     cap = python_cap(level)
     if cap is None:
         return None

@@ -1,12 +1,18 @@
-"""The bridge to the native search (``pyramids._native.search``, Rust crate ``pyramids-search``).
+"""The bridge to the native search (``pyramids._native.search``, Rust crate ``pyramids-search``)
+and the one place that decides which search runs (``runs_natively``).
 
-``pyramids.bots.ismcts`` calls these when a view's game plays on the native engine (see
-``uses_native_search``). The native search is the same algorithm as ``run_search`` and draws
-from the caller's generator as the Python search would: the generator's state
-(``getstate()[1]``) goes in, the state after comes back and is set on the caller's
-``random.Random``, so the caller continues exactly as after a Python search (docs/BOTS.md,
-"The native search"). Results come back as raw ``(action, visits, reward total)`` per legal
-root action; ``ismcts.root_stats`` turns them into ``ActionStats``.
+``pyramids.bots.ismcts`` (from a view) and ``pyramids.bots.oracle`` (from a state) ask
+``runs_natively``: the search follows the state's engine (a ``NativeState`` is searched
+natively, a Python state by the Python search) or, from a view, the engine the bot plays
+on, unless ``SearchSettings.search`` says ``native`` or ``python``. The native search is
+the same algorithm as ``run_search`` and draws from the caller's generator as the Python
+search would: the generator's state (``getstate()[1]``) goes in, the state after comes
+back and is set on the caller's ``random.Random``, so the caller continues exactly as
+after a Python search (docs/BOTS.md, "The native search"). Views cross as dicts by field
+name (``ENGINE.view_record``); a native state's Rust object is handed over as it is, a
+Python state's is built from its fields (``ENGINE.native_of``). Results come back as raw
+``(action, visits, reward total)`` per legal root action; ``ismcts.root_stats`` turns
+them into ``ActionStats``.
 
 The extension module is imported on first use, so this module imports without the build.
 """
@@ -20,17 +26,15 @@ from typing import Any
 
 from pyramids.core.descriptor import GameDescriptor
 from pyramids.core.game import Action, State, View
+from pyramids.core.native import is_native_state
 from pyramids.games import engine_for, native_engine
-from pyramids.games.engine import NATIVE, PYTHON, EngineError
+from pyramids.games.engine import Engine, EngineError
 
 RawStats = list[tuple[Action, int, float]]
 """(action, visits, reward total) per legal root action."""
 
 RawResult = tuple[RawStats, int, float]
 """Raw statistics, iterations, seconds."""
-
-NATIVE_STATE_ATTRIBUTES = ("native", "_native", "inner", "_inner")
-"""Where a native wrapper state (``pyramids.native.<game>``) may keep its core pyclass."""
 
 
 def _core() -> Any:
@@ -44,23 +48,37 @@ def can_mirror(rng: random.Random) -> bool:
     return type(rng) is random.Random
 
 
-def uses_native_search(desc: GameDescriptor, search: str, rng: random.Random) -> bool:
-    """Whether a search of ``desc``'s game runs natively for the choice ``search``.
+def runs_natively(
+    desc: GameDescriptor,
+    search: str,
+    rng: random.Random,
+    *,
+    state: State | None = None,
+    engine: Engine | str | None = None,
+) -> bool:
+    """Whether a search of ``desc``'s game runs natively: the one search switch.
 
-    ``auto``: when the game plays on the native engine (``pyramids.games.engine_for``) and
-    ``rng`` is a plain ``random.Random``; ``native``: always (EngineError when it cannot);
-    ``python``: never.
+    ``search`` (``SearchSettings.search``) ``python``: never; ``native``: always
+    (EngineError when the game has no native engine or the core is not built, TypeError
+    for a generator the core cannot mirror); ``auto``: from a ``state``, when it is a
+    ``NativeState``; from a view (no ``state``), when the game plays on the native engine
+    for the choice ``engine`` (``pyramids.games.engine_for``); either way only with a
+    plain ``random.Random``.
     """
-    if search == PYTHON:
+    if search == Engine.PYTHON:
         return False
-    if search == NATIVE:
+    if search == Engine.NATIVE:
         if desc.native is None:
             raise EngineError(f"game {desc.name!r} has no native engine for the native search")
-        engine_for(desc, NATIVE)  # EngineError when the core is not built
+        engine_for(desc, Engine.NATIVE)  # EngineError when the core is not built
         if not can_mirror(rng):
             raise TypeError(f"the native search draws as random.Random, not {type(rng).__name__}")
         return True
-    return desc.native is not None and engine_for(desc) == NATIVE and can_mirror(rng)
+    if not can_mirror(rng):
+        return False
+    if state is not None:
+        return is_native_state(state)
+    return desc.native is not None and engine_for(desc, engine) == Engine.NATIVE
 
 
 def value_weights(desc: GameDescriptor) -> tuple[list[float], float]:
@@ -115,10 +133,10 @@ def search_view(
     rng: random.Random,
 ) -> RawResult:
     """ISMCTS from ``view`` on the native core; ``rng`` continues as after the Python search."""
-    view_json = native_engine(desc).view_json(view)
+    record = native_engine(desc).view_record(view)
     raw = _core().search(
         desc.name,
-        view_json,
+        record,
         player,
         list(legal),
         settings_record(settings, desc),
@@ -141,7 +159,7 @@ def search_views(
     engine = native_engine(desc)
     raw = _core().search_views(
         desc.name,
-        [engine.view_json(v) for v in views],
+        [engine.view_record(v) for v in views],
         player,
         list(legal),
         settings_record(settings, desc),
@@ -150,22 +168,13 @@ def search_views(
     return _answer(raw, rng)
 
 
-def is_native_state(state: State) -> bool:
-    """Whether ``state`` is a native engine's state (a ``pyramids.native`` wrapper)."""
-    return type(state).__module__.startswith("pyramids.native.")
-
-
 def core_state(desc: GameDescriptor, state: State) -> Any:
-    """The core pyclass of ``state``, loading its position on the native engine when
-    ``state`` is a Python engine's (its position holds every hidden fact, not what the
-    seats learnt from the history)."""
-    if not is_native_state(state):
-        state = native_engine(desc).load_position(state.to_json())
-    for name in NATIVE_STATE_ATTRIBUTES:
-        inner = getattr(state, name, None)
-        if inner is not None and type(inner).__module__.startswith("pyramids._native"):
-            return inner
-    raise TypeError(f"cannot find the native core state inside a {type(state).__name__}")
+    """The Rust state to search from: a ``NativeState``'s own object (no copy, no reload),
+    a Python state's built from its fields by the game's native engine (``native_of``:
+    every hidden fact and what each seat knows, never through text)."""
+    if is_native_state(state):
+        return state.native  # type: ignore[attr-defined]
+    return native_engine(desc).native_of(state)
 
 
 def search_state(

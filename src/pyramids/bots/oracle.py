@@ -9,12 +9,13 @@ purpose: playing the honest ``ismcts`` bot against it with the same budget measu
 what hidden information costs. It is registered as ``oracle`` for simulations but is
 not in ``PLAYER_BOTS``; given only a view, it refuses (TypeError).
 
-When the state is a native engine's, the search runs natively (``pyramids.bots.native_search``),
-identical to the Python search for an iteration budget, as for ``ismcts``. ``+python`` runs
-the Python search on the Python engine's copy of the state (loaded by its position);
-``+native`` runs the native one even from a Python engine's state, loaded by its position
-(what a seat learnt from the history, such as a pile card seen, is not in a position, so
-that search may differ from the Python one where a rollout policy reads such knowledge).
+The search follows the state's engine (``pyramids.bots.native_search.runs_natively``, the
+one switch): a native state (``pyramids.core.native.NativeState``) is searched natively,
+its Rust object handed over as it is, identical to the Python search for an iteration
+budget; a Python state by the Python search. ``+python`` runs the Python search on the
+Python engine's copy of a native state (loaded by its position); ``+native`` runs the
+native one even from a Python engine's state, built from its fields (hidden facts and
+what each seat knows included, ``ENGINE.native_of``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from collections.abc import Callable, Sequence
 
 from pyramids.bots import native_search
 from pyramids.bots.ismcts import (
-    NATIVE_SEARCH,
     PYTHON_SEARCH,
     ActionStats,
     SearchResult,
@@ -35,8 +35,9 @@ from pyramids.bots.ismcts import (
     run_search,
 )
 from pyramids.core.game import Action, State, View
+from pyramids.core.native import is_native_state
 from pyramids.games import descriptor_of, load_position
-from pyramids.games.engine import PYTHON
+from pyramids.games.engine import Engine
 
 
 class OracleMCTSBot:
@@ -72,14 +73,13 @@ class OracleMCTSBot:
         self._settings_of(state)
         desc = descriptor_of(state)
         search = self.settings.search
-        native = native_search.is_native_state(state) or search == NATIVE_SEARCH
-        if native and native_search.uses_native_search(desc, search, rng):
+        if native_search.runs_natively(desc, search, rng, state=state):
             raw, iterations, seconds = native_search.search_state(
                 desc, state=state, player=seat, legal=legal, settings=self.settings, rng=rng
             )
             return SearchResult(root_stats(raw), iterations, seconds)
-        if search == PYTHON_SEARCH and native_search.is_native_state(state):
-            root = load_position(desc, state.to_json(), engine=PYTHON)
+        if search == PYTHON_SEARCH and is_native_state(state):
+            root = load_position(desc, state.to_json(), engine=Engine.PYTHON)
         else:
             root = state.clone()
 

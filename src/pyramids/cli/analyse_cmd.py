@@ -116,7 +116,7 @@ def analyse(
 ) -> None:
     """Play many bot games and write charts, tables and an HTML report of what they show."""
     err = Console(stderr=True)
-    use_engine(engine)
+    choice = use_engine(engine)
     name = game.strip().lower()
     if name not in GAMES:
         fail(f"unknown game {name!r} (known: {', '.join(names())})")
@@ -143,7 +143,7 @@ def analyse(
             games=games,
             seed=seed,
             options=options,
-            engine=engine,
+            engine=choice,
             variants=variants,
             skill=skill,
         )

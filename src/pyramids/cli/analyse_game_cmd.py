@@ -171,12 +171,12 @@ def analyse_game(
 ) -> None:
     """Judge every decision of a recorded game with the search: each seat's chance to win
     before and after each of its decisions, and its mistakes (a drop of 10 points or more)."""
-    use_engine(engine)
+    choice = use_engine(engine)
     language = lang.value
     source = "standard input" if record_file == "-" else record_file
     record = read_game_record(record_file)
     try:
-        make_game(record.game, record.players, record.options)
+        make_game(record.game, record.players, record.options, engine=choice)
     except (PyramidsError, EngineError) as exc:
         fail(f"{source}: {said(exc, language)}")
     budget = advice_settings(
@@ -188,7 +188,9 @@ def analyse_game(
     status = console.status(working) if console.is_terminal else nullcontext()
     try:
         with status:
-            analysis = analyse_record(record, level=level.value, iterations=iterations, seed=seed)
+            analysis = analyse_record(
+                record, level=level.value, iterations=iterations, seed=seed, engine=choice
+            )
     except (PyramidsError, EngineError) as exc:
         fail(f"{source}: {said(exc, language)}")
     if as_json:

@@ -19,7 +19,7 @@ from rich.table import Table
 from pyramids.analysis import bench as measure
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.games import descriptor, names
-from pyramids.games.engine import PYTHON, EngineError, check_engine, native_available
+from pyramids.games.engine import PYTHON, EngineError, native_available
 
 GAME_HELP = f"Game to measure: {', '.join(names())} or all."
 
@@ -41,7 +41,7 @@ def bench(
     """Measure self-play speed (random and greedy bots), view and clone cost on one core:
     the Python engines, and the native core next to them when it is built."""
     err = Console(stderr=True)
-    use_engine(engine)
+    choice = use_engine(engine)
     name = game.strip().lower()
     known = measure.bench_games()
     if name not in (*known, "all"):
@@ -50,16 +50,16 @@ def bench(
     games = known if name == "all" else (name,)
     if not as_json:
         total = seconds * len(games)
-        if check_engine(engine) != PYTHON and native_available():
+        if choice != PYTHON and native_available():
             total *= 1 + measure.NATIVE_EXTRA
         err.print(f"benchmarking {' and '.join(games)} for about {total:g} s on one core...")
     try:
-        figures = measure.bench(seconds, games, engine)
+        figures = measure.bench(seconds, games, choice)
     except EngineError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
     native = any(figures.get(f"engine_native{measure.setup_of(g).key_suffix}") for g in games)
-    if not native and check_engine(engine) != PYTHON:
+    if not native and choice != PYTHON:
         err.print(
             "note: the native core is not built (./run builds it when cargo is there): Python figures only"
         )

@@ -1,19 +1,26 @@
 """The ``--engine`` option of the commands that play (docs/NATIVE.md, docs/CLI.md).
 
 ``auto`` (the native core when it is built, else the Python engines), ``native`` or
-``python``; without the option, ``$PYRAMIDS_ENGINE``, else ``auto``. The choice becomes
-the process's ``PYRAMIDS_ENGINE``, so that everything the command starts (worker
-processes, the server's bots and searches) plays on the same engine.
+``python``; without the option, ``$PYRAMIDS_ENGINE``, else ``auto``. A command resolves
+the choice once (``use_engine``) and passes the ``Engine`` value down to everything it
+starts (game factories, bots, worker processes, the server's settings); the environment
+is only read here, never written.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Annotated
 
 import typer
 
-from pyramids.games.engine import ENGINES, ENV_VAR, EngineError, check_engine, resolve_engine
+from pyramids.games.engine import (
+    ENGINES,
+    ENV_VAR,
+    Engine,
+    EngineError,
+    engine_from_env,
+    resolve_engine,
+)
 
 ENGINE_HELP = (
     "Rules engine: auto (the native core when built, else Python), native or python "
@@ -25,16 +32,15 @@ EngineOption = Annotated[
 """The option's type, for a command's signature: ``engine: EngineOption = None``."""
 
 
-def use_engine(engine: str | None) -> str:
-    """Check ``engine`` (None: ``$PYRAMIDS_ENGINE``) and make it this process's choice; the
-    engine that plays where a game has a native one (``native`` or ``python``). An
-    unknown name, or ``native`` without the build: the reason on stderr, exit status 2."""
+def use_engine(engine: str | None) -> Engine:
+    """The command's engine choice: ``engine`` (None: ``$PYRAMIDS_ENGINE``, else auto),
+    checked, and the native core present when it is ``native``. An unknown name, or
+    ``native`` without the build: the reason on stderr, exit status 2. The choice is
+    returned (``auto`` stays ``auto``: each game resolves it, ``pyramids.games.engine_for``)."""
     try:
-        choice = check_engine(engine)
-        played = resolve_engine(choice)
+        choice = engine_from_env(engine)
+        resolve_engine(choice)
     except EngineError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    if engine is not None:
-        os.environ[ENV_VAR] = choice
-    return played
+    return choice

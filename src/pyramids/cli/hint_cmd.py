@@ -23,6 +23,7 @@ import typer
 
 from pyramids.bots import BOT_LEVELS, ISMCTSBot
 from pyramids.bots.ismcts import ROLLOUTS, reflex_answer
+from pyramids.cli.engine_opt import use_engine
 from pyramids.cli.i18n import Lang
 from pyramids.cli.io import fail
 from pyramids.cli.position_cmd import LangOpt, PositionArg, load_state
@@ -113,7 +114,7 @@ def hint(
             turn = getattr(view, "turn", "?")
             typer.echo(_word("reflex", lang.value, seat=player, turn=turn, action=text))
         return
-    result = ISMCTSBot(settings).search(view, legal, random.Random(seed))
+    result = ISMCTSBot(settings, engine=use_engine(None)).search(view, legal, random.Random(seed))
     shown = result.stats[:top]
     if as_json:
         data = [s.to_json(state.action_to_string(s.action)) for s in shown]

@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
+from pyramids.bots import ISMCTSBot
 from pyramids.bots.ladder import OFFERED, level_sentence, python_note
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.game_ui import GameUI, ui_of
@@ -66,8 +67,8 @@ from pyramids.core import CHANCE, Event, GameRecord, PyramidsError
 from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.core.game import Game, State
 from pyramids.core.record import ReplayError, replay_actions
-from pyramids.games import descriptor, descriptors, make, make_game
-from pyramids.games.engine import EngineError
+from pyramids.games import descriptor, descriptors, engine_for, make, make_game
+from pyramids.games.engine import Engine, EngineError
 
 __all__ = [  # the shared terminal machinery stays importable from here
     "EXIT_INPUT_ENDED",
@@ -188,7 +189,7 @@ def play(
     ] = None,
 ) -> None:
     """Play a game in the terminal against bots or friends (? at your turn: help and a hint)."""
-    use_engine(engine)
+    choice = use_engine(engine)
     language = lang.value
     if list_bots:
         console = Console(highlight=False)
@@ -207,12 +208,15 @@ def play(
     rules = {k: v for k, v in options.items() if k not in extra}
     extras = {k: v for k, v in options.items() if k in extra}
     try:
-        the_game: Game = make(desc, count, rules)
+        the_game: Game = make(desc, count, rules, engine=choice)
     except PyramidsError as exc:
         fail(for_players(said(exc, language)))
     except EngineError as exc:
         fail(str(exc))
     notes = fit_bots(table, the_game, language, quiet=seats is None)
+    for bot in table.bots:
+        if isinstance(bot, ISMCTSBot):
+            bot.engine = choice  # the bots search on the game's engine
     if seed is None:
         seed = new_seed()
     term = Terminal(
@@ -231,7 +235,8 @@ def play(
     term.show(tr("seed_line", language, seed=seed))
     term.show(tr("seats_line", language, seats=", ".join(table.names(language))))
     for level in dict.fromkeys(table.kinds):
-        slow = python_note(level, language) if level in OFFERED else None
+        native = engine_for(desc, choice) == Engine.NATIVE
+        slow = python_note(level, language, native=native) if level in OFFERED else None
         if slow is not None:
             notes.append(slow)
     for note in notes:
@@ -263,10 +268,12 @@ class Replayed:
     steps: list[Step]
 
 
-def replay_steps(record: GameRecord, source: str, lang: str = "en") -> Replayed:
-    """Every step of a record, checked first; exits 2 naming the first bad action."""
+def replay_steps(
+    record: GameRecord, source: str, lang: str = "en", engine: Engine | None = None
+) -> Replayed:
+    """Every step of a record on ``engine``, checked first; exits 2 naming the first bad action."""
     try:
-        game = make_game(record.game, record.players, record.options)
+        game = make_game(record.game, record.players, record.options, engine=engine)
     except (PyramidsError, EngineError) as exc:
         fail(f"{source}: {said(exc, lang)}")
     try:
@@ -310,13 +317,13 @@ def replay(
     engine: EngineOption = None,
 ) -> None:
     """Step through a recorded game (any game): each action, its events and the position."""
-    use_engine(engine)
+    choice = use_engine(engine)
     try:
         rec = load_record(record_file)
     except InputError as exc:
         fail(str(exc))
     language = lang.value
-    replayed = replay_steps(rec, str(record_file), language)
+    replayed = replay_steps(rec, str(record_file), language, choice)
     ui, initial, steps = replayed.ui, replayed.initial, replayed.steps
     names = [seat_name(s, language) for s in range(rec.players)]
     if rec.seats and len(rec.seats) == rec.players:

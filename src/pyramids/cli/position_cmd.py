@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from pyramids import games
+from pyramids.cli.engine_opt import use_engine
 from pyramids.cli.game_ui import ui_of
 from pyramids.cli.i18n import Lang, tr
 from pyramids.cli.io import apply_texts, fail, load_position
@@ -41,9 +42,9 @@ ColorOpt = Annotated[
 def load_state(
     desc: GameDescriptor, position: str, lang: str = "en"
 ) -> tuple[State, dict[str, Any]]:
-    """The position of ``desc``'s game named by POSITION (on the engine of ``$PYRAMIDS_ENGINE``),
-    and its raw JSON; exits 2 on a problem (said in ``lang``)."""
-    parse = functools.partial(games.load_position, desc)
+    """The position of ``desc``'s game named by POSITION (on the engine of ``$PYRAMIDS_ENGINE``,
+    else auto), and its raw JSON; exits 2 on a problem (said in ``lang``)."""
+    parse = functools.partial(games.load_position, desc, engine=use_engine(None))
     return load_position(position, parse, sys.stdin, lang)
 
 

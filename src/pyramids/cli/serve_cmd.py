@@ -173,9 +173,8 @@ def serve(
     engine: EngineOption = None,
 ) -> None:
     """Run the server: play in the browser at the printed address."""
-    # the server's games, bots and searches (and their worker processes) follow the process's
-    # PYRAMIDS_ENGINE: the server code never names an engine
-    use_engine(engine)
+    # the server's tables play on the settings' engine; bots search on their table's
+    choice = use_engine(engine)
     try:
         import uvicorn
 
@@ -200,6 +199,7 @@ def serve(
             allowed_origins=allowed_origin or [],
             limits=parse_limits(limit or []),
             instance=instance,
+            engine=choice,
         )
     except ValueError as exc:
         typer.echo(f"pyramids: {exc}", err=True)

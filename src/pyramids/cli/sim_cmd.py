@@ -59,7 +59,7 @@ def simulate(
 ) -> None:
     """Play many seeded bot games (in parallel) and print a JSON summary of the results."""
     err = Console(stderr=True)
-    use_engine(engine)
+    engine = use_engine(engine)
     address = check_cluster(cluster)
     check_output(out, "--out")
     config = sim.SimConfig(

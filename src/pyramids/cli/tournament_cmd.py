@@ -65,7 +65,7 @@ def tournament(
 ) -> None:
     """Play a tournament between bot specs and report standings, win rates and ratings."""
     err = Console(stderr=True)
-    use_engine(engine)
+    engine = use_engine(engine)
     address = check_cluster(cluster)
     check_output(out_json, "--out-json")
     check_output(out_md, "--out-md")

@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from pyramids.cli.engine_opt import use_engine
 from pyramids.cli.io import InputError, fail, load_record
 from pyramids.core import PyramidsError
 from pyramids.core.clock import format_time
@@ -37,7 +38,7 @@ def verify(
     except InputError as exc:
         fail(str(exc))
     try:
-        game = make_game(record.game, record.players, record.options)
+        game = make_game(record.game, record.players, record.options, engine=use_engine(None))
     except PyramidsError as exc:
         fail(f"{record_file}: {exc}")
     verdict = verify_record(game, record)

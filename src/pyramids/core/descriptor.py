@@ -96,8 +96,13 @@ class NativeEngine(Protocol):
         """A native state from the game's position JSON."""
         ...
 
-    def view_json(self, view: View) -> str:
-        """A view as the native search reads it."""
+    def view_record(self, view: View) -> dict[str, Any]:
+        """A view as the native search reads it (the exchange form, a dict by field name)."""
+        ...
+
+    def native_of(self, state: State) -> Any:
+        """The native engine's state object of a native or Python state of this game (a
+        native state's own, a Python state's built from its fields)."""
         ...
 
 

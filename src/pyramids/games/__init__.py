@@ -78,8 +78,8 @@ def descriptor(name: str) -> GameDescriptor:
 def make_game(
     name: str, players: int, options: Mapping[str, Any] | None = None, *, engine: str | None = None
 ) -> Game:
-    """A game by its short name on ``engine`` (None: ``$PYRAMIDS_ENGINE``, else auto: the
-    native core when built); PositionError for an unknown name or bad options, EngineError
+    """A game by its short name on ``engine`` (``pyramids.games.engine.Engine``; None: auto,
+    the native core when built); PositionError for an unknown name or bad options, EngineError
     (``pyramids.games.engine``) for an engine that cannot be used."""
     return make(descriptor(name), players, options, engine=engine)
 

@@ -8,14 +8,16 @@ views (``FlagsView``), errors (``PositionError``, ``IllegalActionError``,
 ``ActionParseError`` with the same codes and facts, raised by the native core itself) and determinization (drawn from the caller's
 ``random.Random`` word for word). ``tests/native/test_flags_differential.py`` proves it.
 
-``ENGINE`` is the descriptor's ``native`` entry: ``make``, ``load_position`` and
-``view_json`` (the view as ``pyramids_flags::View::from_json`` reads it).
+Positions, views and options cross the boundary as dicts by field name, never JSON text
+(docs/NATIVE.md, "The boundary"); the state's Rust object is ``state.native``
+(``pyramids.core.native.NativeState``). ``ENGINE`` is the descriptor's ``native`` entry:
+``make``, ``load_position``, ``view_record`` (the view as ``pyramids_flags::View`` reads
+it) and ``native_of``.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import math
 import random
 from collections.abc import Mapping
@@ -51,14 +53,6 @@ _MAX_ACTION = (1 << 64) - 1
 _I64 = 1 << 63
 
 
-_POSITION_FIELDS = (
-    "below", "above", "bank", "scoring", "hands", "scored", "deck", "known", "last",
-    "last_mask", "to_move", "turn", "pending", "player", "card", "taken", "colour",
-    "victim", "tree", "to_deal", "winner", "ranking",
-)  # fmt: skip
-"""The ``FlagsPosition`` fields after ``options``, as ``position_fields()`` lists them."""
-
-
 def _plain_json(value: Any) -> bool:
     """Whether ``value`` survives ``json.dumps`` unchanged in type (dicts with str keys,
     lists, str, bool, None, finite floats, 64-bit ints): then the native parser sees
@@ -78,14 +72,14 @@ def _plain_json(value: Any) -> bool:
 
 def _inner_from_position(pos: FlagsPosition) -> Any:
     """A native state equal to the Python position ``pos`` (knowledge and options too)."""
-    inner = _native.flags_from_json(json.dumps(position_to_json(pos)))
+    inner = _native.flags_from_json(position_to_json(pos))
     inner.set_known(list(pos.known))
     inner.set_first_player(pos.options.first_player)
     return inner
 
 
 def _game_of(inner: Any) -> NativeFlagsGame:
-    rules = json.loads(inner.to_json())["rules"]
+    rules = inner.rules
     return NativeFlagsGame(inner.players, FlagsOptions(rules["actions"], rules["max_turns"]))
 
 
@@ -95,22 +89,22 @@ def load_position(data: Mapping[str, Any]) -> NativeFlagsState:
     if not isinstance(data, Mapping):
         raise PositionError("position.not_an_object", field=None)
     if _plain_json(data):
-        inner = _native.flags_from_json(json.dumps(data))
+        inner = _native.flags_from_json(data)
     else:
         # Tuples, other mappings, huge ints ...: the Python parser judges them exactly.
         inner = _inner_from_position(read_position(data))
     return NativeFlagsState(_game_of(inner), inner)
 
 
-def view_json(view: View) -> str:
-    """The view as ``pyramids_flags::View::from_json`` reads it: the ``FlagsView`` fields
-    by name, options as an object, cards and pieces as numbers."""
+def view_record(view: View) -> dict[str, Any]:
+    """The view as ``pyramids_flags::View`` reads it: the ``FlagsView`` fields by name,
+    options as an object, cards and pieces as numbers (a dict, never text)."""
     if not isinstance(view, FlagsView):
         raise TypeError("a Pyramids and Flags view is needed")
     data = view._asdict()
     data["options"] = dict(view.options)
     data["pending"] = dict(view.pending)
-    return json.dumps(data)
+    return data
 
 
 class NativeFlagsGame(FlagsGame):
@@ -120,9 +114,7 @@ class NativeFlagsGame(FlagsGame):
     def new_initial_state(self, seed: int) -> NativeFlagsState:  # type: ignore[override]
         """PF-SETUP: the deal of ``FlagsPosition.from_seed(seed, ...)``, drawn natively."""
         if isinstance(seed, int) and not isinstance(seed, bool) and -(1 << 127) < seed < 1 << 127:
-            inner = _native.flags_new_game(
-                self.num_players, json.dumps(self.options_obj.to_record()), seed
-            )
+            inner = _native.flags_new_game(self.num_players, self.options_obj.to_record(), seed)
         else:
             inner = _inner_from_position(
                 FlagsPosition.from_seed(seed, self.num_players, self.options_obj)
@@ -150,21 +142,21 @@ class NativeFlagsGame(FlagsGame):
                 "game.view_players", players=self.num_players, view_players=view.players
             )
         version, words, gauss = rng.getstate()
-        inner, after = _native.flags_determinize(view_json(view), list(words))
+        inner, after = _native.flags_determinize(view_record(view), list(words))
         rng.setstate((version, tuple(after), gauss))
         return NativeFlagsState(self, inner)
 
 
 def _restore(
     game_data: tuple[int, dict[str, Any]],
-    text: str,
+    data: dict[str, Any],
     known: list[int],
     stale: tuple[int, str],
     history: list[Action],
 ) -> Any:
     """Unpickle a ``NativeFlagsState`` (see ``NativeFlagsState.__reduce__``)."""
     game = NativeFlagsGame.from_options(*game_data)
-    inner = _native.flags_from_json(text)
+    inner = _native.flags_from_json(data)
     inner.set_known(known)
     inner.set_first_player(game.options_obj.first_player)
     inner.set_stale(*stale)
@@ -177,13 +169,14 @@ def _restore(
 class NativeFlagsState(State):
     """A Pyramids and Flags game in progress on the native core (the ``FlagsState`` API)."""
 
-    __slots__ = ("_history", "game", "inner")
+    __slots__ = ("_history", "game", "native")
 
     game: FlagsGame
 
-    def __init__(self, game: FlagsGame, inner: Any, history: History = None) -> None:
+    def __init__(self, game: FlagsGame, native: Any, history: History = None) -> None:
         self.game = game
-        self.inner = inner
+        self.native = native
+        """The Rust state (``_native.PyFlagsState``; ``pyramids.core.native.NativeState``)."""
         self._history: History = history
 
     # --- the protocol -------------------------------------------------------------------
@@ -191,23 +184,23 @@ class NativeFlagsState(State):
     @property
     def num_players(self) -> int:
         """Number of seats."""
-        return int(self.inner.players)
+        return int(self.native.players)
 
     def is_terminal(self) -> bool:
         """Whether someone has won or a safeguard ended the game."""
-        return bool(self.inner.is_terminal())
+        return bool(self.native.is_terminal())
 
     def current_player(self) -> int:
         """The deciding seat, CHANCE, or TERMINAL."""
-        return int(self.inner.current_player())
+        return int(self.native.current_player())
 
     def legal_actions(self) -> list[Action]:
         """Sorted legal actions (chance outcomes at a chance point)."""
-        return list(self.inner.legal_actions())
+        return list(self.native.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """Outcomes of a pirate's steal or of the next card of a new start's deal."""
-        return list(self.inner.chance_outcomes())
+        return list(self.native.chance_outcomes())
 
     def apply(self, action: Action) -> None:
         """Apply one action or chance outcome; IllegalActionError (changing nothing) if illegal."""
@@ -218,31 +211,31 @@ class NativeFlagsState(State):
         ):
             refused = self.illegal_reason(action)
             raise refused or IllegalActionError("flags.not_an_action", value=json_fact(action))
-        self.inner.apply(action)
+        self.native.apply(action)
         self._history = (action, self._history)
 
     def illegal_reason(self, action: Action) -> IllegalActionError | None:
         """Why ``action`` is illegal here (the refusal, not raised), or None when it is legal."""
-        if self.inner.is_terminal():
+        if self.native.is_terminal():
             return IllegalActionError("flags.game_over")
         if not isinstance(action, int) or isinstance(action, bool) or action < 0:
             return IllegalActionError("flags.not_an_action", value=json_fact(action))
-        refused: IllegalActionError | None = self.inner.illegal_reason(min(action, _MAX_ACTION))
+        refused: IllegalActionError | None = self.native.illegal_reason(min(action, _MAX_ACTION))
         return refused
 
     def outcome(self) -> Outcome:
         """Won by a seat, ranked after a safeguard ending, or ongoing."""
-        winner = self.inner.winner
+        winner = self.native.winner
         if winner is not None:
             return Outcome.won_by(winner, self.num_players)
-        ranking = self.inner.ranking
+        ranking = self.native.ranking
         if ranking is not None:
             return Outcome.ranked(list(ranking))
         return Outcome.ongoing()
 
     def returns(self) -> list[float]:
         """Each seat's result in [0, 1]."""
-        return list(self.inner.returns())
+        return list(self.native.returns())
 
     def history(self) -> list[Action]:
         """Every action and chance outcome applied since this state was dealt or loaded."""
@@ -252,7 +245,7 @@ class NativeFlagsState(State):
         """An independent copy (history shared: it is immutable)."""
         c = object.__new__(type(self))
         c.game = self.game
-        c.inner = self.inner.clone()
+        c.native = self.native.clone()
         c._history = self._history
         return c
 
@@ -263,14 +256,14 @@ class NativeFlagsState(State):
         return self.clone()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        f = self.inner.position_fields()
-        stale = (f[13], f[16])
+        f = self.native.position_fields()
+        stale = (f["player"], f["colour"])
         game = (self.game.num_players, dict(self.game.options))
-        return (_restore, (game, self.inner.to_json(), f[7], stale, self.history()))
+        return (_restore, (game, self.native.to_json(), f["known"], stale, self.history()))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, NativeFlagsState):
-            return self.game == other.game and bool(self.inner.equals(other.inner))
+            return self.game == other.game and bool(self.native.equals(other.native))
         if isinstance(other, FlagsState):
             return self.game == other.game and self.position == other.position
         return NotImplemented
@@ -279,8 +272,8 @@ class NativeFlagsState(State):
 
     def view(self, player: int | None) -> FlagsView:
         """What ``player`` may know (PF-VIEW); None for a spectator."""
-        f = self.inner.view(player)
-        return FlagsView(f[0], f[1], self.game.options, *f[2:])
+        view: FlagsView = self.native.view_as(FlagsView, self.game.options, player)
+        return view
 
     def action_to_string(self, action: Action) -> str:
         """The action in the notation (PF-NOTE-1)."""
@@ -290,7 +283,7 @@ class NativeFlagsState(State):
         """The action as ``viewer`` sees it: other players' hidden cards as ``?`` (PF-VIEW-4)."""
         if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
             return action_to_text(action)
-        return str(self.inner.action_text_for(action, viewer))
+        return str(self.native.action_text_for(action, viewer))
 
     def parse_action(self, text: str) -> Action:
         """Parse and check an action here; ActionParseError or IllegalActionError (with why)."""
@@ -302,19 +295,19 @@ class NativeFlagsState(State):
 
     def raw_events(self) -> list[tuple[Any, ...]]:
         """The last apply's events as the Python rules' raw tuples."""
-        return list(self.inner.raw_events())
+        return list(self.native.raw_events())
 
     def events(self) -> list[Event]:
         """The last apply's events with their reasons (every card named)."""
-        return [from_raw(e, None) for e in self.inner.raw_events()]
+        return [from_raw(e, None) for e in self.native.raw_events()]
 
     def events_for(self, viewer: int | None) -> list[Event]:
         """The last apply's events as ``viewer`` may see them (hidden cards as ``?``)."""
-        return [from_raw(e, viewer, masked=True) for e in self.inner.raw_events()]
+        return [from_raw(e, viewer, masked=True) for e in self.native.raw_events()]
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (PF-NOTE-2)."""
-        data: dict[str, Any] = json.loads(self.inner.to_json())
+        data: dict[str, Any] = self.native.to_json()
         return data
 
     # --- read-only accessors of FlagsState ------------------------------------------------
@@ -322,8 +315,7 @@ class NativeFlagsState(State):
     @property
     def position(self) -> FlagsPosition:
         """The position as the Python engine's dataclass (built on demand: a copy)."""
-        f = self.inner.position_fields()
-        data = dict(zip(_POSITION_FIELDS, f, strict=True))
+        data = self.native.position_fields()
         if data["ranking"] is not None:
             data["ranking"] = list(data["ranking"])
         return FlagsPosition(self._options(), **data)
@@ -335,91 +327,91 @@ class NativeFlagsState(State):
     @property
     def bank(self) -> list[int]:
         """Scoring pieces in the bank, in piece order."""
-        return bits_of(self.inner.bank_mask)
+        return bits_of(self.native.bank_mask)
 
     def scoring(self, seat: int) -> list[int]:
         """Seat's scoring pieces, in piece order."""
-        return bits_of(self.inner.scoring_mask(seat))
+        return bits_of(self.native.scoring_mask(seat))
 
     def points(self, seat: int) -> int:
         """Seat's points under best-trio scoring (PF-WIN-3)."""
-        return int(self.inner.points(seat))
+        return int(self.native.points(seat))
 
     def hand(self, seat: int) -> list[int]:
         """Seat's hidden cards in the order they came into the hand."""
-        return list(self.inner.hand(seat))
+        return list(self.native.hand(seat))
 
     def scored(self, seat: int) -> list[int]:
         """Seat's face-up cards, in the order they were scored."""
-        return list(self.inner.scored(seat))
+        return list(self.native.scored(seat))
 
     @property
     def deck(self) -> list[int]:
         """The deck, top first."""
-        return list(self.inner.deck)
+        return list(self.native.deck)
 
     @property
     def to_deal(self) -> tuple[int, ...]:
         """The cards of a new start still to deal, in card order."""
-        return tuple(self.inner.to_deal)
+        return tuple(self.native.to_deal)
 
     @property
     def last_moved(self) -> tuple[int, ...]:
         """The pieces the last move moved, bottom to top."""
-        return tuple(self.inner.last_moved)
+        return tuple(self.native.last_moved)
 
     def below(self, piece: int) -> int:
         """The piece directly under ``piece`` (-1: it stands on the table)."""
-        return int(self.inner.below(piece))
+        return int(self.native.below(piece))
 
     def above(self, piece: int) -> int:
         """The piece directly on ``piece`` (-1: it is a top)."""
-        return int(self.inner.above(piece))
+        return int(self.native.above(piece))
 
     def towers(self) -> list[list[int]]:
         """The towers, each bottom to top, in piece order of their bottoms."""
-        return [list(t) for t in self.inner.towers()]
+        return [list(t) for t in self.native.towers()]
 
     def is_built(self, card: int) -> bool:
         """Whether the card's flag stands on the table (PF-FLAG-1)."""
-        return bool(self.inner.is_built(card))
+        return bool(self.native.is_built(card))
 
     @property
     def to_move(self) -> int:
         """The seat whose turn it is."""
-        return int(self.inner.to_move)
+        return int(self.native.to_move)
 
     @property
     def turn(self) -> int:
         """The turn number, from 1."""
-        return int(self.inner.turn)
+        return int(self.native.turn)
 
     @property
     def pending(self) -> int:
         """NONE, CAPTURE, ACTION, STEAL or DEAL."""
-        return int(self.inner.pending)
+        return int(self.native.pending)
 
     @property
     def pending_info(self) -> dict[str, Any]:
         """The pending decision as the position notation's ``pending`` object ({} if none)."""
-        data: dict[str, Any] = json.loads(self.inner.pending_json())
+        data: dict[str, Any] = self.native.pending_info()
         return data
 
     @property
     def winner(self) -> int | None:
         """The winning seat, if any."""
-        w = self.inner.winner
+        w = self.native.winner
         return None if w is None else int(w)
 
     @property
     def ranking(self) -> list[int] | None:
         """A rank per seat after a safeguard ending (1 the best, ties sharing)."""
-        r = self.inner.ranking
+        r = self.native.ranking
         return None if r is None else list(r)
 
     def known_cards(self, seat: int) -> int:
         """Bit mask of the hidden cards (not in seat's hand) whose place seat knows."""
-        return int(self.inner.known_cards(seat))
+        return int(self.native.known_cards(seat))
 
     def __repr__(self) -> str:
         return f"NativeFlagsState({self.to_json()!r})"
@@ -440,9 +432,24 @@ class _Engine:
         """A native state from the position notation (the Python parser's refusals)."""
         return load_position(data)
 
-    def view_json(self, view: View) -> str:
-        """The view in the form ``pyramids_flags::View::from_json`` reads."""
-        return view_json(view)
+    def view_record(self, view: View) -> dict[str, Any]:
+        """The view in the exchange form ``pyramids_flags::View`` reads (a dict by name)."""
+        return view_record(view)
+
+    def native_of(self, state: State) -> Any:
+        """The Rust state of a native or Python Pyramids and Flags state (``native_of``)."""
+        return native_of(state)
+
+
+def native_of(state: State) -> Any:
+    """The Rust state (``_native.PyFlagsState``) of ``state``: a native state's own (no
+    copy), a Python ``FlagsState``'s built from its position's fields, knowledge and
+    options included (never through text)."""
+    if isinstance(state, NativeFlagsState):
+        return state.native
+    if not isinstance(state, FlagsState):
+        raise TypeError(f"not a Pyramids and Flags state: {type(state).__name__}")
+    return _inner_from_position(state.position)
 
 
 ENGINE = _Engine()

@@ -7,14 +7,16 @@ Python ``FlamingState`` that host code reads (``board``, ``hand``, ``pending`` .
 ``position`` builds the Python position from the native fields). Refusals are the Python
 engine's: ``pyramids._native`` raises the same ``pyramids.core.errors`` class with the same
 code and facts (nothing is rewrapped here); events are the Python engine's typed events, made by its
-``from_raw`` from the native raw tuples; views are the Python ``FlamingView``.
-``ENGINE`` is what the descriptor's ``native`` names (``pyramids.core.engine``).
+``from_raw`` from the native raw tuples; views are the Python ``FlamingView``, built in Rust
+by field name. Positions, snapshots, views and options cross the boundary as dicts, never
+JSON text (docs/NATIVE.md, "The boundary"). ``ENGINE`` is what the descriptor's ``native``
+names (``pyramids.games.engine``); the state's Rust object is ``state.native``
+(``pyramids.core.native.NativeState``).
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -39,8 +41,8 @@ _I128 = 1 << 127
 _I64 = 1 << 63
 
 
-def _options_json(game: FlamingGame) -> str:
-    return json.dumps(dict(game.options))
+def _options(game: FlamingGame) -> dict[str, Any]:
+    return dict(game.options)
 
 
 def _is_json_data(value: object) -> bool:
@@ -58,30 +60,28 @@ def _is_json_data(value: object) -> bool:
     return False
 
 
-def snapshot_of(pos: FlamingPosition, options: FlamingOptions) -> str:
+def snapshot_of(pos: FlamingPosition, options: FlamingOptions) -> dict[str, Any]:
     """Every field of a Python position in the native snapshot form (``snapshot.rs``)."""
-    return json.dumps(
-        {
-            "options": options.to_record(),
-            "players": len(pos.hands),
-            "board": [[k, t] for k, t in pos.board.items()],
-            "hands": pos.hands,
-            "piles": pos.piles,
-            "hidden": pos.hidden,
-            "known": pos.known,
-            "out": pos.out,
-            "quenched": [[e, m] for e, m in sorted(pos.quenched.items())],
-            "to_move": pos.to_move,
-            "turn": pos.turn,
-            "responsible": pos.responsible,
-            "pending": pos.pending,
-            "pending_key": pos.pending_key,
-            "winner": pos.winner,
-            "ranking": pos.ranking,
-            "overlooked": pos.overlooked,
-            "candidates": sorted(pos.candidates),
-        }
-    )
+    return {
+        "options": options.to_record(),
+        "players": len(pos.hands),
+        "board": [[k, t] for k, t in pos.board.items()],
+        "hands": pos.hands,
+        "piles": pos.piles,
+        "hidden": pos.hidden,
+        "known": pos.known,
+        "out": pos.out,
+        "quenched": [[e, m] for e, m in sorted(pos.quenched.items())],
+        "to_move": pos.to_move,
+        "turn": pos.turn,
+        "responsible": pos.responsible,
+        "pending": pos.pending,
+        "pending_key": pos.pending_key,
+        "winner": pos.winner,
+        "ranking": pos.ranking,
+        "overlooked": pos.overlooked,
+        "candidates": sorted(pos.candidates),
+    }
 
 
 class NativeFlamingState(State):
@@ -199,25 +199,7 @@ class NativeFlamingState(State):
     @property
     def position(self) -> FlamingPosition:
         """A Python ``FlamingPosition`` with this state's fields (a new copy each time)."""
-        (board, hands, piles, hidden, known, out, quenched, to_move, turn, responsible,
-         pending, pending_key, winner, ranking, overlooked) = self._s.fields()  # fmt: skip
-        pos = FlamingPosition(
-            board=dict(board),
-            hands=hands,
-            piles=piles,
-            hidden=hidden,
-            known=known,
-            out=out,
-            quenched=dict(quenched),
-            to_move=to_move,
-            turn=turn,
-            responsible=responsible,
-            pending=pending,
-            pending_key=pending_key,
-            winner=winner,
-            ranking=ranking,
-            overlooked=overlooked,
-        )
+        pos = FlamingPosition(**self._s.fields())
         rebuild(pos)
         return pos
 
@@ -238,36 +220,34 @@ class NativeFlamingState(State):
     @property
     def to_move(self) -> int:
         """The active player."""
-        return int(self._s.summary()[0])
+        return int(self._s.to_move)
 
     @property
     def responsible(self) -> int:
         """P: the player who suffers this turn's mayhem (FP-MAYHEM-3, FP-CURSE-3)."""
-        return int(self._s.summary()[2])
+        return int(self._s.responsible)
 
     @property
     def turn(self) -> int:
         """The turn number, from 1."""
-        return int(self._s.summary()[1])
+        return int(self._s.turn)
 
     @property
     def pending(self) -> tuple[int, int]:
         """(NONE/FALL/DIE/CHECK, key of the falling tile or the rolling ember)."""
-        s = self._s.summary()
-        return int(s[3]), int(s[4])
+        return int(self._s.pending), int(self._s.pending_key)
 
     @property
     def checker(self) -> int | None:
         """The seat whose check is pending (FP-CALL-2), or None."""
-        s = self._s.summary()
-        if s[3] == CHECK and not self.is_terminal():
-            return (int(s[0]) + 1) % self.num_players
+        if self._s.pending == CHECK and not self.is_terminal():
+            return (int(self._s.to_move) + 1) % self.num_players
         return None
 
     @property
     def overlooked(self) -> bool:
         """Whether overlooked mayhem stands (FP-CALL-5)."""
-        return bool(self._s.summary()[5])
+        return bool(self._s.overlooked)
 
     @property
     def winner(self) -> int | None:
@@ -284,17 +264,17 @@ class NativeFlamingState(State):
     @property
     def out(self) -> list[int]:
         """Tiles removed from the game during play, in order."""
-        return list(self._s.fields()[5])
+        return list(self._s.out)
 
     @property
     def quenched(self) -> dict[int, int]:
         """Quenched ember -> bit mask of the tiles it touched at the roll (FP-DIE-6)."""
-        return dict(self._s.fields()[6])
+        return dict(self._s.quenched)
 
     @property
     def in_play(self) -> int:
         """Bit mask of the tiles still in the game (pyramid, hands and piles)."""
-        return int(self._s.summary()[6])
+        return int(self._s.in_play)
 
     def raw_events(self) -> list[tuple[Any, ...]]:
         """The last apply's events as the Python engine's raw tuples."""
@@ -321,13 +301,13 @@ class NativeFlamingState(State):
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5)."""
-        data: dict[str, Any] = json.loads(self._s.to_json())
+        data: dict[str, Any] = self._s.to_json()
         return data
 
     def view(self, player: int | None) -> FlamingView:
         """What ``player`` may know (FP-VIEW-1); None for a spectator."""
-        f = self._s.view(player)
-        return FlamingView(f[0], f[1], self.game.options, *f[2:])
+        view: FlamingView = self._s.view_as(FlamingView, self.game.options, player)
+        return view
 
     def __repr__(self) -> str:
         return f"NativeFlamingState({self.to_json()!r})"
@@ -343,11 +323,11 @@ class NativeFlamingGame(FlamingGame):
     def new_initial_state(self, seed: int) -> NativeFlamingState:  # type: ignore[override]
         """FP-SETUP-1..4: shuffle with ``random.Random(seed)``, then deal (natively)."""
         if type(seed) is int and -_I128 < seed < _I128:
-            native = _native.flaming_new_game(self.num_players, _options_json(self), seed)
+            native = _native.flaming_new_game(self.num_players, _options(self), seed)
         else:
             tiles = sorted(self.options_obj.tiles)
             random.Random(seed).shuffle(tiles)
-            native = _native.flaming_deal(self.num_players, _options_json(self), tiles)
+            native = _native.flaming_deal(self.num_players, _options(self), tiles)
         return NativeFlamingState(self, native)
 
     def state_from_json(self, data: Mapping[str, Any]) -> NativeFlamingState:  # type: ignore[override]
@@ -377,7 +357,7 @@ class NativeFlamingGame(FlamingGame):
             )
         version, internal, gauss = rng.getstate()
         try:
-            native, after = _native.flaming_determinize(view_json(view), list(internal))
+            native, after = _native.flaming_determinize(view_record(view), list(internal))
         except ValueError:
             pos = py_determinize(view, rng)  # raises what the Python engine raises
             return NativeFlamingState(
@@ -390,37 +370,35 @@ class NativeFlamingGame(FlamingGame):
         return f"NativeFlamingGame({self.num_players}, {self.options_obj!r})"
 
 
-def view_json(view: FlamingView) -> str:
-    """``view`` in the form the Rust ``View::from_json`` reads (``overlooked`` included)."""
-    return json.dumps(
-        {
-            "player": view.player,
-            "players": view.players,
-            "options": dict(view.options),
-            "to_move": view.to_move,
-            "turn": view.turn,
-            "responsible": view.responsible,
-            "pending": view.pending,
-            "pending_key": view.pending_key,
-            "board": [[k, t] for k, t in view.board.items()],
-            "out": list(view.out),
-            "hand": None if view.hand is None else list(view.hand),
-            "hand_sizes": list(view.hand_sizes),
-            "pile_sizes": list(view.pile_sizes),
-            "pile_known": [list(p) for p in view.pile_known],
-            "hand_known": [list(h) for h in view.hand_known],
-            "in_play": view.in_play,
-            "quenched": [[e, m] for e, m in view.quenched],
-            "winner": view.winner,
-            "ranking": None if view.ranking is None else list(view.ranking),
-            "overlooked": view.overlooked,
-        }
-    )
+def view_record(view: FlamingView) -> dict[str, Any]:
+    """``view`` in the exchange form the Rust ``View`` reads, by field name (``overlooked``
+    included): a dict, never text."""
+    return {
+        "player": view.player,
+        "players": view.players,
+        "options": dict(view.options),
+        "to_move": view.to_move,
+        "turn": view.turn,
+        "responsible": view.responsible,
+        "pending": view.pending,
+        "pending_key": view.pending_key,
+        "board": [[k, t] for k, t in view.board.items()],
+        "out": list(view.out),
+        "hand": None if view.hand is None else list(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "pile_sizes": list(view.pile_sizes),
+        "pile_known": [list(p) for p in view.pile_known],
+        "hand_known": [list(h) for h in view.hand_known],
+        "in_play": view.in_play,
+        "quenched": [[e, m] for e, m in view.quenched],
+        "winner": view.winner,
+        "ranking": None if view.ranking is None else list(view.ranking),
+        "overlooked": view.overlooked,
+    }
 
 
 def _game_of(native: Any) -> NativeFlamingGame:
-    rules = json.loads(native.to_json())["rules"]
-    return NativeFlamingGame(int(native.num_players), FlamingOptions.from_json(rules))
+    return NativeFlamingGame(int(native.num_players), FlamingOptions.from_json(native.rules))
 
 
 def load_position(data: Mapping[str, Any]) -> NativeFlamingState:
@@ -429,7 +407,7 @@ def load_position(data: Mapping[str, Any]) -> NativeFlamingState:
         state = position_from_json(data)  # the Python engine's refusals for odd Python data
         native = _native.flaming_from_snapshot(snapshot_of(state.position, state.options))
         return NativeFlamingState(_game_of(native), native)
-    native = _native.flaming_from_json(json.dumps(data))  # raises the Python engine's refusal
+    native = _native.flaming_from_json(data)  # raises the Python engine's refusal
     return NativeFlamingState(_game_of(native), native)
 
 
@@ -442,6 +420,16 @@ def from_python(state: State) -> NativeFlamingState:
     for a in state.history():
         trail = (a, trail)
     return NativeFlamingState(game, _native.flaming_from_snapshot(snapshot_of(pos, options)), trail)
+
+
+def native_of(state: State) -> Any:
+    """The Rust state (``_native.FlamingState``) of ``state``: a native state's own (no
+    copy), a Python ``FlamingState``'s built from its fields (every hidden fact and what
+    each seat knows), never through text."""
+    if isinstance(state, NativeFlamingState):
+        return state.native
+    pos: FlamingPosition = state.position  # type: ignore[attr-defined]
+    return _native.flaming_from_snapshot(snapshot_of(pos, state.options))  # type: ignore[attr-defined]
 
 
 class _Engine:
@@ -457,15 +445,15 @@ class _Engine:
         """A native state from the position JSON (PositionError as the Python engine)."""
         return load_position(data)
 
-    def view_json(self, view: View) -> str:
-        """The view in the form the Rust ``View::from_json`` reads."""
+    def view_record(self, view: View) -> dict[str, Any]:
+        """The view in the exchange form the Rust ``View`` reads (a dict by field name)."""
         if not isinstance(view, FlamingView):
             raise TypeError("not a Flaming Pyramids view")
-        return view_json(view)
+        return view_record(view)
 
-    def is_state(self, state: object) -> bool:
-        """Whether ``state`` is a native Flaming Pyramids state."""
-        return isinstance(state, NativeFlamingState)
+    def native_of(self, state: State) -> Any:
+        """The Rust state of a native or Python Flaming Pyramids state (``native_of``)."""
+        return native_of(state)
 
 
 ENGINE = _Engine()
@@ -477,6 +465,7 @@ __all__: Sequence[str] = (
     "NativeFlamingState",
     "from_python",
     "load_position",
+    "native_of",
     "snapshot_of",
-    "view_json",
+    "view_record",
 )

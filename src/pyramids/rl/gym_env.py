@@ -68,7 +68,7 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
             game = games[0]
         self.game_name = game
         players = len(opponents) + 1
-        # engine: auto, native or python (None: $PYRAMIDS_ENGINE, else auto; docs/NATIVE.md)
+        # engine: auto, native or python (None: auto; docs/NATIVE.md)
         self.game: Game = make_game(game, players, options, engine=engine)
         self.encoding: Encoding = encoding_for(game, self.game)
         if seat is not None and not 0 <= seat < players:

@@ -95,7 +95,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {RENDER_MODES}")
         self.render_mode = render_mode
-        # engine: auto, native or python (None: $PYRAMIDS_ENGINE, else auto; docs/NATIVE.md)
+        # engine: auto, native or python (None: auto; docs/NATIVE.md)
         self.game: Game = make_game(self.game_name, players, options, engine=engine)
         self.encoding: Encoding = encoding_for(self.game_name, self.game)
         self.possible_agents = [agent_name(s) for s in range(players)]

@@ -47,6 +47,7 @@ from pyramids.bots.advice import (
 from pyramids.bots.inference import Memory
 from pyramids.core import GameRecord
 from pyramids.core.game import Action, View
+from pyramids.games.engine import Engine, engine_of
 from pyramids.server import verify
 from pyramids.server.auth import require_account
 from pyramids.server.database import Database
@@ -89,6 +90,8 @@ class HintAsked:
     iterations: int | None
     seed: str
     memory: Memory | None
+    engine: Engine | None = None
+    """The engine the table plays on (the search follows it)."""
 
 
 def hint_job(asked: HintAsked) -> dict[str, Any]:
@@ -96,7 +99,9 @@ def hint_job(asked: HintAsked) -> dict[str, Any]:
     settings = advice_settings(
         asked.game, asked.players, level=HINT_LEVEL, iterations=asked.iterations
     )
-    found = hint(asked.view, asked.legal, settings, asked.seed, memory=asked.memory)
+    found = hint(
+        asked.view, asked.legal, settings, asked.seed, memory=asked.memory, engine=asked.engine
+    )
     return {
         "moves": [
             {"action": m.action, "visits": m.visits, "share": m.share, "win": m.win}
@@ -107,13 +112,16 @@ def hint_job(asked: HintAsked) -> dict[str, Any]:
     }
 
 
-def analysis_job(record: dict[str, Any], iterations: int | None) -> dict[str, Any]:
-    """An analysis, in a worker process."""
+def analysis_job(
+    record: dict[str, Any], iterations: int | None, engine: Engine | None = None
+) -> dict[str, Any]:
+    """An analysis, in a worker process, on ``engine`` (the server's)."""
     analysis = analyse_record(
         GameRecord.from_json(record),
         level=ANALYSIS_LEVEL,
         iterations=iterations,
         seed=ANALYSIS_SEED,
+        engine=engine,
     )
     return analysis.to_json()
 
@@ -202,6 +210,7 @@ class Advisor:
                 limits.hint_iterations or None,
                 f"{seq}/{seat}",  # the decision's, so a scrambled twin table searches alike
                 memory,
+                engine_of(state),
             ),
             kind=HINT,
         )
@@ -246,7 +255,13 @@ class Advisor:
         self.manager.limits.check("analysis", key)
         iterations = limits.analysis_iterations or None
         ticket = self.manager.searches.submit(
-            table_id, False, analysis_job, record.to_json(), iterations, kind=ANALYSIS
+            table_id,
+            False,
+            analysis_job,
+            record.to_json(),
+            iterations,
+            self.manager.settings.engine,
+            kind=ANALYSIS,
         )
         self.analyses[table_id] = ticket
         task = asyncio.ensure_future(self._store_when_done(table_id, ticket))

@@ -16,15 +16,18 @@ from collections.abc import Sequence
 from pyramids.bots import ISMCTSBot, make_bot
 from pyramids.bots.inference import Memory
 from pyramids.core import View
+from pyramids.games.engine import Engine
 
 log = logging.getLogger("pyramids.server")
 
 
-def bot_action(spec: str, view: View, legal: Sequence[int], rng: random.Random) -> int:
-    """The action the ``spec`` bot chooses from ``view`` among ``legal``; a bot that fails
-    or answers an illegal action is replaced by a random legal choice (logged) so that a
-    table never stalls on a bot's bug."""
-    action, _ = bot_action_remembering(spec, view, legal, rng, (None, []))
+def bot_action(
+    spec: str, view: View, legal: Sequence[int], rng: random.Random, engine: Engine | None = None
+) -> int:
+    """The action the ``spec`` bot chooses from ``view`` among ``legal``, searching on
+    ``engine`` (its table's; None: auto); a bot that fails or answers an illegal action is
+    replaced by a random legal choice (logged) so that a table never stalls on a bot's bug."""
+    action, _ = bot_action_remembering(spec, view, legal, rng, (None, []), engine=engine)
     return action
 
 
@@ -34,6 +37,8 @@ def bot_action_remembering(
     legal: Sequence[int],
     rng: random.Random,
     recall: tuple[Memory | None, Sequence[View]],
+    *,
+    engine: Engine | None = None,
 ) -> tuple[int, Memory | None]:
     """:func:`bot_action` for a bot that plays on from what the seat's bot remembered
     (``LiveTable.bot_memory``) having seen the views since (``LiveTable.seen_by``):
@@ -42,7 +47,7 @@ def bot_action_remembering(
     memory, seen = recall
     kept: Memory | None = None
     try:
-        bot = make_bot(spec)
+        bot = make_bot(spec, engine=engine)
         if isinstance(bot, ISMCTSBot):
             bot.restore(memory, seen)
         action = bot.act(view, legal, rng)

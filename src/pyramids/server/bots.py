@@ -27,6 +27,7 @@ from typing import Any
 from pyramids.bots.inference import Memory
 from pyramids.core import CHANCE
 from pyramids.core.fairness import chance_rng
+from pyramids.games.engine import engine_of
 from pyramids.server.authority import Committed
 from pyramids.server.bot_runner import bot_action, bot_action_remembering
 from pyramids.server.clocks import CLOCK, FORFEITED
@@ -199,9 +200,10 @@ class ServerMoveScheduler:
         rng = random.Random(f"{table.seed}/bot/{seat}/{seq}")
         try:
             view, legal = state.view(seat), state.legal_actions()
+            engine = engine_of(state)  # the bot searches on its table's engine
             memory: Memory | None = None
             if spec in INLINE_BOTS:
-                action = bot_action(spec, view, legal, rng)  # well under a millisecond
+                action = bot_action(spec, view, legal, rng, engine)  # well under a millisecond
             else:
                 # people really there, not bound seats; asked again when its turn comes
                 human = partial(runtime.presence.has_person, table)
@@ -209,7 +211,7 @@ class ServerMoveScheduler:
                     action, memory = await runtime.searches.run(
                         table.id,
                         human,
-                        bot_action_remembering,
+                        partial(bot_action_remembering, engine=engine),
                         spec,
                         view,
                         legal,
@@ -224,7 +226,7 @@ class ServerMoveScheduler:
                         seq,
                         FALLBACK_BOT,
                     )
-                    action = bot_action(FALLBACK_BOT, view, legal, rng)
+                    action = bot_action(FALLBACK_BOT, view, legal, rng, engine)
             wait = delay - (runtime.clock.monotonic() - started)
             if wait > 0:
                 await runtime.clock.sleep(wait)

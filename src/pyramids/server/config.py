@@ -16,6 +16,7 @@ from typing import Any
 import platformdirs
 
 from pyramids.bots import LEVEL_SPECS
+from pyramids.games.engine import Engine, engine_from_env
 
 DB_ENV = "PYRAMIDS_DB"
 """Environment variable that overrides the default database URL."""
@@ -229,6 +230,10 @@ class Settings:
     lease_renew: float = 1.0
     """Seconds between an instance's renewals of its leases, and between its looks for
     tables that have no owner (cluster mode)."""
+    engine: Engine = Engine.AUTO
+    """The rules engine the tables play on (``pyramids serve --engine``, else
+    ``$PYRAMIDS_ENGINE``, else auto; ``pyramids.games.engine``): new tables and tables
+    rebuilt from storage; bots search on their table's engine."""
 
     def __post_init__(self) -> None:
         if not self.db_url:
@@ -254,9 +259,12 @@ def resolve_settings(
     allowed_origins: Sequence[str] = (),
     limits: Mapping[str, str] | None = None,
     instance: str | None = None,
+    *,
+    engine: str | None = None,
 ) -> Settings:
     """Settings from the command line: ``--db`` beats ``PYRAMIDS_DB`` beats the data dir's file;
-    ``--limit NAME=VALUE`` (``limits``) beats ``PYRAMIDS_<NAME>`` beats the default."""
+    ``--limit NAME=VALUE`` (``limits``) beats ``PYRAMIDS_<NAME>`` beats the default;
+    ``--engine`` beats ``PYRAMIDS_ENGINE`` beats auto."""
     base = data_dir if data_dir is not None else default_data_dir()
     limit_settings = LimitSettings.from_env(os.environ).with_values(limits or {})
     settings = Settings(
@@ -265,6 +273,7 @@ def resolve_settings(
         allowed_origins=tuple(allowed_origins),
         limits=limit_settings,
         instance=instance or "",
+        engine=engine_from_env(engine),
     )
     cluster = os.environ.get(CLUSTER_ENV, "").strip()
     if cluster:

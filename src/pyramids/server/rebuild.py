@@ -19,6 +19,7 @@ from pyramids.core import Game, State
 from pyramids.core.errors import PyramidsError
 from pyramids.core.record import ReplayError, ReplayFault, ReplayStep, replay_actions
 from pyramids.games import descriptor, make_game
+from pyramids.games.engine import Engine
 from pyramids.server.store import TableRecord
 from pyramids.server.table_log import log_entries, stand_in_event, viewers
 from pyramids.server.wire import encode
@@ -49,15 +50,16 @@ def is_older_rules(record: TableRecord) -> bool:
         return False
 
 
-def rebuild(record: TableRecord) -> GameSoFar:
-    """Replay a stored table's record, checking seats, seqs and snapshots (StartupError).
+def rebuild(record: TableRecord, engine: Engine | None = None) -> GameSoFar:
+    """Replay a stored table's record on ``engine`` (None: auto), checking seats, seqs and
+    snapshots (StartupError).
 
     A table stored under an older rules version is replayed with today's rules; when
     that fails, the error names both versions (the game cannot be continued faithfully).
     """
     where = f"table {record.id}"
     try:
-        game = make_game(record.game, record.players, record.options)
+        game = make_game(record.game, record.players, record.options, engine=engine)
     except PyramidsError as exc:
         raise StartupError(f"{where}: its rules do not load: {exc}") from None
     if record.rules_version != game.info.rules_version:

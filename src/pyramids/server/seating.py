@@ -156,7 +156,7 @@ class Seating:
         table's kind; ProtocolError(bad_turn_time) outside a rated table's bounds
         (``timers.turn_time_of``)."""
         try:
-            game = make_game(game_name, len(seats), options)
+            game = make_game(game_name, len(seats), options, engine=self.settings.engine)
         except PyramidsError as exc:
             raise ProtocolError.of("bad_options", exc, 422) from None
         self._check_option_caps(game_name, game.options)

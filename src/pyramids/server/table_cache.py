@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from pyramids.games.engine import Engine
 from pyramids.server import cluster_store, store
 from pyramids.server.clocks import Clock
 from pyramids.server.config import Settings
@@ -104,13 +105,14 @@ class TableCache:
 
     async def _load(self, table_id: str) -> LiveTable:
         cluster = bool(self.settings.cluster)
+        engine = self.settings.engine
 
         def job(conn: Connection) -> tuple[TableRecord, GameSoFar, set[int]] | None:
             record = store.load_table(conn, table_id)
             if record is None:
                 return None
             taken = cluster_store.taken_over(conn, table_id) if cluster else set()
-            return record, rebuild(record), taken
+            return record, rebuild(record, engine), taken
 
         try:
             found = await self.database.read(job)
@@ -139,7 +141,7 @@ class TableCache:
         A table that does not replay stops the start, except one recorded under an older
         rules version of its game: that one is left in the database as it is (nothing is
         lost), logged, and not resumed; opening it answers ``unavailable`` with the reason."""
-        loaded = await self.database.read(_replay_unfinished)
+        loaded = await self.database.read(partial(_replay_unfinished, engine=self.settings.engine))
         tables = [live_table(record, rebuilt, self.settings) for record, rebuilt in loaded]
         for table in tables:
             table.used = self.clock.monotonic()
@@ -162,15 +164,18 @@ class TableCache:
         return out
 
 
-def _replay_unfinished(conn: Connection) -> list[tuple[TableRecord, GameSoFar]]:
-    """Every unfinished table's record, replayed, but those of older rules that do not."""
+def _replay_unfinished(
+    conn: Connection, engine: Engine | None = None
+) -> list[tuple[TableRecord, GameSoFar]]:
+    """Every unfinished table's record, replayed on ``engine``, but those of older rules
+    that do not."""
     out: list[tuple[TableRecord, GameSoFar]] = []
     for table_id in store.unfinished_ids(conn):
         record = store.load_table(conn, table_id)
         if record is None:
             continue
         try:
-            out.append((record, rebuild(record)))
+            out.append((record, rebuild(record, engine)))
         except StartupError as exc:
             if not is_older_rules(record):
                 raise

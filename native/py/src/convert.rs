@@ -1,0 +1,172 @@
+//! Python data to JSON values and back, for what crosses the boundary by field name:
+//! positions, views and options arrive as Python dicts (never JSON text) and are read
+//! into the engines' `serde_json::Value` readers here; what goes back is built as dicts
+//! (`crate::refusal::value_to_py`) or named fields.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::{intern, IntoPyObjectExt};
+use serde_json::{Map, Number, Value};
+
+/// Plain Python data (dict with str keys, list, tuple, str, int within 64 bits, finite
+/// float, bool, None) as the JSON value `json.loads(json.dumps(obj))` would give.
+pub fn py_to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.downcast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(i) = obj.downcast::<PyInt>() {
+        if let Ok(v) = i.extract::<i64>() {
+            return Ok(v.into());
+        }
+        if let Ok(v) = i.extract::<u64>() {
+            return Ok(v.into());
+        }
+        return Err(PyValueError::new_err("an integer beyond 64 bits"));
+    }
+    if let Ok(f) = obj.downcast::<PyFloat>() {
+        return Number::from_f64(f.value())
+            .map(Value::Number)
+            .ok_or_else(|| PyValueError::new_err("a float that is not finite"));
+    }
+    if let Ok(s) = obj.downcast::<PyString>() {
+        return Ok(Value::String(s.to_str()?.to_owned()));
+    }
+    if let Ok(items) = obj.downcast::<PyList>() {
+        return items.iter().map(|x| py_to_value(&x)).collect();
+    }
+    if let Ok(items) = obj.downcast::<PyTuple>() {
+        return items.iter().map(|x| py_to_value(&x)).collect();
+    }
+    if let Ok(d) = obj.downcast::<PyDict>() {
+        let mut map = Map::with_capacity(d.len());
+        for (k, v) in d.iter() {
+            let key = k
+                .downcast::<PyString>()
+                .map_err(|_| PyTypeError::new_err("a key that is not a string"))?;
+            map.insert(key.to_str()?.to_owned(), py_to_value(&v)?);
+        }
+        return Ok(Value::Object(map));
+    }
+    Err(PyTypeError::new_err(format!(
+        "not plain data: {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// `py_to_value` of a dict as JSON text, for the engines' readers that take text
+/// (the text never crosses the boundary).
+pub fn py_to_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(py_to_value(obj)?.to_string())
+}
+
+/// Values sent by field name, in the order the Rust side builds them.
+pub struct Fields<'py> {
+    py: Python<'py>,
+    items: Vec<(&'static str, Bound<'py, PyAny>)>,
+}
+
+impl<'py> Fields<'py> {
+    /// No field yet.
+    pub fn new(py: Python<'py>, capacity: usize) -> Self {
+        Fields {
+            py,
+            items: Vec::with_capacity(capacity),
+        }
+    }
+
+    /// Add the field `name`.
+    pub fn add<T: IntoPyObject<'py>>(&mut self, name: &'static str, value: T) -> PyResult<()> {
+        let value = value.into_bound_py_any(self.py)?;
+        self.items.push((name, value));
+        Ok(())
+    }
+
+    /// The fields as a dict by name.
+    pub fn into_dict(self) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(self.py);
+        for (name, value) in self.items {
+            d.set_item(name, value)?;
+        }
+        Ok(d)
+    }
+
+    /// An instance of the named tuple class `cls` built from these fields by name, with
+    /// `supplied` (a field the caller gives, e.g. `options`) set to `value`. The class's
+    /// `_fields` are matched to the names sent once per class (cached in `layout`); a
+    /// field on one side only is a TypeError naming it, never a shifted value.
+    pub fn into_named_tuple(
+        self,
+        layout: &'static GILOnceCell<Layout>,
+        cls: &Bound<'py, PyType>,
+        supplied: &'static str,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let names: Vec<&'static str> = self.items.iter().map(|(n, _)| *n).collect();
+        let cached = layout.get_or_try_init(py, || Layout::of(cls, &names, supplied))?;
+        let fresh;
+        let plan = if cached.class.bind(py).is(cls) && cached.names == names {
+            cached
+        } else {
+            fresh = Layout::of(cls, &names, supplied)?;
+            &fresh
+        };
+        let mut values: Vec<Option<Bound<'py, PyAny>>> =
+            self.items.into_iter().map(|(_, v)| Some(v)).collect();
+        let mut ordered = Vec::with_capacity(plan.order.len());
+        for slot in &plan.order {
+            ordered.push(match slot {
+                Some(i) => values[*i]
+                    .take()
+                    .unwrap_or_else(|| py.None().into_bound(py)),
+                None => value.clone(),
+            });
+        }
+        let tuple = PyTuple::new(py, ordered)?;
+        py.get_type::<PyTuple>()
+            .call_method1(intern!(py, "__new__"), (cls, tuple))
+    }
+}
+
+/// Where each field of a named tuple class comes from among the names sent.
+pub struct Layout {
+    class: Py<PyType>,
+    names: Vec<&'static str>,
+    order: Vec<Option<usize>>,
+}
+
+impl Layout {
+    fn of(cls: &Bound<'_, PyType>, names: &[&'static str], supplied: &str) -> PyResult<Layout> {
+        let fields: Vec<String> = cls.getattr(intern!(cls.py(), "_fields"))?.extract()?;
+        let mut order = Vec::with_capacity(fields.len());
+        for f in &fields {
+            if f == supplied {
+                order.push(None);
+                continue;
+            }
+            let i = names.iter().position(|n| n == f).ok_or_else(|| {
+                PyTypeError::new_err(format!(
+                    "{} has a field {f:?} that the native engine does not send",
+                    cls.name().map(|n| n.to_string()).unwrap_or_default()
+                ))
+            })?;
+            order.push(Some(i));
+        }
+        if let Some(extra) = names.iter().find(|n| !fields.iter().any(|f| f == *n)) {
+            return Err(PyTypeError::new_err(format!(
+                "the native engine sends a field {extra:?} that {} does not have",
+                cls.name().map(|n| n.to_string()).unwrap_or_default()
+            )));
+        }
+        Ok(Layout {
+            class: cls.clone().unbind(),
+            names: names.to_vec(),
+            order,
+        })
+    }
+}
