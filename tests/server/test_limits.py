@@ -210,9 +210,11 @@ def test_too_many_unfinished_tables_per_address(app_with: Any) -> None:
 def test_max_turns_is_capped(app_with: Any) -> None:
     """max_turns (server-wide cap) refuses a larger max_turns option with bad_options."""
     client = app_with(max_turns=500)
-    r = new_table(client, [HUMAN, bot()], options={"max_turns": 10**30})
+    r = new_table(client, [HUMAN, bot()], options={"max_turns": 10**6})
     assert (r.status_code, r.json()["error"]["code"]) == (422, "bad_options")
     assert "at most 500" in r.json()["error"]["message"]
+    huge = new_table(client, [HUMAN, bot()], options={"max_turns": 10**30}).json()["error"]
+    assert (huge["code"], huge["refusal"]["code"]) == ("bad_options", "position.integer_too_large")
     assert new_table(client, [HUMAN, bot()], options={"max_turns": 500}).status_code == 201
 
 
