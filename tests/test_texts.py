@@ -413,3 +413,30 @@ def test_the_hosts_words_read_as_they_did_before_the_catalogue() -> None:
     assert text("time", "fr", s="12,5", jobs=2) == "12,5 s avec 2 processus"
     assert text("ci", "fr", range="1–2") == "95\u202f% : 1–2"
     assert word("n_players", "fr", n=3) == "3 joueurs"
+
+
+def test_the_servers_notices_are_entries_of_the_catalogue_files() -> None:
+    """``server.clock`` and ``server.stand_in`` are ``messages/<lang>/server.json``'s (the
+    server adds no entry at import) and tell a clock notice as before in both languages."""
+    import inspect
+
+    from pyramids.server import clocks
+    from pyramids.server.table_log import StandIn
+
+    for lang in texts.LANGS:
+        path = ROOT / "src" / "pyramids" / "texts" / "messages" / lang / "server.json"
+        entries = json.loads(path.read_text(encoding="utf-8"))
+        assert set(entries) == {"server.clock", "server.stand_in"}
+        assert all(texts.catalogue(lang)[key] == text for key, text in entries.items())
+    assert "add_messages" not in inspect.getsource(clocks)
+    notice = clocks.ClockNotice(seat=1, name="Alice", reason="forfeit_end")
+    assert describe(notice, "en") == "Alice's time ran out: Alice forfeits and the game is over"
+    assert describe(notice, "fr") == (
+        "le temps de Alice est écoulé : Alice abandonne et la partie est finie"
+    )
+    assert describe(clocks.ClockNotice(seat=1, name="Bob", reason="forfeit"), "fr") == (
+        "Bob a perdu au temps : un bot joue à sa place"
+    )
+    assert describe(StandIn(seat=0, name="Bob", reason="timeout"), "fr") == (
+        "temps écoulé : un bot a joué pour Bob"
+    )

@@ -12,6 +12,7 @@ import json
 import math
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -382,3 +383,81 @@ def test_holdings_are_summed_by_kind(flaming: tuple, flags: tuple) -> None:
         assert [k["lift"] for k in kinds] == sorted((k["lift"] for k in kinds), reverse=True)
     flags_kinds = {k["kind"]: k for k in flags[2]["holdings"]["kinds"]}
     assert flags_kinds["tower_2"]["items"] <= 9 and flags_kinds["tower_3"]["items"] <= 27
+
+
+# --- the words: catalogue entries ---------------------------------------------------------
+
+
+def _every_label(
+    part: wb.WorkbenchPart, bases: list[dict[str, object]], items: list[str]
+) -> list[wb.Label]:
+    """Every label a workbench part gives: its words, its variants over ``bases``, the
+    kinds of ``items``."""
+    labels = [part.turn_unit, part.holding, part.holding_explain]
+    labels += [label for label in (part.cost_label, part.done_label) if label is not None]
+    labels += [label for _, label in (*part.kinds, *part.conditions)]
+    labels += [label for base in bases for _, label, _ in part.variants(base)]
+    kind_of = part.kind_of  # type: ignore[attr-defined]
+    labels += [kind[1] for kind in map(kind_of, items) if kind is not None]
+    return labels
+
+
+def _recording(used: set[str]) -> Callable[..., dict[str, str]]:
+    """``catalogue_label`` noting each key it is asked for in ``used``."""
+
+    def record(key: str, **facts: object) -> dict[str, str]:
+        used.add(key)
+        return wb.catalogue_label(key, **facts)
+
+    return record
+
+
+def test_every_workbench_word_is_a_catalogue_entry_and_every_entry_is_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The games' workbench words are the entries ``workbench.<game>.*`` (both languages,
+    none missing, none unused), built into the same ``{"en", "fr"}`` labels as before."""
+    from pyramids import texts
+    from pyramids.flags.cards import CODES
+    from pyramids.flaming.tiles import BY_NAME, MATERIAL, Material
+    from pyramids.games.flags import analysis as flags_analysis
+    from pyramids.games.flaming import analysis as flaming_analysis
+
+    cases = [
+        (
+            flaming_analysis,
+            "flaming",
+            [{}, {"fire_die": True, "curse": False, "callout": "family"}, {"preset": "basic"}],
+            list(BY_NAME),
+        ),
+        (flags_analysis, "flags", [{}, {"actions": False}], list(CODES)),
+    ]
+    for module, game, bases, items in cases:
+        used: set[str] = set()
+        monkeypatch.setattr(module, "catalogue_label", _recording(used))
+        labels = _every_label(wb.part_of(game), bases, items)  # type: ignore[arg-type]
+        assert all(set(label) == set(texts.LANGS) and all(label.values()) for label in labels)
+        entries = {k for k in texts.catalogue("en") if k.startswith(f"workbench.{game}.")}
+        assert used == entries and all(texts.has_entry(k, "fr") for k in entries)
+    flaming_part, flags_part = wb.part_of("flaming"), wb.part_of("flags")
+    assert flaming_part is not None and flags_part is not None
+    assert dict(flaming_part.kinds)["die_explosion"] == {
+        "en": "Fire-die explosion",
+        "fr": "Explosion du dé de feu",
+    }
+    variants = {name: label for name, label, _ in flaming_part.variants({"fire_die": True})}
+    assert variants["preset_basic"] == {"en": "Preset basic", "fr": "Préréglage basic"}
+    assert variants["no_fire_die"] == {"en": "No fire die", "fr": "Sans dé de feu"}
+    ember = next(name for name, i in BY_NAME.items() if MATERIAL[i] is Material.EMBER)
+    assert flaming_part.kind_of(ember) == (  # type: ignore[attr-defined]
+        "ember",
+        {"en": "embers", "fr": "braises"},
+    )
+    assert flags_part.turn_unit == {"en": "move or exchange", "fr": "coup ou échange"}
+    assert dict(flags_part.conditions)["group"]["fr"] == "Trois d’un groupe (PF-WIN-2)"
+    card = next(c for c in CODES if len(flags_analysis.CARD_BY_CODE[c].tower) == 3)
+    assert flags_part.kind_of(card) == (  # type: ignore[attr-defined]
+        "tower_3",
+        {"en": "3-piece flags", "fr": "drapeaux de 3 pièces"},
+    )
+    assert wb.catalogue_label("workbench.turn_unit") == {"en": "action", "fr": "action"}

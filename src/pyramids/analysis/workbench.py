@@ -40,11 +40,21 @@ from pyramids.bots import make_bot
 from pyramids.core.game import CHANCE, Event, Game, State
 from pyramids.core.record import play_game
 from pyramids.games import GAMES, descriptor, engine_for, make, names
+from pyramids.texts import LANGS, message
 
 SCHEMA = 1
 Z = 1.96
 Label = Mapping[str, str]
 """A text in English and French: ``{"en": ..., "fr": ...}``."""
+
+
+def catalogue_label(key: str, **facts: object) -> dict[str, str]:
+    """The catalogue entry ``key`` (``pyramids.texts``) in every language, filled with
+    ``facts``: the ``Label`` of a word the analysis writes into ``analysis.json``.
+
+    A game's workbench words are the entries ``workbench.<game>.<key>`` of
+    ``messages/<lang>/workbench.json``."""
+    return {lang: message(key, lang, **facts) for lang in LANGS}
 
 
 class Facts(Protocol):
@@ -61,7 +71,10 @@ class Facts(Protocol):
 
 
 class WorkbenchPart(Protocol):
-    """What ``analyse`` measures in a game (its analysis part's ``workbench``)."""
+    """What ``analyse`` measures in a game (its analysis part's ``workbench``).
+
+    Its words are ``Label``s; this repository's games build them from their catalogue
+    entries ``workbench.<game>.*`` with ``catalogue_label``."""
 
     @property
     def turn_unit(self) -> Label:
@@ -632,7 +645,7 @@ def summarize(
         "base_options": dict(game0.options),
         "turn_unit": _label(part.turn_unit)
         if part is not None
-        else {"en": "action", "fr": "action"},
+        else catalogue_label("workbench.turn_unit"),
     }
     baseline = {p: cell_rows("baseline", p) or [] for p in players}
     data["seat_advantage"] = {

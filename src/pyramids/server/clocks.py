@@ -39,7 +39,6 @@ from typing import Any, ClassVar, Protocol
 
 from pyramids.core import Event
 from pyramids.core.clock import Banks, RecordClock, deadline_of
-from pyramids.texts import add_messages
 
 REALTIME, TURN_BASED = "realtime", "turn_based"
 MODES = (REALTIME, TURN_BASED)
@@ -151,29 +150,14 @@ def clocks_json(spec: ClockSpec, banks: Banks, running: int | None) -> list[dict
 class ClockNotice(Event):
     """A server notice: seat ``seat``'s time ran out. ``reason`` ``clock``: a bot played
     that decision; ``forfeit``: the seat forfeited and a bot plays it to the end;
-    ``forfeit_end``: it forfeited and that ended the game. Told by ``server.clock``."""
+    ``forfeit_end``: it forfeited and that ended the game. Told by the catalogue entry
+    ``server.clock`` (``messages/<lang>/server.json``)."""
 
     kind: ClassVar[str] = "clock"
     game: ClassVar[str] = "server"
     seat: int
     name: str
     reason: str
-
-
-MESSAGES = {
-    "en": {
-        "server.clock": "{reason, select, clock {{name}'s time ran out: a bot played for them} "
-        "forfeit_end {{name}'s time ran out: {name} forfeits and the game is over} "
-        "other {{name} forfeited on time: a bot plays for them}}",
-    },
-    "fr": {
-        "server.clock": "{reason, select, clock {le temps de {name} est écoulé : un bot a joué "
-        "pour {name}} forfeit_end {le temps de {name} est écoulé : {name} abandonne et la "
-        "partie est finie} other {{name} a perdu au temps : un bot joue à sa place}}",
-    },
-}
-for _lang, _entries in MESSAGES.items():
-    add_messages(_lang, _entries)
 
 
 # --- time and timers -----------------------------------------------------------------------

@@ -8,7 +8,7 @@ and it holds every other word the hosts say: ``message(key, lang, **facts)``. Th
 sentences live in ``messages/<lang>/*.json``: each file one flat object, merged per
 language (a key in two files of one language is an error). Keys by file:
 
-- ``events.json``: ``<game>.<kind>`` for events (``flaming.collapse``, ``flags.draw``),
+- ``events.json``: ``<game>.<kind>`` for the games' events (``flaming.collapse``, ``flags.draw``),
   ``<game>.<word>.<value>`` for shared words (``flags.action.R``), ``list.and``;
 - ``refusals-*.json``: ``refusal.<code>``;
 - ``numbers.json``: ``number.group``, ``number.decimal``, ``number.percent``, the number
@@ -17,6 +17,10 @@ language (a key in two files of one language is an error). Keys by file:
   ``cli.<game>.<key>`` (``pyramids.cli.i18n.tr``);
 - ``report.json``, ``charts.json``: the workbench's report and charts, ``report.<key>``
   and ``charts.<key>``;
+- ``workbench.json``: each game's workbench words (event names, option changes, what a seat
+  holds), ``workbench.<game>.<key>`` (``pyramids.analysis.workbench.catalogue_label``);
+- ``server.json``: the server's notices, ``server.<kind>`` (``server.clock``,
+  ``server.stand_in``);
 - ``web.json``, ``web-*.json``: the browser pages' words, ``web.<key>`` (``t(key)`` in
   ``static/js/i18n.js``).
 

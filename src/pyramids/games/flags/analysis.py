@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from pyramids.analysis.bench import DefaultSetup, NativeTargets
+from pyramids.analysis.workbench import catalogue_label
 from pyramids.core import Event
 from pyramids.core.game import Game, State
 from pyramids.flags.actions import MOVE_BASE, TAKE_BASE
@@ -78,37 +79,15 @@ class FlagsTally:
 
 # --- the workbench (pyramids analyse) -----------------------------------------------------
 
-EVENT_LABELS: dict[str, tuple[str, str]] = {
-    "flag": ("Flag scored", "Drapeau marqué"),
-    "take_bank": ("Take from the bank", "Prise à la banque"),
-    "take_opponent": ("Take from an opponent", "Prise à un adversaire"),
-    "swap": ("Exchange", "Échange de carte"),
-    "tree_R": ("Red tree", "Arbre rouge"),
-    "tree_B": ("Blue tree", "Arbre bleu"),
-    "tree_G": ("Green tree", "Arbre vert"),
-    "tree_Y": ("Yellow tree", "Arbre jaune"),
-    "tree_K": ("Black tree", "Arbre noir"),
-    "tree_W": ("White tree", "Arbre blanc"),
-    "split": ("Split (red)", "Démolition (rouge)"),
-    "trade": ("Trade (blue)", "Troc (bleu)"),
-    "grow": ("Grow (green)", "Croissance (vert)"),
-    "newstart": ("New start (yellow)", "Nouveau départ (jaune)"),
-    "pirate": ("Pirate (black)", "Pirate (noir)"),
-    "wild": ("Wild (white)", "Joker (blanc)"),
-    "decline": ("Action declined", "Action refusée"),
-    "lapse": ("Action lapsed", "Action perdue"),
-}
-"""The counted events' names for the workbench's report (PF-SCORE, PF-CAPTURE, PF-SWAP,
-PF-TREE), English and French, in ``FLAGS_EVENT_KINDS`` order."""
-CONDITION_LABELS: dict[str, tuple[str, str]] = {
-    "flags": ("Five flags (PF-WIN-1)", "Cinq drapeaux (PF-WIN-1)"),
-    "group": ("Three of a group (PF-WIN-2)", "Trois d’un groupe (PF-WIN-2)"),
-    "points": ("Eight points (PF-WIN-3)", "Huit points (PF-WIN-3)"),
-}
 CARD_BY_CODE = dict(zip(CODES, CARDS, strict=True))
 """Every goal card by its code."""
 HAND_EVENTS = frozenset({"draw", "swap", "trade", "newstart", "pirate", "grow", "wild"})
 """Events after which a seat's hand may hold a card it did not hold before."""
+
+
+def _label(key: str, **facts: object) -> dict[str, str]:
+    """The catalogue entry ``workbench.flags.<key>`` in every language."""
+    return catalogue_label(f"workbench.flags.{key}", **facts)
 
 
 class FlagsFacts:
@@ -169,38 +148,54 @@ class FlagsFacts:
 
 
 class FlagsWorkbench:
-    """What ``pyramids analyse`` measures in Pyramids and Flags (docs/WORKBENCH.md)."""
+    """What ``pyramids analyse`` measures in Pyramids and Flags (docs/WORKBENCH.md).
 
-    turn_unit: ClassVar[Mapping[str, str]] = {"en": "move or exchange", "fr": "coup ou échange"}
-    kinds = tuple((k, {"en": en, "fr": fr}) for k, (en, fr) in EVENT_LABELS.items())
-    conditions = tuple((k, {"en": en, "fr": fr}) for k, (en, fr) in CONDITION_LABELS.items())
+    Every word is a catalogue entry ``workbench.flags.<key>`` (``pyramids.texts``,
+    ``messages/<lang>/workbench.json``), given to the workbench in every language
+    (``catalogue_label``): the counted events' names (``event.<kind>``, PF-SCORE,
+    PF-CAPTURE, PF-SWAP, PF-TREE), the win conditions (``condition.<condition>``, PF-WIN),
+    the option changes (``variant.<change>``) and the cards' tower heights (``tower``).
+    """
+
     cost_label: ClassVar[Mapping[str, str] | None] = None
-    holding: ClassVar[Mapping[str, str]] = {"en": "goal card", "fr": "carte objectif"}
-    holding_explain: ClassVar[Mapping[str, str]] = {
-        "en": "Every goal card a seat held during the game: how often its holder scored it "
-        "(its difficulty: lower is harder) and how its holder fared against the share of "
-        "games a seat wins by chance (1/players).",
-        "fr": "Chaque carte objectif tenue par une place pendant la partie : combien de fois "
-        "celui qui la tenait l’a marquée (sa difficulté : plus bas, plus difficile) et comment "
-        "il s’en est tiré face à la part des parties qu’une place gagne par hasard (1/joueurs).",
-    }
-    done_label: ClassVar[Mapping[str, str] | None] = {"en": "scored", "fr": "marquée"}
+
+    @property
+    def turn_unit(self) -> dict[str, str]:
+        """A turn: a move or an exchange (PF-WIN-5)."""
+        return _label("turn_unit")
+
+    @property
+    def kinds(self) -> tuple[tuple[str, dict[str, str]], ...]:
+        """The counted events (``FLAGS_EVENT_KINDS``) with their names."""
+        return tuple((k, _label(f"event.{k}")) for k in FLAGS_EVENT_KINDS)
+
+    @property
+    def conditions(self) -> tuple[tuple[str, dict[str, str]], ...]:
+        """The win conditions (``WIN_CONDITIONS``) with their names."""
+        return tuple((k, _label(f"condition.{k}")) for k in WIN_CONDITIONS)
+
+    @property
+    def holding(self) -> dict[str, str]:
+        """What a seat holds: a goal card."""
+        return _label("holding")
+
+    @property
+    def holding_explain(self) -> dict[str, str]:
+        """How the goal cards held are measured."""
+        return _label("holding_explain")
+
+    @property
+    def done_label(self) -> dict[str, str]:
+        """What a holder does with a goal card: scores it."""
+        return _label("done_label")
 
     def variants(
         self, options: Mapping[str, object]
     ) -> list[tuple[str, dict[str, str], dict[str, object]]]:
         """The option changes compared with ``options`` (the base): tree actions on or off."""
-        if options.get("actions", True):
-            return [
-                (
-                    "no_actions",
-                    {"en": "No tree actions", "fr": "Sans actions d’arbre"},
-                    {"actions": False},
-                )
-            ]
-        return [
-            ("actions", {"en": "Tree actions", "fr": "Avec actions d’arbre"}, {"actions": True})
-        ]
+        actions = not options.get("actions", True)
+        name = "actions" if actions else "no_actions"
+        return [(name, _label(f"variant.{name}"), {"actions": actions})]
 
     def kind_of(self, item: str) -> tuple[str, dict[str, str]] | None:
         """A card's tower height (two or three pieces), the holdings' grouping."""
@@ -208,7 +203,7 @@ class FlagsWorkbench:
         if card is None:
             return None
         n = len(card.tower)
-        return f"tower_{n}", {"en": f"{n}-piece flags", "fr": f"drapeaux de {n} pièces"}
+        return f"tower_{n}", _label("tower", pieces=n)
 
     def facts(self, game: Game) -> FlagsFacts:
         """The per-seat fact counter of one new game."""

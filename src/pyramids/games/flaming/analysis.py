@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pyramids.analysis.bench import DefaultSetup
+from pyramids.analysis.workbench import catalogue_label
 from pyramids.core import Event
 from pyramids.core.game import Game, State
 from pyramids.flaming.actions import CHECK_OK, PLACE_BASE
@@ -22,7 +23,7 @@ from pyramids.flaming.game import FlamingGame
 from pyramids.flaming.mayhem import standing_mayhem
 from pyramids.flaming.options import CALLOUT_MODES, PRESETS, FlamingOptions
 from pyramids.flaming.state import NONE, FlamingState
-from pyramids.flaming.tiles import BY_NAME, MATERIAL, Material
+from pyramids.flaming.tiles import BY_NAME, MATERIAL
 from pyramids.games.flaming.evaluation import is_flaming_state
 
 MAYHEM_KINDS = ("free_air", "collapse", "explosion", "fire", "die_explosion", "quench", "curse")
@@ -269,17 +270,6 @@ class CheckTally:
 
 # --- the workbench (pyramids analyse) -----------------------------------------------------
 
-MAYHEM_LABELS: dict[str, tuple[str, str]] = {
-    "free_air": ("Free air", "Dans le vide"),
-    "collapse": ("Collapse", "Effondrement"),
-    "explosion": ("Explosion", "Explosion"),
-    "fire": ("Fire", "Feu"),
-    "die_explosion": ("Fire-die explosion", "Explosion du dé de feu"),
-    "quench": ("Quench", "Extinction"),
-    "curse": ("Curse", "Malédiction"),
-}
-"""The mayhem kinds' names for the workbench's report (FP-MAYHEM), English and French."""
-
 
 class FlamingFacts:
     """One game's per-seat facts for ``pyramids analyse`` (``pyramids.analysis.workbench``).
@@ -289,6 +279,8 @@ class FlamingFacts:
     placer's own pile (a curse sends them to the player on the right, FP-CURSE, so it costs
     its placer nothing). The holdings are the five tiles each seat is dealt (FP-SETUP).
     """
+
+    _counted = frozenset(MAYHEM_KINDS)
 
     def __init__(self, game: Game) -> None:
         n = game.num_players
@@ -309,7 +301,7 @@ class FlamingFacts:
                 self.placer = event.seat
                 continue
             kind = event.kind
-            if kind not in MAYHEM_LABELS or self.placer is None:
+            if kind not in self._counted or self.placer is None:
                 continue
             placer = self.placer
             self.triggered[placer][kind] += 1
@@ -330,17 +322,9 @@ class FlamingFacts:
         ]
 
 
-MATERIAL_LABELS = {
-    Material.STRAW: ("straw tiles", "tuiles de paille"),
-    Material.WOOD: ("wood tiles", "tuiles de bois"),
-    Material.STONE: ("stone tiles", "tuiles de pierre"),
-    Material.EMBER: ("embers", "braises"),
-}
-CALLOUT_LABELS = {
-    "off": ("Call-out off", "Sans signalement"),
-    "family": ("Call-out, family", "Signalement, famille"),
-    "competitive": ("Call-out, competitive", "Signalement, compétitif"),
-}
+def _label(key: str, **facts: object) -> dict[str, str]:
+    """The catalogue entry ``workbench.flaming.<key>`` in every language."""
+    return catalogue_label(f"workbench.flaming.{key}", **facts)
 
 
 def _rules_key(options: Mapping[str, object]) -> tuple[frozenset[int], bool, bool, str]:
@@ -351,24 +335,42 @@ def _rules_key(options: Mapping[str, object]) -> tuple[frozenset[int], bool, boo
 
 
 class FlamingWorkbench:
-    """What ``pyramids analyse`` measures in Flaming Pyramids (docs/WORKBENCH.md)."""
+    """What ``pyramids analyse`` measures in Flaming Pyramids (docs/WORKBENCH.md).
 
-    turn_unit: ClassVar[Mapping[str, str]] = {"en": "placement", "fr": "pose"}
-    kinds = tuple((k, {"en": en, "fr": fr}) for k, (en, fr) in MAYHEM_LABELS.items())
+    Every word is a catalogue entry ``workbench.flaming.<key>`` (``pyramids.texts``,
+    ``messages/<lang>/workbench.json``), given to the workbench in every language
+    (``catalogue_label``): the mayhem kinds' names (``mayhem.<kind>``, FP-MAYHEM), the
+    tiles' materials (``material.<material>``), the call-out modes (``callout.<mode>``) and
+    the option changes (``variant.<change>``).
+    """
+
     conditions: tuple[tuple[str, dict[str, str]], ...] = ()
-    cost_label: ClassVar[Mapping[str, str]] = {
-        "en": "tiles under own pile",
-        "fr": "tuiles sous sa propre pile",
-    }
-    holding: ClassVar[Mapping[str, str]] = {"en": "tile", "fr": "tuile"}
-    holding_explain: ClassVar[Mapping[str, str]] = {
-        "en": "Each of the five tiles a seat is dealt (FP-SETUP), against the share of games "
-        "that seat would win by chance (1/players): a lift above 1 helps its holder.",
-        "fr": "Chacune des cinq tuiles reçues par une place (FP-SETUP), rapportée à la part "
-        "des parties que cette place gagnerait par hasard (1/joueurs) : au-dessus de 1, elle "
-        "aide celui qui la tient.",
-    }
     done_label: ClassVar[Mapping[str, str] | None] = None
+
+    @property
+    def turn_unit(self) -> dict[str, str]:
+        """A turn: a placement."""
+        return _label("turn_unit")
+
+    @property
+    def kinds(self) -> tuple[tuple[str, dict[str, str]], ...]:
+        """The mayhem kinds (``MAYHEM_KINDS``) with their names."""
+        return tuple((k, _label(f"mayhem.{k}")) for k in MAYHEM_KINDS)
+
+    @property
+    def cost_label(self) -> dict[str, str]:
+        """Mayhem's cost: the tiles it sent under its placer's own pile."""
+        return _label("cost_label")
+
+    @property
+    def holding(self) -> dict[str, str]:
+        """What a seat holds: a tile."""
+        return _label("holding")
+
+    @property
+    def holding_explain(self) -> dict[str, str]:
+        """How the tiles dealt are measured (FP-SETUP)."""
+        return _label("holding_explain")
 
     def variants(
         self, options: Mapping[str, object]
@@ -382,30 +384,17 @@ class FlamingWorkbench:
         preset = str(options.get("preset", "standard"))
         curse_on = _rules_key(options)[1]
         candidates: list[tuple[str, dict[str, str], dict[str, object]]] = [
-            (f"preset_{p}", {"en": f"Preset {p}", "fr": f"Préréglage {p}"}, {"preset": p})
+            (f"preset_{p}", _label("variant.preset", preset=p), {"preset": p})
             for p in PRESETS
             if p != preset
         ]
-        if curse_on:
-            candidates.append(
-                ("no_curse", {"en": "Curse off", "fr": "Sans malédiction"}, {"curse": False})
-            )
-        else:
-            candidates.append(
-                ("curse", {"en": "Curse on", "fr": "Avec malédiction"}, {"curse": True})
-            )
-        if options.get("fire_die"):
-            candidates.append(
-                ("no_fire_die", {"en": "No fire die", "fr": "Sans dé de feu"}, {"fire_die": False})
-            )
-        else:
-            candidates.append(
-                ("fire_die", {"en": "Fire die", "fr": "Dé de feu"}, {"fire_die": True})
-            )
+        curse = "no_curse" if curse_on else "curse"
+        candidates.append((curse, _label(f"variant.{curse}"), {"curse": not curse_on}))
+        die = "no_fire_die" if options.get("fire_die") else "fire_die"
+        candidates.append((die, _label(f"variant.{die}"), {"fire_die": die == "fire_die"}))
         for mode in CALLOUT_MODES:
             if mode != options.get("callout", "off"):
-                en, fr = CALLOUT_LABELS[mode]
-                candidates.append((f"callout_{mode}", {"en": en, "fr": fr}, {"callout": mode}))
+                candidates.append((f"callout_{mode}", _label(f"callout.{mode}"), {"callout": mode}))
         seen = {_rules_key(options)}
         out = []
         for name, label, changed in candidates:
@@ -420,9 +409,8 @@ class FlamingWorkbench:
         index = BY_NAME.get(item)
         if index is None:
             return None
-        material = MATERIAL[index]
-        en, fr = MATERIAL_LABELS[material]
-        return material.name.lower(), {"en": en, "fr": fr}
+        material = MATERIAL[index].name.lower()
+        return material, _label(f"material.{material}")
 
     def facts(self, game: Game) -> FlamingFacts:
         """The per-seat fact counter of one new game."""
