@@ -8,8 +8,8 @@ iteration budgets on the native search, so the games are reproducible), seeds
 S..S+N-1, with the tool's default schedule and the game's default rules; a bot's fixed
 rating is its final OpenSkill (mu, sigma) there. A band is measured at its smallest player
 count (3-4 with 3, 5-6 with 5). The tournaments play on ``--engine`` (default:
-``$PYRAMIDS_ENGINE``, else auto; the ratings are published for the native engine). Old tables' ``ismcts`` seats take ``normal``'s rating
-(``pyramids.server.ratings.BOT_ALIASES``).
+``$PYRAMIDS_ENGINE``, else auto; the published ratings were measured on the native engine).
+Old tables' ``ismcts`` seats take ``normal``'s rating (``pyramids.server.ratings.BOT_ALIASES``).
 
 Size: ``--games`` 60 per band by default, three blocks of the 2-player schedule (20 ordered
 seatings of 5 bots) and one of the 3-player one (60), so the seven bands play 420 games, sized

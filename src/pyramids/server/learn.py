@@ -4,7 +4,7 @@ The tutorial pages (``/learn/{game}``, static/learn.html) stage positions from t
 rulebook's worked examples (docs/RULES.md FP-EX-*, the Flags examples of docs/NOTATION.md)
 and let the learner make the move. They never judge a move themselves: they ask this
 module, which loads the position with the game's own loader (the registry,
-``pyramids.games``), applies the action with the engine and answers with the new position,
+``pyramids.games``) on the server's engine (``Settings.engine``), applies the action with the engine and answers with the new position,
 the legal actions, the events (with both sentences, as the table's log has them) and the
 game's hints. Nothing is stored; a request is a pure function of its body.
 
