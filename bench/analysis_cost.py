@@ -4,7 +4,8 @@ seconds per analysis, per decision, for each game and player count.
 Each game is played by the ladder's ``normal`` search in seat 0 and ``greedy`` in the
 others (a person's game against bots, roughly), then analysed as the server does
 (``pyramids.bots.advice.analyse_record``: the ``normal`` level's search, its iteration
-budget unless ``--iterations``, seed 0). Prints one line per game and player count and,
+budget unless ``--iterations``, seed 0), everything on ``--engine`` (default:
+``$PYRAMIDS_ENGINE``, else auto). Prints one line per game and player count and,
 with ``--json``, the figures as JSON. The processor time is the analysing process's
 (``time.process_time``), so another load on the machine changes it little.
 
@@ -22,14 +23,18 @@ from typing import Any
 
 from pyramids.bots import make_bot
 from pyramids.bots.advice import advice_settings, analyse_record
+from pyramids.cli.engine_opt import add_engine_argument, parsed_engine
 from pyramids.core.record import play_game
 from pyramids.games import make_game
+from pyramids.games.engine import Engine
 
 SETUPS = ("flaming/2", "flaming/4", "flags/2", "flags/4")
 
 
-def measure(setup: str, games: int, iterations: int | None, seed: int) -> dict[str, Any]:
-    """Play and analyse ``games`` games of ``setup`` (``game/players``)."""
+def measure(
+    setup: str, games: int, iterations: int | None, seed: int, engine: Engine = Engine.AUTO
+) -> dict[str, Any]:
+    """Play and analyse ``games`` games of ``setup`` (``game/players``) on ``engine``."""
     game, players = setup.split("/")
     n = int(players)
     cpu: list[float] = []
@@ -37,9 +42,12 @@ def measure(setup: str, games: int, iterations: int | None, seed: int) -> dict[s
     actions: list[int] = []
     mistakes: list[int] = []
     for i in range(games):
-        bots = [make_bot("ismcts:normal"), *(make_bot("greedy") for _ in range(n - 1))]
-        _, record = play_game(make_game(game, n), bots, seed + i, game_name=game)
-        analysis = analyse_record(record, iterations=iterations)
+        bots = [
+            make_bot("ismcts:normal", engine=engine),
+            *(make_bot("greedy", engine=engine) for _ in range(n - 1)),
+        ]
+        _, record = play_game(make_game(game, n, engine=engine), bots, seed + i, game_name=game)
+        analysis = analyse_record(record, iterations=iterations, engine=engine)
         cpu.append(analysis.cpu_seconds)
         decisions.append(len(analysis.decisions))
         actions.append(len(record.actions))
@@ -47,6 +55,7 @@ def measure(setup: str, games: int, iterations: int | None, seed: int) -> dict[s
     per_decision = [1000 * c / max(1, d) for c, d in zip(cpu, decisions, strict=True)]
     return {
         "setup": setup,
+        "engine": str(engine),
         "games": games,
         "iterations": advice_settings(game, n, iterations=iterations).iterations,
         "decisions_mean": statistics.mean(decisions),
@@ -68,11 +77,13 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=100, help="the first game's seed (100)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    add_engine_argument(parser)
     args = parser.parse_args()
+    engine = parsed_engine(parser, args.engine)
     rows = []
     for setup in args.only or SETUPS:
         started = time.monotonic()
-        row = measure(setup, args.games, args.iterations, args.seed)
+        row = measure(setup, args.games, args.iterations, args.seed, engine)
         rows.append(row)
         print(
             f"{setup}: {row['games']} games, {row['iterations']} iterations a decision: "

@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from tests.ray_head import HeadError, ray_head  # noqa: E402
 
 from pyramids.analysis import simulate as sim  # noqa: E402
+from pyramids.cli.engine_opt import add_engine_argument, parsed_engine  # noqa: E402
 
 TIMING = ("seconds", "games_per_s", "jobs", "cluster")
 
@@ -91,7 +92,9 @@ def main() -> int:
     parser.add_argument("--bots", default="greedy,random")
     parser.add_argument("--tiny", type=int, default=400, help="trivial tasks for the fixed cost")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_engine_argument(parser)
     args = parser.parse_args()
+    engine = parsed_engine(parser, args.engine)
     load = [round(x, 2) for x in os.getloadavg()]
     config = sim.SimConfig(
         game=args.game,
@@ -99,6 +102,7 @@ def main() -> int:
         bots=tuple(args.bots.split(",")),
         games=args.games,
         seed=0,
+        engine=engine,
     )
     sim.check_config(config)
     rows: list[dict[str, Any]] = []

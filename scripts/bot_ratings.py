@@ -7,8 +7,9 @@ have: ``random`` and the ladder of levels (``pyramids.bots.LADDER``: ``beginner`
 iteration budgets on the native search, so the games are reproducible), seeds
 S..S+N-1, with the tool's default schedule and the game's default rules; a bot's fixed
 rating is its final OpenSkill (mu, sigma) there. A band is measured at its smallest player
-count (3-4 with 3, 5-6 with 5). Old tables' ``ismcts`` seats take ``normal``'s rating
-(``pyramids.server.ratings.BOT_ALIASES``).
+count (3-4 with 3, 5-6 with 5). The tournaments play on ``--engine`` (default:
+``$PYRAMIDS_ENGINE``, else auto; the published ratings were measured on the native engine).
+Old tables' ``ismcts`` seats take ``normal``'s rating (``pyramids.server.ratings.BOT_ALIASES``).
 
 Size: ``--games`` 60 per band by default, three blocks of the 2-player schedule (20 ordered
 seatings of 5 bots) and one of the 3-player one (60), so the seven bands play 420 games, sized
@@ -40,6 +41,7 @@ from typing import Any
 
 from pyramids.bots import LEVEL_SPECS
 from pyramids.bots.ladder import OFFERED
+from pyramids.cli.engine_opt import add_engine_argument, parsed_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "pyramids" / "server" / "data" / "bot_ratings.json"
@@ -61,10 +63,13 @@ ABOUT = (
 )
 
 
-def command(game: str, players: int, *, games: int, seed: int, jobs: int, name: str) -> list[str]:
-    """The ``pyramids tournament`` arguments of one band."""
+def command(
+    game: str, players: int, *, games: int, seed: int, jobs: int, name: str, engine: str
+) -> list[str]:
+    """The ``pyramids tournament`` arguments of one band, on ``engine``."""
     return [
         "tournament",
+        f"--engine={engine}",
         f"--game={game}",
         f"--players={players}",
         f"--bots={','.join(BOTS)}",
@@ -114,7 +119,9 @@ def main() -> None:
         "--only", action="append", default=[], help="GAME:PLAYERS to play (again), e.g. flags:3"
     )
     parser.add_argument("--out", type=Path, default=OUT, help="the JSON file to write")
+    add_engine_argument(parser)
     opts = parser.parse_args()
+    engine = parsed_engine(parser, opts.engine)
     opts.reports.mkdir(parents=True, exist_ok=True)
     games: dict[str, dict[str, Any]] = {}
     for game, bands in BANDS.items():
@@ -122,7 +129,13 @@ def main() -> None:
         for band, players in bands.items():
             name = f"{game}-{players}"
             args = command(
-                game, players, games=opts.games, seed=opts.seed, jobs=opts.jobs, name=name
+                game,
+                players,
+                games=opts.games,
+                seed=opts.seed,
+                jobs=opts.jobs,
+                name=name,
+                engine=engine,
             )
             report_path = opts.reports / f"{name}.json"
             wanted = f"{game}:{players}" in opts.only
@@ -139,6 +152,7 @@ def main() -> None:
                     seed=report["seeds"]["first"],
                     jobs=report["timing"]["jobs"],
                     name=name,
+                    engine=report["engine"],
                 )
                 games[game][band] = entry(report, args)
         order = list(bands)

@@ -79,13 +79,15 @@ from strength_page import (
 from pyramids.analysis.ratings import wilson_interval
 from pyramids.analysis.tournament import TournamentConfig, run_tournament
 from pyramids.bots import make_bot
+from pyramids.cli.engine_opt import add_engine_argument, parsed_engine
 from pyramids.games import descriptor, engine_for
+from pyramids.games.engine import Engine
 
 # --- measuring ------------------------------------------------------------------------------
 
 
-def unmakeable(specs: Sequence[str]) -> str | None:
-    """Why one of ``specs`` cannot be made by this build (None when all can)."""
+def unmakeable(specs: Sequence[str], engine: Engine = Engine.AUTO) -> str | None:
+    """Why one of ``specs`` cannot be made by this build on ``engine`` (None when all can)."""
     for spec in specs:
         if spec == OPENSPIEL:
             try:
@@ -94,14 +96,22 @@ def unmakeable(specs: Sequence[str]) -> str | None:
                 return f"OpenSpiel is not installed ({exc})"
             continue
         try:
-            make_bot(spec)
+            make_bot(spec, engine=engine)
         except ValueError as exc:
             return f"this build cannot make `{spec}`: {str(exc).partition(' (')[0]}"
     return None
 
 
-def measure(line: Line, games: int, seed: int, jobs: int, seconds: float | None) -> dict[str, Any]:
-    """Play ``line`` (``games`` games); its result as JSON-ready data."""
+def measure(
+    line: Line,
+    games: int,
+    seed: int,
+    jobs: int,
+    seconds: float | None,
+    *,
+    engine: Engine = Engine.AUTO,
+) -> dict[str, Any]:
+    """Play ``line`` (``games`` games) on ``engine``; its result as JSON-ready data."""
     bots = tuple(b.replace(TIME, f"{seconds:g}") if seconds else b for b in line.bots)
     result: dict[str, Any] = {
         "id": line.id,
@@ -113,16 +123,16 @@ def measure(line: Line, games: int, seed: int, jobs: int, seconds: float | None)
         "full_games": line.full_games,
         "seconds_per_decision": seconds if line.equal_time else None,
     }
-    why = unmakeable(bots)
+    why = unmakeable(bots, engine)
     if why is not None:
         return result | {"skipped": why}
     start, cpu = time.perf_counter(), cpu_seconds()
     if OPENSPIEL in bots:
         result |= measure_openspiel(
-            line, bots, games, seed, jobs=jobs, seconds=seconds or FALLBACK_SECONDS
+            line, bots, games, seed, jobs=jobs, seconds=seconds or FALLBACK_SECONDS, engine=engine
         )
     else:
-        result |= measure_tournament(line, bots, games, seed, jobs)
+        result |= measure_tournament(line, bots, games, seed, jobs, engine=engine)
     return result | {
         "wall_seconds": round(time.perf_counter() - start, 2),
         "cpu_seconds": round(cpu_seconds() - cpu, 2),
@@ -137,9 +147,16 @@ def cpu_seconds() -> float:
 
 
 def measure_tournament(
-    line: Line, bots: tuple[str, ...], games: int, seed: int, jobs: int
+    line: Line,
+    bots: tuple[str, ...],
+    games: int,
+    seed: int,
+    jobs: int,
+    *,
+    engine: Engine = Engine.AUTO,
 ) -> dict[str, Any]:
-    """A tournament line: the subject's wins (first places), times and the games' length."""
+    """A tournament line on ``engine``: the subject's wins (first places), times and the
+    games' length."""
     config = TournamentConfig(
         bots=bots,
         game=line.game,
@@ -148,6 +165,7 @@ def measure_tournament(
         seed=seed,
         jobs=jobs,
         schedule="rotations",
+        engine=engine,
     )
     report = run_tournament(config)
     subject = report["contestants"][0]
@@ -165,12 +183,19 @@ def measure_tournament(
 
 
 def measure_openspiel(
-    line: Line, bots: tuple[str, ...], games: int, seed: int, *, jobs: int, seconds: float
+    line: Line,
+    bots: tuple[str, ...],
+    games: int,
+    seed: int,
+    *,
+    jobs: int,
+    seconds: float,
+    engine: Engine = Engine.AUTO,
 ) -> dict[str, Any]:
-    """Our search against OpenSpiel's ISMCTS, both ``seconds`` a decision."""
+    """Our search against OpenSpiel's ISMCTS on ``engine``, both ``seconds`` a decision."""
     import strength_openspiel as so  # needs OpenSpiel: only here
 
-    played = so.run_h2h(line.game, bots[0], seconds, seed, games=games, jobs=jobs)
+    played = so.run_h2h(line.game, bots[0], seconds, seed, games=games, jobs=jobs, engine=engine)
     score = sum(g.ours_return for g in played)
     lo, hi = wilson_interval(score, len(played))
     ours_n = sum(g.ours_decisions for g in played)
@@ -189,7 +214,7 @@ def measure_openspiel(
         "openspiel_simulations_per_decision": round(
             sum(g.os_simulations for g in played) / max(1, os_n), 1
         ),
-        "engine": engine_for(descriptor(line.game)),
+        "engine": engine_for(descriptor(line.game), engine),
     }
 
 
@@ -208,7 +233,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=PAGE, help="the page (docs/STRENGTH.md)")
     p.add_argument("--results", type=Path, default=RESULTS, help="every line's raw result")
     p.add_argument("--levels-json", type=Path, default=LEVELS_JSON, help="strength.json")
+    add_engine_argument(p)
     a = p.parse_args(argv)
+    a.engine = parsed_engine(p, a.engine)
     known = [line.id for line in lines()]
     a.only = [x.strip() for x in a.only.split(",") if x.strip()]
     for x in a.only:
@@ -238,6 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "load_before": list(os.getloadavg()),
         "jobs": a.jobs,
         "seed": a.seed,
+        "engine": str(a.engine),
     }
     todo = [line for line in lines() if not a.only or line.id in a.only]
     for line in todo:
@@ -247,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if line.equal_time
             else None
         )
-        r = measure(line, games, a.seed, a.jobs, seconds) | {"run": run_index}
+        r = measure(line, games, a.seed, a.jobs, seconds, engine=a.engine) | {"run": run_index}
         data["lines"][line.id] = r
         ms = subject_ms(r, "ms_mean"), subject_ms(r, "ms_p95")
         timing = (

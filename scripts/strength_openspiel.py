@@ -2,8 +2,8 @@
 
 The game is played in pyspiel through ``pyramids.rl.openspiel_game`` (the adapter registers
 every game of the registry); our bot decides on the view of the adapter's engine state
-(``PyramidsSpielState.engine_state``, the native engine when built, so the native search
-runs). OpenSpiel's ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (random-rollout
+(``PyramidsSpielState.engine_state``, on the engine chosen: ``engine`` of ``run_h2h``,
+``auto`` by default, the native engine when built, so the native search runs). OpenSpiel's ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (random-rollout
 evaluator, our UCB constant) takes a simulation *count*; ``DeadlineISMCTSBot`` gives it a
 deadline instead: OpenSpiel's own ``run_search`` with the loop ``for _ in
 range(max_simulations)`` replaced by "until the deadline". Game i is dealt by seed S+i, our
@@ -17,6 +17,7 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from open_spiel.python.algorithms import mcts as os_mcts
 
 from pyramids.bots import make_bot
 from pyramids.bots.ismcts import EXPLORATION
+from pyramids.games.engine import Engine
 from pyramids.rl.openspiel_game import (
     PyramidsSpielGame,
     PyramidsSpielState,
@@ -35,9 +37,9 @@ from pyramids.rl.openspiel_game import (
 )
 
 
-def load_spiel(game: str, players: int) -> PyramidsSpielGame:
-    """The adapter's pyspiel game of the registered game ``game``."""
-    spiel = pyspiel.load_game(spiel_short_name(game), {"players": players})
+def load_spiel(game: str, players: int, engine: Engine = Engine.AUTO) -> PyramidsSpielGame:
+    """The adapter's pyspiel game of the registered game ``game``, on ``engine``."""
+    spiel = pyspiel.load_game(spiel_short_name(game), {"players": players, "engine": str(engine)})
     assert isinstance(spiel, PyramidsSpielGame)
     return spiel
 
@@ -154,15 +156,17 @@ class H2HGame:
     seconds: float
 
 
-def play_h2h(game: str, spec: str, seconds: float, seed: int, index: int) -> H2HGame:
-    """Game ``index`` of 2 players: our bot ``spec`` in seat ``index % 2``, OpenSpiel's ISMCTS
-    (``seconds`` a decision) in the other."""
+def play_h2h(
+    game: str, spec: str, seconds: float, seed: int, index: int, *, engine: Engine = Engine.AUTO
+) -> H2HGame:
+    """Game ``index`` of 2 players on ``engine``: our bot ``spec`` in seat ``index % 2``,
+    OpenSpiel's ISMCTS (``seconds`` a decision) in the other."""
     start = time.perf_counter()
     game_seed = seed + index
-    spiel = load_spiel(game, 2)
+    spiel = load_spiel(game, 2, engine)
     state = dealt(spiel, game_seed)
     ours_seat = index % 2
-    ours = make_bot(spec)
+    ours = make_bot(spec, engine=engine)
     theirs = openspiel_bot(spiel, 1000 + game_seed, seconds=seconds)
     rng = random.Random(game_seed)
     nrng = np.random.RandomState(game_seed)
@@ -174,10 +178,10 @@ def play_h2h(game: str, spec: str, seconds: float, seed: int, index: int) -> H2H
             continue
         seat = state.current_player()
         if seat == ours_seat:
-            engine = engine_state(state)
-            legal = engine.legal_actions()
+            inner = engine_state(state)
+            legal = inner.legal_actions()
             t = time.perf_counter()
-            action = ours.act(engine.view(seat), legal, rng)
+            action = ours.act(inner.view(seat), legal, rng)
             ours_seconds += time.perf_counter() - t
             ours_decisions += 1
             state.apply_action(to_index(spiel, state, action))
@@ -203,12 +207,22 @@ def play_h2h(game: str, spec: str, seconds: float, seed: int, index: int) -> H2H
 
 
 def run_h2h(
-    game: str, spec: str, seconds: float, seed: int, *, games: int, jobs: int
+    game: str,
+    spec: str,
+    seconds: float,
+    seed: int,
+    *,
+    games: int,
+    jobs: int,
+    engine: Engine = Engine.AUTO,
 ) -> list[H2HGame]:
-    """Every head-to-head game, in ``jobs`` processes (spawned), in game order."""
+    """Every head-to-head game on ``engine``, in ``jobs`` processes (spawned), in game order."""
     if jobs == 1:
-        return [play_h2h(game, spec, seconds, seed, i) for i in range(games)]
+        return [play_h2h(game, spec, seconds, seed, i, engine=engine) for i in range(games)]
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(play_h2h, game, spec, seconds, seed, i) for i in range(games)]
+        futures = [
+            pool.submit(partial(play_h2h, engine=engine), game, spec, seconds, seed, i)
+            for i in range(games)
+        ]
         return [f.result() for f in futures]

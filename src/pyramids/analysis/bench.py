@@ -497,8 +497,8 @@ def bench_game(
     the module doc)."""
     setup = setup_of(game)
     share = seconds * SELF_PLAY_SHARE
-    random_runs = self_play(game, make_bot("random"), share, views=False)
-    greedy_runs = self_play(game, make_bot("greedy"), share, views=True)
+    random_runs = self_play(game, make_bot("random", engine=engine), share, views=False)
+    greedy_runs = self_play(game, make_bot("greedy", engine=engine), share, views=True)
     suffix = setup.key_suffix
     states = mid_game_states(game)
     figures = _figures(

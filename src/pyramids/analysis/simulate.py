@@ -291,7 +291,7 @@ def check_config(config: SimConfig) -> Game:
     game = config.make_game()
     seat_bots(config.bots, config.players, 0)
     for name in set(config.bots):
-        make_bot(name)
+        make_bot(name, engine=config.engine)
     return game
 
 

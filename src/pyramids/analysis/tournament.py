@@ -212,7 +212,7 @@ def check_tournament(config: TournamentConfig) -> tuple[Game, Schedule]:
     game = sim.check_config(config.rules())
     schedule = config.make_schedule()
     for spec in dict.fromkeys(config.bots):
-        make_bot(spec)
+        make_bot(spec, engine=config.engine)
     return game, schedule
 
 
@@ -224,7 +224,7 @@ def contestant_info(config: TournamentConfig) -> list[dict[str, Any]]:
     """
     info = []
     for name, spec in zip(config.contestant_names(), config.bots, strict=True):
-        bot = make_bot(spec)
+        bot = make_bot(spec, engine=config.engine)
         settings = getattr(bot, "settings", None)
         budget = getattr(bot, "budget", None)
         if budget is not None:

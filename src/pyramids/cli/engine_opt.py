@@ -4,11 +4,13 @@
 ``python``; without the option, ``$PYRAMIDS_ENGINE``, else ``auto``. A command resolves
 the choice once (``use_engine``) and passes the ``Engine`` value down to everything it
 starts (game factories, bots, worker processes, the server's settings); the environment
-is only read here, never written.
+is only read here, never written. The scripts and benches (``scripts/``, ``bench/``) take the
+same option in their argparse parsers (``add_engine_argument``, ``parsed_engine``).
 """
 
 from __future__ import annotations
 
+import argparse
 from typing import Annotated
 
 import typer
@@ -43,4 +45,22 @@ def use_engine(engine: str | None) -> Engine:
     except EngineError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    return choice
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """Give a script's argparse ``parser`` the commands' ``--engine`` option."""
+    parser.add_argument(
+        "--engine", choices=[str(e) for e in ENGINES], default=None, help=ENGINE_HELP
+    )
+
+
+def parsed_engine(parser: argparse.ArgumentParser, engine: str | None) -> Engine:
+    """A script's engine choice: ``--engine`` (None: ``$PYRAMIDS_ENGINE``, else auto),
+    checked like ``use_engine``; ``parser.error`` (exit status 2) when it cannot be used."""
+    try:
+        choice = engine_from_env(engine)
+        resolve_engine(choice)
+    except EngineError as exc:
+        parser.error(str(exc))
     return choice

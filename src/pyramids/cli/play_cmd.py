@@ -24,7 +24,6 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from pyramids.bots import ISMCTSBot
 from pyramids.bots.ladder import OFFERED, level_sentence, python_note
 from pyramids.cli.engine_opt import EngineOption, use_engine
 from pyramids.cli.game_ui import GameUI, ui_of
@@ -203,7 +202,7 @@ def play(
     if wrong is not None:
         flag, owner = wrong
         fail(tr("e_option_of", language, option=flag, owner=owner, game=desc.title()))
-    table = parse_seats(seats, players, language, desc.info)
+    table = parse_seats(seats, players, language, desc.info, choice)
     count = len(table.kinds)
     rules = {k: v for k, v in options.items() if k not in extra}
     extras = {k: v for k, v in options.items() if k in extra}
@@ -213,10 +212,7 @@ def play(
         fail(for_players(said(exc, language)))
     except EngineError as exc:
         fail(str(exc))
-    notes = fit_bots(table, the_game, language, quiet=seats is None)
-    for bot in table.bots:
-        if isinstance(bot, ISMCTSBot):
-            bot.engine = choice  # the bots search on the game's engine
+    notes = fit_bots(table, the_game, language, quiet=seats is None, engine=choice)
     if seed is None:
         seed = new_seed()
     term = Terminal(

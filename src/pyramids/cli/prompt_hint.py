@@ -2,11 +2,11 @@
 
 A game's terminal interface hands ``ask_until_chosen`` the callable of ``prompt_hint``
 (None when the terminal gives no hints: ``Terminal.hints``). It runs
-``pyramids.bots.advice.hint`` on the seat's view and legal actions only, with the normal
-level's budget for the game and player count (or ``--hint-iterations``), what the seat
-saw of the hand so far (``advice.seat_memory``, for inference) and a seed made
-of the hand's seed and the number of actions played, so the same game gives the same
-hint. It shows the best three actions, each with its number and label from the list of
+``pyramids.bots.advice.hint`` on the seat's view and legal actions only, searching on the
+engine the game plays on (``engine_of(state)``), with the normal level's budget for the
+game and player count (or ``--hint-iterations``), what the seat saw of the hand so far
+(``advice.seat_memory``, for inference) and a seed made of the hand's seed and the number
+of actions played, so the same game gives the same hint. It shows the best three actions, each with its number and label from the list of
 options and its estimated chance to win, the search's preferred one marked. A call-out
 check gets no hint: spotting mayhem is the game.
 """
@@ -20,6 +20,7 @@ from rich.text import Text
 from pyramids.bots.advice import AdviceError, advice_settings, hint, is_check, seat_memory
 from pyramids.cli.terminal import HintBudget, Terminal
 from pyramids.core.game import State
+from pyramids.games.engine import engine_of
 from pyramids.texts import message
 
 
@@ -67,7 +68,9 @@ def show_hint(
         if settings.inference:  # what the seat saw of the hand so far (its views only)
             initial = state.game.new_initial_state(budget.seed)
             memory = seat_memory(initial, state.history(), seat)
-        found = hint(view, legal, settings, hint_seed(budget, state), memory=memory)
+        found = hint(
+            view, legal, settings, hint_seed(budget, state), memory=memory, engine=engine_of(state)
+        )
     except AdviceError:
         term.say(_word("none", lang), style="bold")
         return

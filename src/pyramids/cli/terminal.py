@@ -216,8 +216,11 @@ def default_bot() -> str:
     return "greedy" if "greedy" in BOTS else "random"
 
 
-def parse_seats(spec: str | None, players: int | None, lang: str, info: GameInfo) -> Seats:
-    """Seats from ``human,greedy,random``; the default is one human against the default bot."""
+def parse_seats(
+    spec: str | None, players: int | None, lang: str, info: GameInfo, engine: str | None = None
+) -> Seats:
+    """Seats from ``human,greedy,random``; the default is one human against the default bot.
+    The bots play on ``engine`` (the command's; None: auto)."""
     if spec is None:
         count = 3 if players is None else players
         kinds = [HUMAN] + [default_bot()] * (count - 1)
@@ -242,7 +245,7 @@ def parse_seats(spec: str | None, players: int | None, lang: str, info: GameInfo
             bots.append(None)
             continue
         try:
-            bot = make_bot(bot_spec(kind))
+            bot = make_bot(bot_spec(kind), engine=engine)
         except ValueError as exc:
             fail(tr("e_bot", lang, error=exc))
         if kind not in LADDER and kind.split(":")[0].split("+")[0] not in PLAYER_BOTS:
@@ -253,20 +256,24 @@ def parse_seats(spec: str | None, players: int | None, lang: str, info: GameInfo
     return Seats(kinds, bots)
 
 
-def bot_plays(kind: str, game: Game) -> bool:
-    """Whether bot ``kind`` plays ``game``: a bot that lists its ``games`` plays only those."""
-    games = getattr(make_bot(bot_spec(kind)), "games", None)
+def bot_plays(kind: str, game: Game, engine: str | None = None) -> bool:
+    """Whether bot ``kind`` (made on ``engine``) plays ``game``: a bot that lists its
+    ``games`` plays only those."""
+    games = getattr(make_bot(bot_spec(kind), engine=engine), "games", None)
     return games is None or game.info.short_name in games
 
 
-def fit_bots(table: Seats, game: Game, lang: str, *, quiet: bool = False) -> list[str]:
-    """Seat the random bot wherever the chosen bot does not play ``game``; the notes to show."""
+def fit_bots(
+    table: Seats, game: Game, lang: str, *, quiet: bool = False, engine: str | None = None
+) -> list[str]:
+    """Seat the random bot (on ``engine``) wherever the chosen bot does not play ``game``;
+    the notes to show."""
     notes = []
     for seat, kind in enumerate(table.kinds):
-        if kind == HUMAN or bot_plays(kind, game):
+        if kind == HUMAN or bot_plays(kind, game, engine):
             continue
         table.kinds[seat] = "random"
-        table.bots[seat] = make_bot("random")
+        table.bots[seat] = make_bot("random", engine=engine)
         if not quiet:
             who = table.names(lang)[seat]
             notes.append(

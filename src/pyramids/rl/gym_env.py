@@ -76,7 +76,7 @@ class PyramidsGymEnv(gymnasium.Env[Obs, np.int64]):
         self.fixed_seat = seat
         self.seat = seat if seat is not None else 0
         self.opponents: list[Bot | OracleBot] = [
-            make_bot(b) if isinstance(b, str) else b for b in opponents
+            make_bot(b, engine=engine) if isinstance(b, str) else b for b in opponents
         ]
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)

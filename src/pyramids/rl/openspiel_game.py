@@ -5,7 +5,8 @@ Importing this module registers one OpenSpiel game per game of the registry
 case (a game titled "Pebble Pyramid" is ``python_pebble_pyramid``), class name the title in
 CamelCase + ``SpielGame``. Parameters: ``players``, every rules option of the game's
 descriptor (a nullable option is a string: ``default`` for null, else its value, ``on``
-/``off`` for a boolean), and ``resample_seed``. Player actions are the indices of the
+/``off`` for a boolean), ``resample_seed`` and ``engine`` (``auto``, ``native`` or
+``python``: the rules engine the states play on, docs/NATIVE.md). Player actions are the indices of the
 game's encoding (the same as the PettingZoo and Gymnasium environments). Chance nodes:
 
 - the setup: SEED_DIGITS chance nodes of SEED_BASE equally likely outcomes each spell a
@@ -38,6 +39,7 @@ from pyramids.core.descriptor import GameDescriptor, OptionSpec
 from pyramids.core.game import CHANCE, Action, Game
 from pyramids.core.game import State as EngineState
 from pyramids.games import descriptors, make_game
+from pyramids.games.engine import Engine, check_engine
 from pyramids.rl.spaces import Encoding, encoding_for, has_encoding
 
 SEED_BASE = 256
@@ -105,7 +107,17 @@ def _option_value(spec: OptionSpec, value: Any) -> Any:
 class _Core:
     """Everything a state holds, copied cheaply by OpenSpiel's deepcopy-based Clone."""
 
-    __slots__ = ("actions", "digits", "game", "name", "salt", "setup", "state", "texts")
+    __slots__ = (
+        "actions",
+        "digits",
+        "engine",
+        "game",
+        "name",
+        "salt",
+        "setup",
+        "state",
+        "texts",
+    )
 
     def __init__(
         self,
@@ -118,9 +130,12 @@ class _Core:
         actions: list[Action] | None = None,
         texts: list[tuple[str, ...]] | None = None,
         salt: str = "",
+        engine: Engine | None = None,
     ) -> None:
         self.name = name
         self.game = game
+        self.engine = engine
+        """The engine choice ``game`` was made on (None: auto), which unpickling remakes."""
         self.digits: list[int] = [] if digits is None else digits
         """The setup chance outcomes so far (the seed's digits, most significant first)."""
         self.setup = setup
@@ -142,6 +157,7 @@ class _Core:
             actions=None if self.actions is None else list(self.actions),
             texts=list(self.texts),
             salt=self.salt,
+            engine=self.engine,
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -154,6 +170,7 @@ class _Core:
                 self.game.num_players,
                 dict(self.game.options),
                 (list(self.digits), list(self.actions), self.salt),
+                self.engine,
             ),
         )
 
@@ -185,11 +202,13 @@ def _core_from_record(
     players: int,
     options: dict[str, Any],
     history: tuple[list[int], list[Action], str],
+    engine: Engine | None = None,
 ) -> _Core:
-    """Rebuild a core by replaying its setup digits and engine actions (used by unpickling)."""
+    """Rebuild a core by replaying its setup digits and engine actions on ``engine`` (used
+    by unpickling)."""
     digits, actions, salt = history
-    game = make_game(name, players, options)
-    core = _Core(name, game, actions=[], salt=salt)
+    game = make_game(name, players, options, engine=engine)
+    core = _Core(name, game, actions=[], salt=salt, engine=engine)
     for d in digits:
         core.add_digit(d)
     for a in actions:
@@ -204,7 +223,7 @@ class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: PyramidsSpielGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.engine_name, game.engine, actions=[])
+        self._core = _Core(game.engine_name, game.engine, actions=[], engine=game.engine_choice)
 
     # --- helpers --------------------------------------------------------------------
 
@@ -343,6 +362,7 @@ def resample(state: PyramidsSpielState, player: int, rng: random.Random) -> Pyra
         actions=None,
         texts=list(core.texts),
         salt=f"{rng.getrandbits(64):x}",
+        engine=core.engine,
     )
     return new
 
@@ -424,7 +444,9 @@ class PyramidsSpielGame(pyspiel.Game):  # type: ignore[misc]
         merged: dict[str, Any] = {k: params.get(k, v) for k, v in spec.items()}
         players = int(merged["players"])
         options = self.engine_options(merged)
-        self.engine = make_game(self.engine_name, players, options)
+        self.engine_choice = check_engine(str(merged["engine"]))
+        """The engine choice the states play on (the ``engine`` parameter)."""
+        self.engine = make_game(self.engine_name, players, options, engine=self.engine_choice)
         self.encoding = encoding_for(self.engine_name, self.engine)
         self.resample_rng = random.Random(int(merged.get("resample_seed", 0)))
         engine_outcomes = int(getattr(self.encoding, "max_chance_outcomes", 0))
@@ -467,7 +489,13 @@ class PyramidsSpielGame(pyspiel.Game):  # type: ignore[misc]
         if getattr(engine, "game", None) != self.engine:
             raise ValueError(f"the position is not one of {self.engine!r}")
         state = self.new_initial_state()
-        state._core = _Core(self.engine_name, self.engine, state=engine.clone(), actions=None)
+        state._core = _Core(
+            self.engine_name,
+            self.engine,
+            state=engine.clone(),
+            actions=None,
+            engine=self.engine_choice,
+        )
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> PyramidsObserver:
@@ -511,6 +539,7 @@ def spiel_game_class(game: str) -> type[PyramidsSpielGame]:
         params: dict[str, Any] = {"players": info.min_players}
         params.update({spec.name: _param_default(spec) for spec in desc.options})
         params["resample_seed"] = 0
+        params["engine"] = str(Engine.AUTO)
         name = spiel_class_name(desc)
         cls = type(
             name,
@@ -521,7 +550,7 @@ def spiel_game_class(game: str) -> type[PyramidsSpielGame]:
                 "__doc__": (
                     f"{desc.title()} for OpenSpiel: parameters players "
                     f"({info.min_players}..{info.max_players}), "
-                    f"{', '.join(s.name for s in desc.options)}, resample_seed."
+                    f"{', '.join(s.name for s in desc.options)}, resample_seed, engine."
                 ),
                 "engine_name": desc.name,
                 "game_type": _game_type(

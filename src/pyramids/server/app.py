@@ -171,7 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.manager = manager
     app.state.settings = settings
     app.state.client_limits = manager.limits
-    ratings.install(manager, database)
+    ratings.install(manager, database, settings.engine)
     chat.install(manager, database)  # the other instances' chat (cluster mode)
     rematch.install(manager, database)
     app.state.advisor = advice.install(manager, database)

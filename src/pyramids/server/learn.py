@@ -4,7 +4,7 @@ The tutorial pages (``/learn/{game}``, static/learn.html) stage positions from t
 rulebook's worked examples (docs/RULES.md FP-EX-*, the Flags examples of docs/NOTATION.md)
 and let the learner make the move. They never judge a move themselves: they ask this
 module, which loads the position with the game's own loader (the registry,
-``pyramids.games``), applies the action with the engine and answers with the new position,
+``pyramids.games``) on the server's engine (``Settings.engine``), applies the action with the engine and answers with the new position,
 the legal actions, the events (with both sentences, as the table's log has them) and the
 game's hints. Nothing is stored; a request is a pure function of its body.
 
@@ -30,7 +30,8 @@ from pydantic import Field, StringConstraints
 
 from pyramids.core.errors import ActionParseError, IllegalActionError, PyramidsError
 from pyramids.core.game import CHANCE, State
-from pyramids.games import GameDescriptor, descriptor, names
+from pyramids.games import GameDescriptor, descriptor, load_position, names
+from pyramids.games.engine import Engine
 from pyramids.server.limits import client_key
 from pyramids.server.live import hints_of
 from pyramids.server.pages import static_page
@@ -114,10 +115,13 @@ def _game(name: str) -> GameDescriptor:
     return descriptor(name)
 
 
-def load_staged(desc: GameDescriptor, data: Mapping[str, Any]) -> State:
-    """The position ``data`` read by the game's loader; 422 ``bad_position`` with its reason."""
+def load_staged(
+    desc: GameDescriptor, data: Mapping[str, Any], engine: Engine | None = None
+) -> State:
+    """The position ``data`` read by the game's loader on ``engine`` (the server's; None:
+    auto); 422 ``bad_position`` with its reason."""
     try:
-        return desc.load_position(data)
+        return load_position(desc, data, engine=engine)
     except RecursionError:
         raise server_refusal("bad_position", "position_too_deep", 422) from None
     except PyramidsError as exc:  # the rules' refusal: its code, facts and words
@@ -169,6 +173,12 @@ def answer(desc: GameDescriptor, state: State, seat: int | None, events: bool) -
     }
 
 
+def _engine(request: Request) -> Engine | None:
+    """The server's engine (``Settings.engine``; None when the app has no settings: auto)."""
+    settings = getattr(request.app.state, "settings", None)
+    return None if settings is None else settings.engine
+
+
 def _check_rate(request: Request) -> None:
     """Count the request as an action of its address (the tables' action rate)."""
     limits = getattr(request.app.state, "client_limits", None)
@@ -182,7 +192,7 @@ async def show(request: Request, game: GamePath, body: ShowIn) -> dict[str, Any]
     """A staged position as the engine reads it: its legal actions, view and hints."""
     _check_rate(request)
     desc = _game(game)
-    state = load_staged(desc, body.position)
+    state = load_staged(desc, body.position, _engine(request))
     return answer(desc, state, body.seat, events=False)
 
 
@@ -191,7 +201,7 @@ async def apply(request: Request, game: GamePath, body: ApplyIn) -> dict[str, An
     """Apply the learner's action to a staged position: the new position and its events."""
     _check_rate(request)
     desc = _game(game)
-    state = load_staged(desc, body.position)
+    state = load_staged(desc, body.position, _engine(request))
     seat = body.seat
     if seat is None:
         before = state.current_player()

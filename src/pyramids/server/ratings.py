@@ -44,6 +44,7 @@ from pyramids.core import GameRecord
 from pyramids.core.errors import PyramidsError
 from pyramids.core.game import State
 from pyramids.games import descriptor, make_game
+from pyramids.games.engine import Engine, engine_of
 from pyramids.server import store
 from pyramids.server.database import Database
 from pyramids.server.db import Base, RatingHistoryRow, RatingRow, ResultRow
@@ -252,16 +253,17 @@ def pool_of(game: FinishedGame) -> str | None:
     return BOTS
 
 
-def seat_stats(game: FinishedGame) -> list[dict[str, Any]]:
-    """The game's own statistics of each seat (its descriptor's ``player_stats``); empty
-    dicts when the game has none or they cannot be computed (logged)."""
+def seat_stats(game: FinishedGame, engine: Engine | None = None) -> list[dict[str, Any]]:
+    """The game's own statistics of each seat (its descriptor's ``player_stats``, replayed
+    on ``engine``; None: auto); empty dicts when the game has none or they cannot be
+    computed (logged)."""
     empty: list[dict[str, Any]] = [{} for _ in range(game.players)]
     try:
         desc = descriptor(game.game)
         if desc.player_stats is None:
             return empty
         stats = desc.player_stats.get()(
-            make_game(game.game, game.players, game.options), game.record()
+            make_game(game.game, game.players, game.options, engine=engine), game.record()
         )
         out = [dict(s) for s in stats]
     except Exception:
@@ -290,12 +292,13 @@ class Assessed:
 
 def assess(game: FinishedGame, state: State) -> Assessed | None:
     """Places (``standings.placements``: forfeits last), statistics and pool of a finished game
-    whose final state is ``state``; None when it has no final placing (logged)."""
+    whose final state is ``state``; None when it has no final placing (logged). The
+    statistics replay the game on the engine ``state`` runs on."""
     places = placements(state, game.forfeits)
     if places is None:
         log.error("table %s is finished but its game gives no placing", game.table_id)
         return None
-    return Assessed(game, places, seat_stats(game), pool_of(game))
+    return Assessed(game, places, seat_stats(game, engine_of(state)), pool_of(game))
 
 
 # --- storing results and ratings ----------------------------------------------------------------
@@ -460,13 +463,14 @@ def unrated_ids(conn: Connection) -> list[str]:
     return [r.id for r in rows]
 
 
-def load_finished(conn: Connection, table_id: str) -> Assessed | None:
-    """A stored finished table, replayed and assessed; None if it cannot be (logged)."""
+def load_finished(conn: Connection, table_id: str, engine: Engine | None = None) -> Assessed | None:
+    """A stored finished table, replayed on ``engine`` (the server's; None: auto) and
+    assessed; None if it cannot be (logged)."""
     record = store.load_table(conn, table_id)
     if record is None or record.status != FINISHED:
         return None
     try:
-        state = rebuild(record).state
+        state = rebuild(record, engine).state
     except StartupError as exc:
         log.warning("table %s: not rated, its record does not replay: %s", table_id, exc)
         return None
@@ -476,13 +480,13 @@ def load_finished(conn: Connection, table_id: str) -> Assessed | None:
     return assess(FinishedGame.of_record(record), state)
 
 
-async def catch_up(database: Database) -> list[Stored]:
+async def catch_up(database: Database, engine: Engine | None = None) -> list[Stored]:
     """The started hook: store every finished table that has no results yet, oldest end
-    first (so ratings follow the order in which the games ended)."""
+    first (so ratings follow the order in which the games ended), replayed on ``engine``."""
     out: list[Stored] = []
     for table_id in await database.read(unrated_ids):
         try:
-            assessed = await database.read(partial(load_finished, table_id=table_id))
+            assessed = await database.read(partial(load_finished, table_id=table_id, engine=engine))
             if assessed is None:
                 continue
             stored = await store_assessed(database, assessed)
@@ -511,15 +515,16 @@ class GameHooks(Protocol):
         ...
 
 
-def install(manager: GameHooks, database: Database) -> None:
+def install(manager: GameHooks, database: Database, engine: Engine | None = None) -> None:
     """Rate every game that finishes (``manager.finished_hooks``) and, at start, every
-    finished game not rated yet (``manager.started_hooks``), in ``database``."""
+    finished game not rated yet (``manager.started_hooks``, replayed on ``engine``: the
+    server's ``Settings.engine``), in ``database``."""
 
     async def on_finished(table: LiveTable) -> None:
         await rate_table(database, table)
 
     async def on_started() -> None:
-        await catch_up(database)
+        await catch_up(database, engine)
 
     manager.finished_hooks.append(on_finished)
     manager.started_hooks.append(on_started)

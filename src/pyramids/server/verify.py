@@ -24,6 +24,7 @@ from pyramids.core import GameRecord, PyramidsError
 from pyramids.core.clock import RecordClock, format_time
 from pyramids.core.fairness import Verdict, verify_record
 from pyramids.games import make_game
+from pyramids.games.engine import Engine
 from pyramids.server import store
 from pyramids.server.clocks import FORFEITED
 from pyramids.server.config import Settings
@@ -212,10 +213,11 @@ def verdict_json(record: GameRecord, verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def check(record: GameRecord) -> dict[str, Any]:
-    """Run ``pyramids verify``'s check on ``record`` (CPU work: call it in a thread)."""
+def check(record: GameRecord, engine: Engine | None = None) -> dict[str, Any]:
+    """Run ``pyramids verify``'s check on ``record``, replayed on ``engine`` (the server's;
+    None: auto) (CPU work: call it in a thread)."""
     try:
-        game = make_game(record.game, record.players, record.options)
+        game = make_game(record.game, record.players, record.options, engine=engine)
     except PyramidsError as exc:
         message = f"the record's game does not load: {exc}"
         raise ProtocolError("unavailable", message, 503, refusal=exc) from None
@@ -241,4 +243,4 @@ async def verify(
     chance draw and action, the end, every forfeit on time) and say what each step found."""
     settings: Settings = request.app.state.settings
     record = await finished_record(database, settings, table_id)
-    return await asyncio.to_thread(check, record)
+    return await asyncio.to_thread(check, record, settings.engine)
