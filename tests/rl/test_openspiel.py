@@ -18,6 +18,7 @@ from pyramids.core import CHANCE
 from pyramids.flags.cards import CODES
 from pyramids.flags.position import DEAL
 from pyramids.games import make_game
+from pyramids.games.engine import engine_of
 from pyramids.rl.openspiel_game import (
     SEED_BASE,
     SEED_DIGITS,
@@ -319,3 +320,18 @@ def test_resampled_worlds_keep_the_players_information() -> None:
         assert w.legal_actions() == s.legal_actions()
     hidden = {json.dumps(w.engine_state.to_json(), sort_keys=True) for w in worlds}  # type: ignore[union-attr]
     assert len(hidden) > 1
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_the_engine_parameter_chooses_the_rules_engine_and_survives_a_pickle(engine: str) -> None:
+    """``engine`` (docs/NATIVE.md): the states play on the engine asked for, and a pickled
+    state comes back on the same engine (the choice is carried as a value, not read from
+    the environment of the process that unpickles)."""
+    if engine == "native":
+        pytest.importorskip("pyramids._native")
+    g = load(FLAMING_SHORT_NAME, players=2, engine=engine)
+    s = play_to_middle(g, 5, 6)
+    assert engine_of(s._core.state) == engine
+    t = pickle.loads(pickle.dumps(s))
+    assert engine_of(t._core.state) == engine
+    assert t.history() == s.history() and str(t) == str(s)
