@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,10 +93,11 @@ def watch_errors(pg: Any) -> PageErrors:
     return errors
 
 
-@pytest.fixture
-def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
-    """A fresh browser context and page at desktop size, collecting console errors."""
-    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+@contextmanager
+def page_of(browser: Any, locale: str = "en-GB") -> Iterator[tuple[Any, PageErrors]]:
+    """A fresh browser context and page at desktop size in ``locale``, collecting console
+    errors; closed after."""
+    context = browser.new_context(viewport=DESKTOP, locale=locale)
     context.set_default_timeout(30_000)
     pg = context.new_page()
     errors = watch_errors(pg)
@@ -103,6 +105,13 @@ def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
         yield pg, errors
     finally:
         context.close()
+
+
+@pytest.fixture
+def browser_page(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
+    """A fresh page at desktop size in English, collecting console errors."""
+    with page_of(browser) as page:
+        yield page
 
 
 def wait_for_hello(

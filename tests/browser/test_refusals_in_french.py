@@ -31,7 +31,7 @@ import pytest
 
 from pyramids.flaming.tiles import NAMES as TILE_NAMES
 from pyramids.texts.format import format_message
-from tests.browser.conftest import DESKTOP, PageErrors, wait_for_hello, watch_errors
+from tests.browser.conftest import PageErrors, page_of, wait_for_hello
 from tests.http_play import use_invite
 from tests.live import LiveServer
 
@@ -43,14 +43,8 @@ TOAST = ".toast-error"
 @pytest.fixture
 def french(browser: Any) -> Iterator[tuple[Any, PageErrors]]:
     """A fresh page of a browser that speaks French (the pages open in French)."""
-    context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
-    context.set_default_timeout(30_000)
-    pg = context.new_page()
-    errors = watch_errors(pg)
-    try:
-        yield pg, errors
-    finally:
-        context.close()
+    with page_of(browser, "fr-FR") as page:
+        yield page
 
 
 def catalogue(pg: Any, lang: str) -> dict[str, str]:

@@ -15,23 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
 
 from pyramids.bots import make_bot
 from pyramids.bots.advice import advice_settings, analyse_record
 from pyramids.cli.analyse_game_cmd import MARK
-from pyramids.cli.main import app
 from pyramids.core import GameRecord, play_game
 from pyramids.games import make_game
+from tests.cli.runner import run
 
 ITERATIONS = 200
 GAMES = {"flaming": ({"max_turns": 12}, 1), "flags": ({"max_turns": 4}, 0)}
 """Per game: rules options and seed of a short game with both mistakes and good moves."""
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    """Invoke the CLI with ``args``."""
-    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 def without_cpu(data: dict[str, Any]) -> dict[str, Any]:

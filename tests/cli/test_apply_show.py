@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from pyramids.cli.main import app
 from pyramids.flaming.tiles import BY_NAME, key_of
 from pyramids.games.flaming.render import render_pyramid_text
+from tests.cli.runner import run
 
 # R100 B120 Y30 on the base; seat 0 holds G6 (no colour or number in common with the
 # supports of 1,1) and Y2; seat 1 holds B4 with B6 on its pile.
@@ -24,11 +24,6 @@ COLLAPSE = {
     "hands": [["G6", "Y2"], ["B4"]],
     "piles": [[], ["B6"]],
 }
-
-
-def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> Result:
-    """Invoke the CLI with ``args``."""
-    return CliRunner().invoke(app, list(args), input=stdin, env=env)
 
 
 def write(tmp_path: Path, data: Any, name: str = "pos.json") -> str:

@@ -14,11 +14,9 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner, Result
 
 from pyramids.bots import make_bot
 from pyramids.cli.hands import play_hand
-from pyramids.cli.main import app
 from pyramids.cli.terminal import HUMAN, PlayerLeftError, Seats, Terminal
 from pyramids.core import GameRecord, play_game
 from pyramids.core.game import Action
@@ -27,6 +25,7 @@ from pyramids.flaming.actions import CHECK_OK, call_action
 from pyramids.flaming.tiles import key_of
 from pyramids.games.flaming.terminal import UI, ask_human, read_check
 from pyramids.texts import describe
+from tests.cli.runner import run
 from tests.flaming.helpers import position
 
 FAMILY = {"preset": "standard", "callout": "family"}
@@ -231,11 +230,6 @@ def _lines_to_a_right_call(game: FlamingGame) -> tuple[list[str], int]:
 
 
 # --- play and replay ----------------------------------------------------------------------------
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    """Invoke the CLI with ``args``."""
-    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 def test_play_names_the_variant_and_a_human_checks_a_bots_placement(tmp_path: Path) -> None:

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from pyramids.bots import make_bot
 from pyramids.cli.io import dumps_compact
-from pyramids.cli.main import app
 from pyramids.cli.terminal import Seats
 from pyramids.core import GameRecord, play_game, replay
 from pyramids.core.game import Action, View
@@ -29,6 +28,7 @@ from pyramids.games import make_game
 from pyramids.games.flags.render import render_towers_text
 from pyramids.games.flags.terminal import FlagsUI, read_choice
 from pyramids.texts import describe
+from tests.cli.runner import run
 
 HANDS = [["CZE", "FRA"], ["DEU", "ITA"]]
 SINGLES = ["K1", "K2", "K3", "W2", "W3", "Y1", "Y2", "Y3", "B1", "B2", "G1", "G2", "G3", "R1", "R3"]
@@ -50,11 +50,6 @@ def czech_position() -> dict[str, Any]:
         "scored": [[], []],
         "deck": [c for c in CODES if c not in used],
     }
-
-
-def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> Result:
-    """Invoke the CLI with ``args``."""
-    return CliRunner().invoke(app, list(args), input=stdin, env=env)
 
 
 def write(tmp_path: Path, data: Any, name: str = "pos.json") -> str:

@@ -12,13 +12,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from pyramids.bots import make_bot
-from pyramids.cli.main import app
 from pyramids.core import CHANCE, play_game
 from pyramids.flags.cards import CODES
 from pyramids.flaming import FlamingGame, FlamingOptions
+from tests.cli.runner import run
 
 # Seat 0 holds G6 and Y2 over R100 B120 Y30; seat 1 holds B4 with B6 on its pile.
 COLLAPSE = {
@@ -43,11 +43,6 @@ def czech_position() -> dict[str, Any]:
         "scored": [[], []],
         "deck": [c for c in CODES if c not in used],
     }
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    """Invoke the CLI with ``args``."""
-    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 def refused(result: Result) -> str:

@@ -10,18 +10,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
 from pyramids.bots import make_bot
-from pyramids.cli.main import app
 from pyramids.core import GameRecord, play_game, replay
 from pyramids.flaming import FlamingGame, FlamingOptions, FlamingState
 from pyramids.games import make_game
-
-
-def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> Result:
-    """Invoke the CLI with ``args``."""
-    return CliRunner().invoke(app, list(args), input=stdin, env=env)
+from tests.cli.runner import run
 
 
 def load(path: Path) -> GameRecord:

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from pyramids import texts
-from pyramids.cli.main import app
 from pyramids.core.errors import PyramidsError
 from pyramids.flags.text import parse_action as parse_flags_action
 from pyramids.flaming import position_from_json
 from pyramids.games import descriptor, make_game
+from tests.cli.runner import run
 
 # seat 0 to move holds G6 and Y2 (no R40); R100 B120 Y30 on the base.
 POSITION: dict[str, Any] = {
@@ -31,11 +31,6 @@ POSITION: dict[str, Any] = {
     "hands": [["G6", "Y2"], ["B4"]],
     "piles": [[], ["B6"]],
 }
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    """Invoke the CLI with ``args``."""
-    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 def refused(result: Result) -> str:

@@ -19,11 +19,9 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner, Result
 
 from pyramids.bots import make_bot
 from pyramids.cli.hands import play_hand
-from pyramids.cli.main import app
 from pyramids.cli.terminal import HUMAN, PlayerLeftError, Seats, Terminal, for_players
 from pyramids.core import play_game
 from pyramids.flags import FlagsGame, FlagsOptions, FlagsState
@@ -32,14 +30,10 @@ from pyramids.games.flags.terminal import UI as FLAGS_UI
 from pyramids.games.flags.terminal import filter_options, options_overview, read_choice
 from pyramids.games.flaming.render import render_materials
 from pyramids.games.flaming.terminal import ask_human, placement_warnings, warned_labels
+from tests.cli.runner import run
 from tests.flaming.helpers import position
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    """Invoke the CLI with ``args``."""
-    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 def terminal(
