@@ -1,7 +1,8 @@
 """What happened: the rules' raw event tuples turned into typed Pyramids and Flags events.
 
-The rules record events as cheap tuples (``FlagsState.raw_events()``); ``from_raw``
-turns one into a frozen dataclass with the facts in the game's notation (pieces such as
+The rules record events as cheap tuples (``FlagsState.raw_events()``), each kind's
+layout declared once by field name (``RAW_EVENTS``, which the native engine builds by
+name); ``from_raw`` turns one into a frozen dataclass with the facts in the game's notation (pieces such as
 ``B3``, cards such as ``CZE``, seats as numbers). With ``masked=True`` cards hidden from
 the viewer appear as ``?`` (PF-VIEW-4): ``FlagsState.events_for(viewer)``. Events hold
 no sentences: the words ("the tower B3 R2 W1 ... seat 1 lays it face up") come from
@@ -10,9 +11,10 @@ the host-level message catalogue ``pyramids.texts``, keyed ``flags.<kind>``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from pyramids.core.game import Event
 from pyramids.flags.actions import TABLE
@@ -265,6 +267,244 @@ EVENT_KINDS: tuple[type[Event], ...] = (
 """Every Pyramids and Flags event class (the descriptor's ``event_kinds``)."""
 
 
+# --- the raw layouts -------------------------------------------------------------------
+# Each raw kind's tuple declared once, by field name: the Python rules build plain tuples
+# in this order (the cheap hot-path form); the native engine builds these classes by field
+# name (``raw_events(RAW_EVENTS)``), so a field added, removed or renamed on one side only
+# is a TypeError naming it, never a shifted value. Pieces and cards are numbers here
+# (``pieces.NAMES``, ``cards.CODES``).
+
+
+class RawMove(NamedTuple):
+    """``move``: ``seat`` moved ``group`` (bottom first, ``lowest`` its base) onto ``target`` (``TABLE``) off ``old`` (-1: the table)."""
+
+    kind: str
+    seat: int
+    lowest: int
+    target: int
+    group: tuple[int, ...]
+    old: int
+
+
+class RawTree(NamedTuple):
+    """``tree``: ``lowest`` completes the ``colour`` tree for ``seat``."""
+
+    kind: str
+    seat: int
+    colour: str
+    lowest: int
+
+
+class RawSwap(NamedTuple):
+    """``swap``: ``seat`` put ``card`` under the deck."""
+
+    kind: str
+    seat: int
+    card: int
+
+
+class RawDraw(NamedTuple):
+    """``draw``: ``seat`` drew ``card``; ``why``: flag, swap or grow."""
+
+    kind: str
+    seat: int
+    card: int
+    why: str
+
+
+class RawNoDraw(NamedTuple):
+    """``no_draw``: the deck is empty; ``seat`` draws nothing."""
+
+    kind: str
+    seat: int
+    why: str
+
+
+class RawFlag(NamedTuple):
+    """``flag``: ``seat`` raised the flag of ``card``."""
+
+    kind: str
+    seat: int
+    card: int
+
+
+class RawNoCapture(NamedTuple):
+    """``no_capture``: the flag of ``card`` captures nothing."""
+
+    kind: str
+    seat: int
+    card: int
+
+
+class RawTake(NamedTuple):
+    """``take``: ``seat`` took ``piece`` from ``source`` (-1: the supply)."""
+
+    kind: str
+    seat: int
+    piece: int
+    source: int
+
+
+class RawCaptureDone(NamedTuple):
+    """``capture_done``: the capture of ``card`` is over."""
+
+    kind: str
+    seat: int
+    card: int
+
+
+class RawWin(NamedTuple):
+    """``win``: ``seat`` wins ``how`` (flags, group, points) with ``detail``."""
+
+    kind: str
+    seat: int
+    how: str
+    detail: Any
+
+
+class RawAction(NamedTuple):
+    """``action``: ``seat`` is offered the ``colour`` tree action."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawLapse(NamedTuple):
+    """``lapse``: the ``colour`` action of ``seat`` lapses."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawDecline(NamedTuple):
+    """``decline``: ``seat`` declines the ``colour`` action."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawActionOver(NamedTuple):
+    """``action_over``: the ``colour`` action of ``seat`` is over."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawSplit(NamedTuple):
+    """``split``: ``seat`` split ``pieces`` off."""
+
+    kind: str
+    seat: int
+    pieces: tuple[int, ...]
+
+
+class RawTrade(NamedTuple):
+    """``trade``: ``seat`` traded ``mine`` for ``theirs`` with ``partner``."""
+
+    kind: str
+    seat: int
+    mine: int
+    theirs: int
+    partner: int
+
+
+class RawGrow(NamedTuple):
+    """``grow``: ``seat`` grows."""
+
+    kind: str
+    seat: int
+
+
+class RawNewStart(NamedTuple):
+    """``newstart``: ``seat`` starts anew, ``gathered`` cards gathered."""
+
+    kind: str
+    seat: int
+    gathered: int
+
+
+class RawDeal(NamedTuple):
+    """``deal``: ``dealer`` dealt ``hands`` (card numbers per seat)."""
+
+    kind: str
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]
+
+
+class RawPirate(NamedTuple):
+    """``pirate``: ``seat`` steals at random from ``victim``."""
+
+    kind: str
+    seat: int
+    victim: int
+
+
+class RawSteal(NamedTuple):
+    """``steal``: ``seat`` stole ``card`` from ``victim``."""
+
+    kind: str
+    seat: int
+    victim: int
+    card: int
+
+
+class RawWild(NamedTuple):
+    """``wild``: the white tree of ``seat`` stands for ``colour``."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawDeckOut(NamedTuple):
+    """``deck_out``: deck and hands are empty; a rank per seat."""
+
+    kind: str
+    ranking: tuple[int, ...]
+
+
+class RawMaxTurns(NamedTuple):
+    """``max_turns``: the turn limit is reached; a rank per seat."""
+
+    kind: str
+    ranking: tuple[int, ...]
+
+
+RAW_EVENTS: Mapping[str, type[tuple[Any, ...]]] = MappingProxyType(
+    {
+        "move": RawMove,
+        "tree": RawTree,
+        "swap": RawSwap,
+        "draw": RawDraw,
+        "no_draw": RawNoDraw,
+        "flag": RawFlag,
+        "no_capture": RawNoCapture,
+        "take": RawTake,
+        "capture_done": RawCaptureDone,
+        "win": RawWin,
+        "action": RawAction,
+        "lapse": RawLapse,
+        "decline": RawDecline,
+        "action_over": RawActionOver,
+        "split": RawSplit,
+        "trade": RawTrade,
+        "grow": RawGrow,
+        "newstart": RawNewStart,
+        "deal": RawDeal,
+        "pirate": RawPirate,
+        "steal": RawSteal,
+        "wild": RawWild,
+        "deck_out": RawDeckOut,
+        "max_turns": RawMaxTurns,
+    }
+)
+"""Raw kind -> its layout (the native engine builds these by field name)."""
+
+
 def _names(pieces: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(NAMES[p] for p in pieces)
 
@@ -325,7 +565,8 @@ _SIMPLE: dict[str, Callable[..., Event]] = {
 
 
 def from_raw(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) -> Event:
-    """The typed event for one raw event tuple, as ``viewer`` may see it when ``masked``."""
+    """The typed event for one raw event (a tuple in its ``RAW_EVENTS`` layout's order),
+    as ``viewer`` may see it when ``masked``."""
     kind = raw[0]
 
     def card(code: int, *seen_by: int) -> str:

@@ -1,8 +1,9 @@
 """What happened: the rules' raw event tuples turned into typed Flaming Pyramids events.
 
-The rules record events on the hot path as cheap tuples (``FlamingState.raw_events()``);
-``from_raw`` turns one into a frozen dataclass with the facts in the game's notation
-(tile names such as ``B100``, spots such as ``1,1``). Events hold no sentences: the
+The rules record events on the hot path as cheap tuples (``FlamingState.raw_events()``),
+each kind's layout declared once by field name (``RAW_EVENTS``, which the native engine
+builds by name); ``from_raw`` turns one into a frozen dataclass with the facts in the
+game's notation (tile names such as ``B100``, spots such as ``1,1``). Events hold no sentences: the
 words ("B100 at 1,1 is too heavy: 100 > 20 + 6; G20 and R6 collapse under seat 0's
 pile") come from the host-level message catalogue ``pyramids.texts``, keyed
 ``flaming.<kind>`` and filled from ``event.data``. Every event is public (FP-VIEW), so
@@ -11,9 +12,10 @@ pile") come from the host-level message catalogue ``pyramids.texts``, keyed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from pyramids.core.game import Event
 from pyramids.flaming.tiles import MATERIAL, NAMES, WEIGHT, fit_parts, spot_name
@@ -233,6 +235,195 @@ EVENT_KINDS: tuple[type[Event], ...] = (
 """Every Flaming Pyramids event class (the descriptor's ``event_kinds``)."""
 
 
+# --- the raw layouts -------------------------------------------------------------------
+# Each raw kind's tuple declared once, by field name: the Python rules build plain tuples
+# in this order (the cheap hot-path form); the native engine builds these classes by field
+# name (``raw_events(RAW_EVENTS)``), so a field added, removed or renamed on one side only
+# is a TypeError naming it, never a shifted value. Tiles and spots are numbers here
+# (``tiles.NAMES``, ``spot_name``); cells are ``(tile, spot)`` pairs.
+
+
+class RawSetupRemoved(NamedTuple):
+    """``setup_removed``: ``tile`` (an ember) leaves the game at setup."""
+
+    kind: str
+    tile: int
+
+
+class RawPlace(NamedTuple):
+    """``place``: ``seat`` placed ``tile`` on the spot ``at``."""
+
+    kind: str
+    seat: int
+    tile: int
+    at: int
+
+
+class RawFreeAir(NamedTuple):
+    """``free_air``: ``tile`` on ``at`` has nothing under it; ``seat`` chooses its fall."""
+
+    kind: str
+    seat: int
+    tile: int
+    at: int
+
+
+class RawCollapse(NamedTuple):
+    """``collapse``: ``tile`` on ``at`` did not fit; the ``collapsed`` cells go to ``seat``."""
+
+    kind: str
+    seat: int
+    tile: int
+    at: int
+    collapsed: tuple[tuple[int, int], ...]
+    out: bool
+
+
+class RawFall(NamedTuple):
+    """``fall``: ``seat`` let ``tile`` fall from ``at`` to ``to`` on ``side`` (0 left, 1 right)."""
+
+    kind: str
+    seat: int
+    tile: int
+    at: int
+    to: int
+    side: int
+
+
+class RawExplosion(NamedTuple):
+    """``explosion``: touching ``embers`` explode; ``victims`` go to ``seat``."""
+
+    kind: str
+    seat: int
+    embers: tuple[tuple[int, int], ...]
+    victims: tuple[tuple[int, int], ...]
+    out: bool
+
+
+class RawFireFound(NamedTuple):
+    """``fire_found``: ``ember`` on ``at`` touches what it ignites."""
+
+    kind: str
+    seat: int
+    ember: int
+    at: int
+
+
+class RawFire(NamedTuple):
+    """``fire``: ``ember`` on ``at`` burns ``burnt``; ``roll`` 0 without the die."""
+
+    kind: str
+    seat: int
+    ember: int
+    at: int
+    burnt: tuple[tuple[int, int], ...]
+    ember_removed: bool
+    roll: int
+    out: bool
+
+
+class RawDieExplosion(NamedTuple):
+    """``die_explosion``: ``ember`` on ``at`` explodes alone; ``victims`` go to ``seat``."""
+
+    kind: str
+    seat: int
+    ember: int
+    at: int
+    victims: tuple[tuple[int, int], ...]
+    out: bool
+
+
+class RawQuench(NamedTuple):
+    """``quench``: the fire of ``ember`` on ``at`` goes out."""
+
+    kind: str
+    seat: int
+    ember: int
+    at: int
+
+
+class RawCurse(NamedTuple):
+    """``curse``: three ``tiles`` of one weight go to ``target``."""
+
+    kind: str
+    seat: int
+    target: int
+    tiles: tuple[tuple[int, int], ...]
+    out: bool
+
+
+class RawCheckOk(NamedTuple):
+    """``check_ok``: the checker ``seat`` says the pyramid is fine."""
+
+    kind: str
+    seat: int
+
+
+class RawFalseAlarm(NamedTuple):
+    """``false_alarm``: ``seat`` called the spot ``at`` (any integer, as called)."""
+
+    kind: str
+    seat: int
+    at: int
+
+
+class RawCall(NamedTuple):
+    """``call``: ``seat`` rightly called ``tile`` on ``at``; ``found`` the check's category."""
+
+    kind: str
+    seat: int
+    tile: int
+    at: int
+    found: str
+    overlooked: bool
+
+
+class RawDraw(NamedTuple):
+    """``draw``: ``seat`` drew ``drawn`` tiles."""
+
+    kind: str
+    seat: int
+    drawn: int
+
+
+class RawWin(NamedTuple):
+    """``win``: ``seat`` has no tiles left."""
+
+    kind: str
+    seat: int
+
+
+class RawMaxTurns(NamedTuple):
+    """``max_turns``: the turn limit is reached; a rank per seat."""
+
+    kind: str
+    ranking: tuple[int, ...]
+
+
+RAW_EVENTS: Mapping[str, type[tuple[Any, ...]]] = MappingProxyType(
+    {
+        "setup_removed": RawSetupRemoved,
+        "place": RawPlace,
+        "free_air": RawFreeAir,
+        "collapse": RawCollapse,
+        "fall": RawFall,
+        "explosion": RawExplosion,
+        "fire_found": RawFireFound,
+        "fire": RawFire,
+        "die_explosion": RawDieExplosion,
+        "quench": RawQuench,
+        "curse": RawCurse,
+        "check_ok": RawCheckOk,
+        "false_alarm": RawFalseAlarm,
+        "call": RawCall,
+        "draw": RawDraw,
+        "win": RawWin,
+        "max_turns": RawMaxTurns,
+    }
+)
+"""Raw kind -> its layout (the native engine builds these by field name)."""
+
+
 def _cells(pairs: Sequence[tuple[int, int]]) -> tuple[Cell, ...]:
     return tuple(Cell(NAMES[t], spot_name(k)) for t, k in pairs)
 
@@ -294,7 +485,7 @@ _BUILDERS: dict[str, Callable[[tuple[Any, ...]], Event]] = {
 
 
 def from_raw(raw: tuple[Any, ...]) -> Event:
-    """The typed event for one raw event tuple recorded by the rules."""
+    """The typed event for one raw event (a tuple in its ``RAW_EVENTS`` layout's order)."""
     return _BUILDERS[raw[0]](raw)
 
 
