@@ -225,7 +225,8 @@ def test_raw_events_cross_as_their_declared_named_tuples(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_a_raw_event_field_on_one_side_only_is_an_error(name: str) -> None:
     """A raw event class with a field Rust does not send, or without one it sends, is
-    refused by name; a class with its fields in another order gets each value by name."""
+    refused by name; a class with its fields in another order gets each value by name (as
+    an instance, or as a plain tuple in the class's order for ``events()``)."""
     state = mid_game(name, "native")
     native: Any = state.native  # type: ignore[attr-defined]
     layouts = RAW_EVENTS[name]
@@ -236,17 +237,21 @@ def test_a_raw_event_field_on_one_side_only_is_an_error(name: str) -> None:
     extra = collections.namedtuple("extra", [*fields, "colour"])  # type: ignore[misc]
     missing = collections.namedtuple("missing", fields[:-1])  # type: ignore[misc]
     moved = collections.namedtuple("moved", fields[::-1])  # type: ignore[misc]
-    with pytest.raises(TypeError, match="colour"):
-        native.raw_events({**layouts, raw.kind: extra})
-    with pytest.raises(TypeError, match=last):
-        native.raw_events({**layouts, raw.kind: missing})
+    for plain in (False, True):
+        with pytest.raises(TypeError, match="colour"):
+            native.raw_events({**layouts, raw.kind: extra}, plain=plain)
+        with pytest.raises(TypeError, match=last):
+            native.raw_events({**layouts, raw.kind: missing}, plain=plain)
     again = native.raw_events({**layouts, raw.kind: moved})[-1]
     assert again == tuple(reversed(raw))
     assert all(getattr(again, f) == getattr(raw, f) for f in fields)
+    values = native.raw_events({**layouts, raw.kind: moved}, plain=True)[-1]
+    assert type(values) is tuple and values == again
     without = {k: v for k, v in layouts.items() if k != raw.kind}
     with pytest.raises(TypeError, match=raw.kind):
         native.raw_events(without)
     assert native.raw_events(layouts)[-1] == raw
+    assert native.raw_events(layouts, plain=True)[-1] == raw
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -113,16 +113,19 @@ impl<'py> Fields<'py> {
         supplied: &'static str,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.build(layout, cls, Some((supplied, value)))
+        self.build(layout, cls, Some((supplied, value)), false)
     }
 
     /// An instance of the named tuple class that `classes` (a mapping from kind names to
     /// classes, e.g. a rules package's `RAW_EVENTS`) gives for `kind`, built from these
-    /// fields by name as `into_named_tuple` builds one (no supplied field).
+    /// fields by name as `into_named_tuple` builds one (no supplied field). With `plain`,
+    /// a plain tuple of the values in the class's field order (matched by name all the
+    /// same), for a caller that reads them at once and needs no instance.
     pub fn into_kind(
         self,
         kind: &'static NamedKind,
         classes: &Bound<'py, PyAny>,
+        plain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let cls = classes.get_item(kind.text(self.py)).map_err(|_| {
             PyTypeError::new_err(format!(
@@ -131,7 +134,7 @@ impl<'py> Fields<'py> {
             ))
         })?;
         let cls = cls.downcast::<PyType>()?;
-        self.build(&kind.layout, cls, None)
+        self.build(&kind.layout, cls, None, plain)
     }
 
     fn build(
@@ -139,6 +142,7 @@ impl<'py> Fields<'py> {
         layout: &'static GILOnceCell<Layout>,
         cls: &Bound<'py, PyType>,
         supplied: Option<(&'static str, &Bound<'py, PyAny>)>,
+        plain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
         let name = supplied.map(|(n, _)| n);
@@ -172,6 +176,9 @@ impl<'py> Fields<'py> {
             }
             PyTuple::new(py, ordered)?
         };
+        if plain {
+            return Ok(tuple.into_any());
+        }
         TUPLE_NEW
             .get_or_try_init(py, || {
                 py.get_type::<PyTuple>()

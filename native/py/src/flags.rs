@@ -79,6 +79,7 @@ fn ev_to_py<'py>(
     py: Python<'py>,
     e: &Ev,
     classes: &Bound<'py, PyAny>,
+    plain: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (kind, f) = match e {
         Ev::Move {
@@ -161,15 +162,15 @@ fn ev_to_py<'py>(
             f.add("seat", *seat)?;
             match reason {
                 WinReason::Flags(n) => {
-                    f.add("how", "flags")?;
+                    f.add("condition", "flags")?;
                     f.add("detail", *n)?;
                 }
                 WinReason::Group(g) => {
-                    f.add("how", "group")?;
+                    f.add("condition", "group")?;
                     f.add("detail", GROUPS[*g])?;
                 }
                 WinReason::Points(p) => {
-                    f.add("how", "points")?;
+                    f.add("condition", "points")?;
                     f.add("detail", *p)?;
                 }
             }
@@ -226,7 +227,7 @@ fn ev_to_py<'py>(
         Ev::NewStart { seat, cards } => {
             let mut f = Fields::of_kind(py, &NEWSTART, 2)?;
             f.add("seat", *seat)?;
-            f.add("gathered", *cards)?;
+            f.add("cards", *cards)?;
             (&NEWSTART, f)
         }
         Ev::Deal { dealer, hands } => {
@@ -266,7 +267,7 @@ fn ev_to_py<'py>(
             (&MAX_TURNS, f)
         }
     };
-    f.into_kind(kind, classes)
+    f.into_kind(kind, classes, plain)
 }
 
 /// The fields of a `FlagsView` but `options`, by name.
@@ -437,17 +438,20 @@ impl PyFlagsState {
 
     /// The last apply's raw events, each an instance of its class in `classes` (the
     /// rules' `RAW_EVENTS`: kind -> named tuple) built by field name (a field on one side
-    /// only: TypeError).
+    /// only: TypeError). With `plain`, plain tuples of the values in each class's field
+    /// order, matched by name all the same (what `events()` reads at once: no instance).
+    #[pyo3(signature = (classes, *, plain = false))]
     fn raw_events<'py>(
         &self,
         py: Python<'py>,
         classes: &Bound<'py, PyAny>,
+        plain: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         let items = self
             .inner
             .events
             .iter()
-            .map(|e| ev_to_py(py, e, classes))
+            .map(|e| ev_to_py(py, e, classes, plain))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }

@@ -72,6 +72,7 @@ fn raw_event<'py>(
     py: Python<'py>,
     e: &RawEvent,
     classes: &Bound<'py, PyAny>,
+    plain: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (kind, f) = match e {
         RawEvent::SetupRemoved(t) => {
@@ -186,7 +187,7 @@ fn raw_event<'py>(
             (&MAX_TURNS, f)
         }
     };
-    f.into_kind(kind, classes)
+    f.into_kind(kind, classes, plain)
 }
 
 fn board_dict<'py>(
@@ -393,17 +394,20 @@ impl PyFlamingState {
 
     /// The last apply's raw events, each an instance of its class in `classes` (the
     /// rules' `RAW_EVENTS`: kind -> named tuple) built by field name (a field on one side
-    /// only: TypeError).
+    /// only: TypeError). With `plain`, plain tuples of the values in each class's field
+    /// order, matched by name all the same (what `events()` reads at once: no instance).
+    #[pyo3(signature = (classes, *, plain = false))]
     fn raw_events<'py>(
         &self,
         py: Python<'py>,
         classes: &Bound<'py, PyAny>,
+        plain: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         let items = self
             .inner
             .events
             .iter()
-            .map(|e| raw_event(py, e, classes))
+            .map(|e| raw_event(py, e, classes, plain))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }

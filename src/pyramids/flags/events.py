@@ -354,11 +354,11 @@ class RawCaptureDone(NamedTuple):
 
 
 class RawWin(NamedTuple):
-    """``win``: ``seat`` wins ``how`` (flags, group, points) with ``detail``."""
+    """``win``: ``seat`` wins by ``condition`` (flags, group, points) with ``detail``."""
 
     kind: str
     seat: int
-    how: str
+    condition: str
     detail: Any
 
 
@@ -420,11 +420,11 @@ class RawGrow(NamedTuple):
 
 
 class RawNewStart(NamedTuple):
-    """``newstart``: ``seat`` starts anew, ``gathered`` cards gathered."""
+    """``newstart``: the ``cards`` of all hands are gathered; ``seat`` deals them."""
 
     kind: str
     seat: int
-    gathered: int
+    cards: int
 
 
 class RawDeal(NamedTuple):
@@ -506,67 +506,47 @@ RAW_EVENTS: Mapping[str, type[tuple[Any, ...]]] = MappingProxyType(
 
 
 def _names(pieces: tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(NAMES[p] for p in pieces)
+    return tuple(map(NAMES.__getitem__, pieces))
 
 
 def _move(raw: tuple[Any, ...]) -> Event:
-    _, seat, _lowest, target, group, old = raw
+    target, old = raw[3], raw[5]
     onto = "table" if target == TABLE else NAMES[target]
-    return Move(seat, _names(group), onto, None if old < 0 else NAMES[old])
+    return Move(raw[1], _names(raw[4]), onto, None if old < 0 else NAMES[old])
 
 
-def _win(raw: tuple[Any, ...]) -> Event:
-    _, seat, how, detail = raw
-    return Win(seat, how, detail)
+def _flag(raw: tuple[Any, ...]) -> Event:
+    card = CARDS[raw[2]]
+    return Flag(raw[1], CODES[raw[2]], _names(card.tower), card.country, _names(card.pieces))
 
 
-def _public(raw: tuple[Any, ...]) -> Event:
-    """An event that names no hidden card."""
-    kind = raw[0]
-    if kind == "move":
-        return _move(raw)
-    if kind == "tree":
-        return Tree(raw[1], raw[2], NAMES[raw[3]])
-    if kind == "no_draw":
-        return NoDraw(raw[1], raw[2])
-    if kind == "flag":
-        card = CARDS[raw[2]]
-        return Flag(raw[1], CODES[raw[2]], _names(card.tower), card.country, _names(card.pieces))
-    if kind == "no_capture":
-        return NoCapture(raw[1], CODES[raw[2]], _names(CARDS[raw[2]].pieces))
-    if kind == "take":
-        return Take(raw[1], NAMES[raw[2]], None if raw[3] < 0 else raw[3])
-    if kind == "capture_done":
-        return CaptureDone(raw[1], CODES[raw[2]])
-    if kind == "win":
-        return _win(raw)
-    if kind == "split":
-        return Split(raw[1], _names(raw[2]))
-    if kind == "trade":
-        _, seat, mine, theirs, other = raw
-        return Trade(seat, NAMES[mine], NAMES[theirs], other)
-    if kind == "newstart":
-        return NewStart(raw[1], raw[2])
-    if kind == "pirate":
-        return Pirate(raw[1], raw[2])
-    return _SIMPLE[kind](*raw[1:])
-
-
-_SIMPLE: dict[str, Callable[..., Event]] = {
-    "action": ActionOffered,
-    "lapse": Lapse,
-    "decline": Decline,
-    "action_over": ActionOver,
-    "grow": Grow,
-    "wild": Wild,
-    "deck_out": lambda ranking: DeckOut(tuple(ranking)),
-    "max_turns": lambda ranking: MaxTurns(tuple(ranking)),
+_PUBLIC: dict[str, Callable[[tuple[Any, ...]], Event]] = {
+    "move": _move,
+    "tree": lambda r: Tree(r[1], r[2], NAMES[r[3]]),
+    "no_draw": lambda r: NoDraw(r[1], r[2]),
+    "flag": _flag,
+    "no_capture": lambda r: NoCapture(r[1], CODES[r[2]], _names(CARDS[r[2]].pieces)),
+    "take": lambda r: Take(r[1], NAMES[r[2]], None if r[3] < 0 else r[3]),
+    "capture_done": lambda r: CaptureDone(r[1], CODES[r[2]]),
+    "win": lambda r: Win(r[1], r[2], r[3]),
+    "split": lambda r: Split(r[1], _names(r[2])),
+    "trade": lambda r: Trade(r[1], NAMES[r[2]], NAMES[r[3]], r[4]),
+    "newstart": lambda r: NewStart(r[1], r[2]),
+    "pirate": lambda r: Pirate(r[1], r[2]),
+    "action": lambda r: ActionOffered(r[1], r[2]),
+    "lapse": lambda r: Lapse(r[1], r[2]),
+    "decline": lambda r: Decline(r[1], r[2]),
+    "action_over": lambda r: ActionOver(r[1], r[2]),
+    "grow": lambda r: Grow(r[1]),
+    "wild": lambda r: Wild(r[1], r[2]),
+    "deck_out": lambda r: DeckOut(tuple(r[1])),
+    "max_turns": lambda r: MaxTurns(tuple(r[1])),
 }
+"""Raw kind -> the typed event, for the kinds that name no hidden card."""
 
 
-def from_raw(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) -> Event:
-    """The typed event for one raw event (a tuple in its ``RAW_EVENTS`` layout's order),
-    as ``viewer`` may see it when ``masked``."""
+def _hiding(raw: tuple[Any, ...], viewer: int | None, masked: bool) -> Event:
+    """An event that names a card only some seats see (PF-VIEW-4)."""
     kind = raw[0]
 
     def card(code: int, *seen_by: int) -> str:
@@ -577,12 +557,19 @@ def from_raw(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
     if kind == "draw":
         return Draw(raw[1], card(raw[2], raw[1]), raw[3])
     if kind == "steal":
-        _, thief, victim, code = raw
-        return Steal(thief, victim, card(code, thief, victim))
-    if kind == "deal":
-        _, dealer, hands = raw
-        return Deal(dealer, tuple(tuple(card(c, s) for c in h) for s, h in enumerate(hands)))
-    return _public(raw)
+        thief, victim = raw[1], raw[2]
+        return Steal(thief, victim, card(raw[3], thief, victim))
+    hands = raw[2]
+    return Deal(raw[1], tuple(tuple(card(c, s) for c in h) for s, h in enumerate(hands)))
+
+
+def from_raw(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) -> Event:
+    """The typed event for one raw event (a tuple in its ``RAW_EVENTS`` layout's order),
+    as ``viewer`` may see it when ``masked``."""
+    public = _PUBLIC.get(raw[0])
+    if public is not None:
+        return public(raw)
+    return _hiding(raw, viewer, masked)
 
 
 """Old name of ``from_raw`` (flags/state.py imports it)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -424,8 +425,13 @@ RAW_EVENTS: Mapping[str, type[tuple[Any, ...]]] = MappingProxyType(
 """Raw kind -> its layout (the native engine builds these by field name)."""
 
 
+_spot = lru_cache(maxsize=4096)(spot_name)
+"""``spot_name``, remembered: the spots of one game repeat in every event (a bounded cache,
+so odd keys called out in a check cannot grow it)."""
+
+
 def _cells(pairs: Sequence[tuple[int, int]]) -> tuple[Cell, ...]:
-    return tuple(Cell(NAMES[t], spot_name(k)) for t, k in pairs)
+    return tuple([Cell(NAMES[t], _spot(k)) for t, k in pairs])
 
 
 def collapse_reason(tile: int, supports: Sequence[int]) -> str:
@@ -446,7 +452,7 @@ def _collapse(raw: tuple[Any, ...]) -> Event:
     return Collapse(
         p,
         NAMES[t],
-        spot_name(k),
+        _spot(k),
         _cells(gone),
         collapse_reason(t, supports),
         WEIGHT[t],
@@ -458,26 +464,26 @@ def _collapse(raw: tuple[Any, ...]) -> Event:
 def _fire(raw: tuple[Any, ...]) -> Event:
     _, p, e, k, victims, removed, roll, out = raw
     materials = tuple(m.name.lower() for m in sorted({MATERIAL[t] for t, _ in victims}))
-    return Fire(p, NAMES[e], spot_name(k), _cells(victims), removed, roll or None, materials, out)
+    return Fire(p, NAMES[e], _spot(k), _cells(victims), removed, roll or None, materials, out)
 
 
 _BUILDERS: dict[str, Callable[[tuple[Any, ...]], Event]] = {
     "setup_removed": lambda r: SetupRemoved(NAMES[r[1]]),
-    "place": lambda r: Place(r[1], NAMES[r[2]], spot_name(r[3])),
-    "free_air": lambda r: FreeAir(r[1], NAMES[r[2]], spot_name(r[3])),
+    "place": lambda r: Place(r[1], NAMES[r[2]], _spot(r[3])),
+    "free_air": lambda r: FreeAir(r[1], NAMES[r[2]], _spot(r[3])),
     "collapse": _collapse,
     "fall": lambda r: Fall(
-        r[1], NAMES[r[2]], spot_name(r[3]), spot_name(r[4]), "left" if r[5] == 0 else "right"
+        r[1], NAMES[r[2]], _spot(r[3]), _spot(r[4]), "left" if r[5] == 0 else "right"
     ),
     "explosion": lambda r: Explosion(r[1], _cells(r[2]), _cells(r[3]), r[4]),
-    "fire_found": lambda r: FireFound(r[1], NAMES[r[2]], spot_name(r[3])),
+    "fire_found": lambda r: FireFound(r[1], NAMES[r[2]], _spot(r[3])),
     "fire": _fire,
-    "die_explosion": lambda r: DieExplosion(r[1], NAMES[r[2]], spot_name(r[3]), _cells(r[4]), r[5]),
-    "quench": lambda r: Quench(r[1], NAMES[r[2]], spot_name(r[3])),
+    "die_explosion": lambda r: DieExplosion(r[1], NAMES[r[2]], _spot(r[3]), _cells(r[4]), r[5]),
+    "quench": lambda r: Quench(r[1], NAMES[r[2]], _spot(r[3])),
     "curse": lambda r: Curse(r[1], r[2], _cells(r[3]), WEIGHT[r[3][0][0]], r[4]),
     "check_ok": lambda r: CheckOk(r[1]),
-    "false_alarm": lambda r: FalseAlarm(r[1], spot_name(r[2])),
-    "call": lambda r: Call(r[1], NAMES[r[2]], spot_name(r[3]), r[4], r[5]),
+    "false_alarm": lambda r: FalseAlarm(r[1], _spot(r[2])),
+    "call": lambda r: Call(r[1], NAMES[r[2]], _spot(r[3]), r[4], r[5]),
     "draw": lambda r: Draw(r[1], r[2]),
     "win": lambda r: Win(r[1]),
     "max_turns": lambda r: MaxTurns(tuple(r[1])),

@@ -302,11 +302,13 @@ class NativeFlagsState(State):
 
     def events(self) -> list[Event]:
         """The last apply's events with their reasons (every card named)."""
-        return [from_raw(e, None) for e in self.native.raw_events(RAW_EVENTS)]
+        return [from_raw(e, None) for e in self.native.raw_events(RAW_EVENTS, plain=True)]
 
     def events_for(self, viewer: int | None) -> list[Event]:
         """The last apply's events as ``viewer`` may see them (hidden cards as ``?``)."""
-        return [from_raw(e, viewer, masked=True) for e in self.native.raw_events(RAW_EVENTS)]
+        return [
+            from_raw(e, viewer, masked=True) for e in self.native.raw_events(RAW_EVENTS, plain=True)
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (PF-NOTE-2)."""

@@ -298,7 +298,7 @@ class NativeFlamingState(State):
 
     def events(self) -> list[Event]:
         """The last apply's events with their reasons."""
-        return [from_raw(e) for e in self._s.raw_events(RAW_EVENTS)]
+        return [from_raw(e) for e in self._s.raw_events(RAW_EVENTS, plain=True)]
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5)."""
