@@ -1,8 +1,9 @@
 """What crosses the Python/Rust boundary crosses by field name (issue 32, docs/NATIVE.md).
 
 Views and positions come from Rust as dicts keyed by the Python classes' field names and
-are built by keyword, so a field added or moved on one side only fails here, not silently
-in play; positions and views go to Rust as dicts, never JSON text; a native state's Rust
+are built by keyword, views and raw events as the Python named tuples built by field name,
+so a field added or moved on one side only fails here, not silently in play; positions,
+views and options go to Rust as dicts, never JSON text; a native state's Rust
 object is handed to the search as it is (``NativeState.native``), a Python state's is
 built from its fields.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import importlib
 import random
 from typing import Any
 
@@ -18,13 +20,16 @@ import pytest
 
 pytest.importorskip("pyramids._native")
 
+from pyramids.analysis.bench import setup_of
 from pyramids.bots import native_search
 from pyramids.bots.ismcts import SearchSettings
 from pyramids.bots.oracle import OracleMCTSBot
 from pyramids.core.game import State
 from pyramids.core.native import NativeState
+from pyramids.flags import events as flags_events
 from pyramids.flags.position import FlagsPosition
 from pyramids.flags.view import FlagsView
+from pyramids.flaming import events as flaming_events
 from pyramids.flaming.position import FlamingPosition
 from pyramids.flaming.view import FlamingView
 from pyramids.games import descriptor, load_position, make_game, native_engine
@@ -184,3 +189,84 @@ def test_the_search_follows_the_state_engine(name: str) -> None:
     assert not native_search.runs_natively(desc, "python", rng, state=mid_game(name, "native"))
     assert not native_search.runs_natively(desc, "auto", rng, engine="python")
     assert native_search.runs_natively(desc, "auto", rng, engine="native")
+
+
+RAW_EVENTS = {"flaming": flaming_events.RAW_EVENTS, "flags": flags_events.RAW_EVENTS}
+
+
+def played(name: str, engine: str, seed: int) -> list[tuple[Any, ...]]:
+    """Every raw event of a seeded random 3-player game of ``name``, in order."""
+    state = make_game(name, 3, engine=engine).new_initial_state(seed)
+    rng = random.Random(seed)
+    events: list[tuple[Any, ...]] = list(state.raw_events())  # type: ignore[attr-defined]
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+        events.extend(state.raw_events())  # type: ignore[attr-defined]
+    return events
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_raw_events_cross_as_their_declared_named_tuples(name: str) -> None:
+    """Rust builds each raw event as its ``RAW_EVENTS`` class by field name; the Python
+    rules' plain tuples follow the same declared order, so both engines' events are equal."""
+    layouts = RAW_EVENTS[name]
+    seen: set[str] = set()
+    for seed in range(4):
+        native = played(name, "native", seed)
+        python = played(name, "python", seed)
+        assert native == python
+        for raw, plain in zip(native, python, strict=True):
+            assert type(raw) is layouts[raw[0]], raw
+            assert len(plain) == len(layouts[plain[0]]._fields), plain  # type: ignore[attr-defined]
+            seen.add(raw[0])
+    assert len(seen) > 3
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_raw_event_field_on_one_side_only_is_an_error(name: str) -> None:
+    """A raw event class with a field Rust does not send, or without one it sends, is
+    refused by name; a class with its fields in another order gets each value by name (as
+    an instance, or as a plain tuple in the class's order for ``events()``)."""
+    state = mid_game(name, "native")
+    native: Any = state.native  # type: ignore[attr-defined]
+    layouts = RAW_EVENTS[name]
+    raw = native.raw_events(layouts)[-1]
+    cls = layouts[raw.kind]
+    fields = cls._fields  # type: ignore[attr-defined]
+    last = fields[-1]
+    extra = collections.namedtuple("extra", [*fields, "colour"])  # type: ignore[misc]
+    missing = collections.namedtuple("missing", fields[:-1])  # type: ignore[misc]
+    moved = collections.namedtuple("moved", fields[::-1])  # type: ignore[misc]
+    for plain in (False, True):
+        with pytest.raises(TypeError, match="colour"):
+            native.raw_events({**layouts, raw.kind: extra}, plain=plain)
+        with pytest.raises(TypeError, match=last):
+            native.raw_events({**layouts, raw.kind: missing}, plain=plain)
+    again = native.raw_events({**layouts, raw.kind: moved})[-1]
+    assert again == tuple(reversed(raw))
+    assert all(getattr(again, f) == getattr(raw, f) for f in fields)
+    values = native.raw_events({**layouts, raw.kind: moved}, plain=True)[-1]
+    assert type(values) is tuple and values == again
+    without = {k: v for k, v in layouts.items() if k != raw.kind}
+    with pytest.raises(TypeError, match=raw.kind):
+        native.raw_events(without)
+    assert native.raw_events(layouts)[-1] == raw
+    assert native.raw_events(layouts, plain=True)[-1] == raw
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_self_play_and_training_take_the_options_dict(name: str) -> None:
+    """The self-play, training and clone-timing bindings read the options and positions as
+    dicts (never JSON text)."""
+    core: Any = importlib.import_module("pyramids._native")
+    game = make_game(name, 2, engine="python")
+    options = dict(game.options)
+    low, high = setup_of(name).turn_actions
+    rngs = [list(random.Random(s).getstate()[1]) for s in (1, 2)]
+    turns, _, _ = getattr(core, f"{name}_self_play")(2, options, 1, "random", *rngs, low, high)
+    assert turns > 0
+    batch = getattr(core, f"{name}_self_play_batch")
+    assert batch(2, options, [1, 2], "random", low, high)[0] == 2
+    rows, labels, _ = core.value_samples(name, 2, options, [1], 2)
+    assert len(rows) == len(labels) > 0
+    assert getattr(core, f"{name}_clone_ns")(game.new_initial_state(1).to_json(), 10) > 0

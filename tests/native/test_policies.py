@@ -12,7 +12,6 @@ same actions, same returns.
 from __future__ import annotations
 
 import importlib
-import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -293,7 +292,7 @@ def test_native_self_play_is_bench_play_timed(
         expected = _python_self_play(game, bot, seed, turns)
         got = run(
             players,
-            json.dumps(dict(game.options)),
+            dict(game.options),
             seed,
             bot,
             list(random.Random(seed).getstate()[1]),
@@ -320,6 +319,4 @@ def test_bindings_refuse_bad_generators_actions_and_policies() -> None:
     with pytest.raises(ValueError):
         native.flaming_greedy(_inner(state), [], good)
     with pytest.raises(ValueError):
-        native.flaming_self_play(
-            3, json.dumps(dict(nat_game.options)), 0, "mayhem", good, good, 0, 1
-        )
+        native.flaming_self_play(3, dict(nat_game.options), 0, "mayhem", good, good, 0, 1)

@@ -8,7 +8,6 @@ game, and those of ``bench.play_timed`` on the Python engine.
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -36,7 +35,7 @@ def test_the_batch_plays_the_games_of_the_single_calls_and_of_python(
     """Same games, same turn and action totals, for seeds 0..5."""
     game = make_game(name, players, options, engine="python")
     low, high = setup_of(name).turn_actions
-    record = json.dumps(dict(game.options))
+    record = dict(game.options)
     seeds = list(range(6))
     games, turns, actions, seconds = getattr(native, f"{name}_self_play_batch")(
         players, record, seeds, policy, low, high

@@ -1,14 +1,15 @@
 //! Timings for `pyramids bench` (docs/NATIVE.md, "Figures"): what only Rust can measure.
 //!
-//! `<game>_clone_ns(position_json, n)`: the mean cost of one Rust `State::clone()` over `n`
-//! clones of the state parsed from the position JSON, event recording off (as in native
+//! `<game>_clone_ns(position, n)`: the mean cost of one Rust `State::clone()` over `n`
+//! clones of the state read from the position notation (a dict, never JSON text), event recording off (as in native
 //! playouts and the search), in nanoseconds. The loop runs with the GIL released.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+
+use crate::convert::py_to_value;
 
 /// Nanoseconds per clone of `state` over `n` clones (at least one).
 fn clone_ns<S: Clone>(state: &S, n: u64) -> f64 {
@@ -21,20 +22,20 @@ fn clone_ns<S: Clone>(state: &S, n: u64) -> f64 {
     start.elapsed().as_nanos() as f64 / n as f64
 }
 
-/// Nanoseconds per Rust clone of a Flaming Pyramids state (ValueError for a bad position).
+/// Nanoseconds per Rust clone of a Flaming Pyramids state (PositionError for a bad position).
 #[pyfunction]
-fn flaming_clone_ns(py: Python<'_>, position_json: &str, n: u64) -> PyResult<f64> {
-    let mut state = pyramids_flaming::State::from_position_json(position_json)
+fn flaming_clone_ns(py: Python<'_>, position: &Bound<'_, PyAny>, n: u64) -> PyResult<f64> {
+    let mut state = pyramids_flaming::State::from_position_value(&py_to_value(position)?)
         .map_err(crate::refusal::to_pyerr)?;
     state.set_record_events(false);
     Ok(py.allow_threads(|| clone_ns(&state, n)))
 }
 
-/// Nanoseconds per Rust clone of a Pyramids and Flags state (ValueError for a bad position).
+/// Nanoseconds per Rust clone of a Pyramids and Flags state (PositionError for a bad position).
 #[pyfunction]
-fn flags_clone_ns(py: Python<'_>, position_json: &str, n: u64) -> PyResult<f64> {
-    let mut state =
-        pyramids_flags::State::from_position_json(position_json).map_err(PyValueError::new_err)?;
+fn flags_clone_ns(py: Python<'_>, position: &Bound<'_, PyAny>, n: u64) -> PyResult<f64> {
+    let mut state = pyramids_flags::position::read_position_value(&py_to_value(position)?)
+        .map_err(crate::refusal::to_pyerr)?;
     state.set_record_events(false);
     Ok(py.allow_threads(|| clone_ns(&state, n)))
 }

@@ -4,11 +4,13 @@
 //! Refusals are raised as the Python engine raises them (`crate::refusal::to_pyerr`: the
 //! same `pyramids.core.errors` class, code and facts); misuse of the accessors (a piece or
 //! card number out of range) is a `ValueError`. Raw events come back as the
-//! Python rules' event tuples, so the wrapper builds the very same typed events.
+//! Python rules' raw event named tuples (`pyramids.flags.events.RAW_EVENTS`), built by
+//! field name, so the wrapper builds the very same typed events.
 //!
 //! Data crosses by field name (docs/NATIVE.md, "The boundary"): positions, views and
 //! options arrive as Python dicts and leave as dicts keyed by the Python classes' field
-//! names (`view`, `position_fields`); never JSON text, never positional tuples.
+//! names (`view`, `position_fields`) or as the classes themselves (`view_as`, `raw_events`);
+//! never JSON text, never positional tuples.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -21,7 +23,7 @@ use pyramids_flags::deck::CODES;
 use pyramids_flags::state::{Ev, WinReason, GROUPS};
 use pyramids_flags::{State, View};
 
-use crate::convert::{py_to_text, py_to_value, Fields, Layout};
+use crate::convert::{py_to_text, py_to_value, Fields, Layout, NamedKind};
 use crate::refusal::value_to_py;
 
 /// A native Pyramids and Flags state (all hidden facts), recording events for Python.
@@ -45,8 +47,41 @@ fn tup<T: for<'a> IntoPyObject<'a> + Copy>(py: Python<'_>, xs: &[T]) -> PyResult
     PyTuple::new(py, xs.iter().copied())?.into_py_any(py)
 }
 
-fn ev_to_py(py: Python<'_>, e: &Ev) -> PyResult<PyObject> {
-    match e {
+/// The raw event kinds, each built as its Python class (`pyramids.flags.events.RAW_EVENTS`).
+static MOVE: NamedKind = NamedKind::new("move");
+static TREE: NamedKind = NamedKind::new("tree");
+static SWAP: NamedKind = NamedKind::new("swap");
+static DRAW: NamedKind = NamedKind::new("draw");
+static NO_DRAW: NamedKind = NamedKind::new("no_draw");
+static FLAG: NamedKind = NamedKind::new("flag");
+static NO_CAPTURE: NamedKind = NamedKind::new("no_capture");
+static TAKE: NamedKind = NamedKind::new("take");
+static CAPTURE_DONE: NamedKind = NamedKind::new("capture_done");
+static WIN: NamedKind = NamedKind::new("win");
+static ACTION: NamedKind = NamedKind::new("action");
+static LAPSE: NamedKind = NamedKind::new("lapse");
+static DECLINE: NamedKind = NamedKind::new("decline");
+static ACTION_OVER: NamedKind = NamedKind::new("action_over");
+static SPLIT: NamedKind = NamedKind::new("split");
+static TRADE: NamedKind = NamedKind::new("trade");
+static GROW: NamedKind = NamedKind::new("grow");
+static NEWSTART: NamedKind = NamedKind::new("newstart");
+static DEAL: NamedKind = NamedKind::new("deal");
+static PIRATE: NamedKind = NamedKind::new("pirate");
+static STEAL: NamedKind = NamedKind::new("steal");
+static WILD: NamedKind = NamedKind::new("wild");
+static DECK_OUT: NamedKind = NamedKind::new("deck_out");
+static MAX_TURNS: NamedKind = NamedKind::new("max_turns");
+
+/// One raw event as the instance of its class in `classes` (kind -> named tuple class),
+/// built by field name.
+fn ev_to_py<'py>(
+    py: Python<'py>,
+    e: &Ev,
+    classes: &Bound<'py, PyAny>,
+    plain: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (kind, f) = match e {
         Ev::Move {
             seat,
             lowest,
@@ -54,61 +89,185 @@ fn ev_to_py(py: Python<'_>, e: &Ev) -> PyResult<PyObject> {
             group,
             len,
             old,
-        } => (
-            "move",
-            seat,
-            lowest,
-            target,
-            tup(py, &group[..*len as usize])?,
-            old,
-        )
-            .into_py_any(py),
+        } => {
+            let mut f = Fields::of_kind(py, &MOVE, 5)?;
+            f.add("seat", *seat)?;
+            f.add("lowest", *lowest)?;
+            f.add("target", *target)?;
+            f.add("group", tup(py, &group[..*len as usize])?)?;
+            f.add("old", *old)?;
+            (&MOVE, f)
+        }
         Ev::Tree {
             seat,
             colour,
             lowest,
-        } => ("tree", seat, col(*colour), lowest).into_py_any(py),
-        Ev::Swap { seat, card } => ("swap", seat, card).into_py_any(py),
-        Ev::Draw { seat, card, why } => ("draw", seat, card, why).into_py_any(py),
-        Ev::NoDraw { seat, why } => ("no_draw", seat, why).into_py_any(py),
-        Ev::Flag { seat, card } => ("flag", seat, card).into_py_any(py),
-        Ev::NoCapture { seat, card } => ("no_capture", seat, card).into_py_any(py),
+        } => {
+            let mut f = Fields::of_kind(py, &TREE, 3)?;
+            f.add("seat", *seat)?;
+            f.add("colour", col(*colour))?;
+            f.add("lowest", *lowest)?;
+            (&TREE, f)
+        }
+        Ev::Swap { seat, card } => {
+            let mut f = Fields::of_kind(py, &SWAP, 2)?;
+            f.add("seat", *seat)?;
+            f.add("card", *card)?;
+            (&SWAP, f)
+        }
+        Ev::Draw { seat, card, why } => {
+            let mut f = Fields::of_kind(py, &DRAW, 3)?;
+            f.add("seat", *seat)?;
+            f.add("card", *card)?;
+            f.add("why", *why)?;
+            (&DRAW, f)
+        }
+        Ev::NoDraw { seat, why } => {
+            let mut f = Fields::of_kind(py, &NO_DRAW, 2)?;
+            f.add("seat", *seat)?;
+            f.add("why", *why)?;
+            (&NO_DRAW, f)
+        }
+        Ev::Flag { seat, card } => {
+            let mut f = Fields::of_kind(py, &FLAG, 2)?;
+            f.add("seat", *seat)?;
+            f.add("card", *card)?;
+            (&FLAG, f)
+        }
+        Ev::NoCapture { seat, card } => {
+            let mut f = Fields::of_kind(py, &NO_CAPTURE, 2)?;
+            f.add("seat", *seat)?;
+            f.add("card", *card)?;
+            (&NO_CAPTURE, f)
+        }
         Ev::Take {
             seat,
             piece,
             source,
-        } => ("take", seat, piece, source).into_py_any(py),
-        Ev::CaptureDone { seat, card } => ("capture_done", seat, card).into_py_any(py),
-        Ev::Win { seat, reason } => match reason {
-            WinReason::Flags(n) => ("win", seat, "flags", n).into_py_any(py),
-            WinReason::Group(g) => ("win", seat, "group", GROUPS[*g]).into_py_any(py),
-            WinReason::Points(p) => ("win", seat, "points", p).into_py_any(py),
-        },
-        Ev::Action { seat, colour } => ("action", seat, col(*colour)).into_py_any(py),
-        Ev::Lapse { seat, colour } => ("lapse", seat, col(*colour)).into_py_any(py),
-        Ev::Decline { seat, colour } => ("decline", seat, col(*colour)).into_py_any(py),
-        Ev::ActionOver { seat, colour } => ("action_over", seat, col(*colour)).into_py_any(py),
+        } => {
+            let mut f = Fields::of_kind(py, &TAKE, 3)?;
+            f.add("seat", *seat)?;
+            f.add("piece", *piece)?;
+            f.add("source", *source)?;
+            (&TAKE, f)
+        }
+        Ev::CaptureDone { seat, card } => {
+            let mut f = Fields::of_kind(py, &CAPTURE_DONE, 2)?;
+            f.add("seat", *seat)?;
+            f.add("card", *card)?;
+            (&CAPTURE_DONE, f)
+        }
+        Ev::Win { seat, reason } => {
+            let mut f = Fields::of_kind(py, &WIN, 3)?;
+            f.add("seat", *seat)?;
+            match reason {
+                WinReason::Flags(n) => {
+                    f.add("condition", "flags")?;
+                    f.add("detail", *n)?;
+                }
+                WinReason::Group(g) => {
+                    f.add("condition", "group")?;
+                    f.add("detail", GROUPS[*g])?;
+                }
+                WinReason::Points(p) => {
+                    f.add("condition", "points")?;
+                    f.add("detail", *p)?;
+                }
+            }
+            (&WIN, f)
+        }
+        Ev::Action { seat, colour } => {
+            let mut f = Fields::of_kind(py, &ACTION, 2)?;
+            f.add("seat", *seat)?;
+            f.add("colour", col(*colour))?;
+            (&ACTION, f)
+        }
+        Ev::Lapse { seat, colour } => {
+            let mut f = Fields::of_kind(py, &LAPSE, 2)?;
+            f.add("seat", *seat)?;
+            f.add("colour", col(*colour))?;
+            (&LAPSE, f)
+        }
+        Ev::Decline { seat, colour } => {
+            let mut f = Fields::of_kind(py, &DECLINE, 2)?;
+            f.add("seat", *seat)?;
+            f.add("colour", col(*colour))?;
+            (&DECLINE, f)
+        }
+        Ev::ActionOver { seat, colour } => {
+            let mut f = Fields::of_kind(py, &ACTION_OVER, 2)?;
+            f.add("seat", *seat)?;
+            f.add("colour", col(*colour))?;
+            (&ACTION_OVER, f)
+        }
         Ev::Split { seat, pieces, len } => {
-            ("split", seat, tup(py, &pieces[..*len as usize])?).into_py_any(py)
+            let mut f = Fields::of_kind(py, &SPLIT, 2)?;
+            f.add("seat", *seat)?;
+            f.add("pieces", tup(py, &pieces[..*len as usize])?)?;
+            (&SPLIT, f)
         }
         Ev::Trade {
             seat,
             mine,
             theirs,
             with,
-        } => ("trade", seat, mine, theirs, with).into_py_any(py),
-        Ev::Grow { seat } => ("grow", seat).into_py_any(py),
-        Ev::NewStart { seat, cards } => ("newstart", seat, cards).into_py_any(py),
+        } => {
+            let mut f = Fields::of_kind(py, &TRADE, 4)?;
+            f.add("seat", *seat)?;
+            f.add("mine", *mine)?;
+            f.add("theirs", *theirs)?;
+            f.add("partner", *with)?;
+            (&TRADE, f)
+        }
+        Ev::Grow { seat } => {
+            let mut f = Fields::of_kind(py, &GROW, 1)?;
+            f.add("seat", *seat)?;
+            (&GROW, f)
+        }
+        Ev::NewStart { seat, cards } => {
+            let mut f = Fields::of_kind(py, &NEWSTART, 2)?;
+            f.add("seat", *seat)?;
+            f.add("cards", *cards)?;
+            (&NEWSTART, f)
+        }
         Ev::Deal { dealer, hands } => {
             let hs: PyResult<Vec<PyObject>> = hands.iter().map(|h| tup(py, h)).collect();
-            ("deal", dealer, PyTuple::new(py, hs?)?).into_py_any(py)
+            let mut f = Fields::of_kind(py, &DEAL, 2)?;
+            f.add("dealer", *dealer)?;
+            f.add("hands", PyTuple::new(py, hs?)?)?;
+            (&DEAL, f)
         }
-        Ev::Pirate { seat, victim } => ("pirate", seat, victim).into_py_any(py),
-        Ev::Steal { seat, victim, card } => ("steal", seat, victim, card).into_py_any(py),
-        Ev::Wild { seat, colour } => ("wild", seat, col(*colour)).into_py_any(py),
-        Ev::DeckOut { ranking } => ("deck_out", tup(py, ranking)?).into_py_any(py),
-        Ev::MaxTurns { ranking } => ("max_turns", tup(py, ranking)?).into_py_any(py),
-    }
+        Ev::Pirate { seat, victim } => {
+            let mut f = Fields::of_kind(py, &PIRATE, 2)?;
+            f.add("seat", *seat)?;
+            f.add("victim", *victim)?;
+            (&PIRATE, f)
+        }
+        Ev::Steal { seat, victim, card } => {
+            let mut f = Fields::of_kind(py, &STEAL, 3)?;
+            f.add("seat", *seat)?;
+            f.add("victim", *victim)?;
+            f.add("card", *card)?;
+            (&STEAL, f)
+        }
+        Ev::Wild { seat, colour } => {
+            let mut f = Fields::of_kind(py, &WILD, 2)?;
+            f.add("seat", *seat)?;
+            f.add("colour", col(*colour))?;
+            (&WILD, f)
+        }
+        Ev::DeckOut { ranking } => {
+            let mut f = Fields::of_kind(py, &DECK_OUT, 1)?;
+            f.add("ranking", tup(py, ranking)?)?;
+            (&DECK_OUT, f)
+        }
+        Ev::MaxTurns { ranking } => {
+            let mut f = Fields::of_kind(py, &MAX_TURNS, 1)?;
+            f.add("ranking", tup(py, ranking)?)?;
+            (&MAX_TURNS, f)
+        }
+    };
+    f.into_kind(kind, classes, plain)
 }
 
 /// The fields of a `FlagsView` but `options`, by name.
@@ -277,9 +436,24 @@ impl PyFlagsState {
         Ok(d)
     }
 
-    /// The last apply's raw events as the Python rules' tuples.
-    fn raw_events(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
-        self.inner.events.iter().map(|e| ev_to_py(py, e)).collect()
+    /// The last apply's raw events, each an instance of its class in `classes` (the
+    /// rules' `RAW_EVENTS`: kind -> named tuple) built by field name (a field on one side
+    /// only: TypeError). With `plain`, plain tuples of the values in each class's field
+    /// order, matched by name all the same (what `events()` reads at once: no instance).
+    #[pyo3(signature = (classes, *, plain = false))]
+    fn raw_events<'py>(
+        &self,
+        py: Python<'py>,
+        classes: &Bound<'py, PyAny>,
+        plain: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let items = self
+            .inner
+            .events
+            .iter()
+            .map(|e| ev_to_py(py, e, classes, plain))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
     }
 
     /// Switch event recording.

@@ -5,20 +5,21 @@
 //!
 //! Data crosses by field name (docs/NATIVE.md, "The boundary"): positions, snapshots,
 //! views and options arrive as Python dicts and leave as dicts keyed by the Python
-//! dataclasses' field names (`view`, `fields`) or as the view class itself (`view_as`);
+//! dataclasses' field names (`view`, `fields`) or as the classes themselves (`view_as`,
+//! and `raw_events`: each raw event as its class in `pyramids.flaming.events.RAW_EVENTS`);
 //! never JSON text, never positional tuples.
 
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
-use pyo3::{intern, IntoPyObjectExt};
 use pyramids_core::{GameState, PyRandom, Refusal};
 use pyramids_flaming::events::Cell;
 use pyramids_flaming::{determinize, RawEvent, State, View};
 use serde_json::Value;
 
-use crate::convert::{py_to_text, py_to_value, Fields, Layout};
+use crate::convert::{py_to_text, py_to_value, Fields, Layout, NamedKind};
 use crate::refusal::value_to_py;
 
 use crate::refusal::to_pyerr;
@@ -46,39 +47,147 @@ fn cells<'py>(py: Python<'py>, cells: &[Cell]) -> PyResult<Bound<'py, PyTuple>> 
     PyTuple::new(py, cells.iter().map(|&(t, k)| (t, k)))
 }
 
-fn raw_event<'py>(py: Python<'py>, e: &RawEvent) -> PyResult<Bound<'py, PyAny>> {
-    let kind = e.kind();
-    let t = match e {
-        RawEvent::SetupRemoved(t) => (kind, *t).into_bound_py_any(py)?,
+/// The raw event kinds, each built as its Python class (`pyramids.flaming.events.RAW_EVENTS`).
+static SETUP_REMOVED: NamedKind = NamedKind::new("setup_removed");
+static PLACE: NamedKind = NamedKind::new("place");
+static FREE_AIR: NamedKind = NamedKind::new("free_air");
+static FIRE_FOUND: NamedKind = NamedKind::new("fire_found");
+static QUENCH: NamedKind = NamedKind::new("quench");
+static COLLAPSE: NamedKind = NamedKind::new("collapse");
+static FALL: NamedKind = NamedKind::new("fall");
+static EXPLOSION: NamedKind = NamedKind::new("explosion");
+static FIRE: NamedKind = NamedKind::new("fire");
+static DIE_EXPLOSION: NamedKind = NamedKind::new("die_explosion");
+static CURSE: NamedKind = NamedKind::new("curse");
+static CHECK_OK: NamedKind = NamedKind::new("check_ok");
+static WIN: NamedKind = NamedKind::new("win");
+static FALSE_ALARM: NamedKind = NamedKind::new("false_alarm");
+static CALL: NamedKind = NamedKind::new("call");
+static DRAW: NamedKind = NamedKind::new("draw");
+static MAX_TURNS: NamedKind = NamedKind::new("max_turns");
+
+/// One raw event as the instance of its class in `classes` (kind -> named tuple class),
+/// built by field name.
+fn raw_event<'py>(
+    py: Python<'py>,
+    e: &RawEvent,
+    classes: &Bound<'py, PyAny>,
+    plain: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (kind, f) = match e {
+        RawEvent::SetupRemoved(t) => {
+            let mut f = Fields::of_kind(py, &SETUP_REMOVED, 1)?;
+            f.add("tile", *t)?;
+            (&SETUP_REMOVED, f)
+        }
         RawEvent::Place(s, t, k)
         | RawEvent::FreeAir(s, t, k)
         | RawEvent::FireFound(s, t, k)
-        | RawEvent::Quench(s, t, k) => (kind, *s, *t, *k).into_bound_py_any(py)?,
-        RawEvent::Collapse(p, t, k, gone, out) => {
-            (kind, *p, *t, *k, cells(py, gone)?, *out).into_bound_py_any(py)?
+        | RawEvent::Quench(s, t, k) => {
+            let (kind, tile) = match e {
+                RawEvent::Place(..) => (&PLACE, "tile"),
+                RawEvent::FreeAir(..) => (&FREE_AIR, "tile"),
+                RawEvent::FireFound(..) => (&FIRE_FOUND, "ember"),
+                _ => (&QUENCH, "ember"),
+            };
+            let mut f = Fields::of_kind(py, kind, 3)?;
+            f.add("seat", *s)?;
+            f.add(tile, *t)?;
+            f.add("at", *k)?;
+            (kind, f)
         }
-        RawEvent::Fall(p, t, a, b, side) => (kind, *p, *t, *a, *b, *side).into_bound_py_any(py)?,
+        RawEvent::Collapse(p, t, k, gone, out) => {
+            let mut f = Fields::of_kind(py, &COLLAPSE, 5)?;
+            f.add("seat", *p)?;
+            f.add("tile", *t)?;
+            f.add("at", *k)?;
+            f.add("collapsed", cells(py, gone)?)?;
+            f.add("out", *out)?;
+            (&COLLAPSE, f)
+        }
+        RawEvent::Fall(p, t, a, b, side) => {
+            let mut f = Fields::of_kind(py, &FALL, 5)?;
+            f.add("seat", *p)?;
+            f.add("tile", *t)?;
+            f.add("at", *a)?;
+            f.add("to", *b)?;
+            f.add("side", *side)?;
+            (&FALL, f)
+        }
         RawEvent::Explosion(p, embers, victims, out) => {
-            (kind, *p, cells(py, embers)?, cells(py, victims)?, *out).into_bound_py_any(py)?
+            let mut f = Fields::of_kind(py, &EXPLOSION, 4)?;
+            f.add("seat", *p)?;
+            f.add("embers", cells(py, embers)?)?;
+            f.add("victims", cells(py, victims)?)?;
+            f.add("out", *out)?;
+            (&EXPLOSION, f)
         }
         RawEvent::Fire(p, e, k, burnt, removed, roll, out) => {
-            (kind, *p, *e, *k, cells(py, burnt)?, *removed, *roll, *out).into_bound_py_any(py)?
+            let mut f = Fields::of_kind(py, &FIRE, 7)?;
+            f.add("seat", *p)?;
+            f.add("ember", *e)?;
+            f.add("at", *k)?;
+            f.add("burnt", cells(py, burnt)?)?;
+            f.add("ember_removed", *removed)?;
+            f.add("roll", *roll)?;
+            f.add("out", *out)?;
+            (&FIRE, f)
         }
         RawEvent::DieExplosion(p, e, k, victims, out) => {
-            (kind, *p, *e, *k, cells(py, victims)?, *out).into_bound_py_any(py)?
+            let mut f = Fields::of_kind(py, &DIE_EXPLOSION, 5)?;
+            f.add("seat", *p)?;
+            f.add("ember", *e)?;
+            f.add("at", *k)?;
+            f.add("victims", cells(py, victims)?)?;
+            f.add("out", *out)?;
+            (&DIE_EXPLOSION, f)
         }
         RawEvent::Curse(p, target, trio, out) => {
-            (kind, *p, *target, cells(py, trio)?, *out).into_bound_py_any(py)?
+            let mut f = Fields::of_kind(py, &CURSE, 4)?;
+            f.add("seat", *p)?;
+            f.add("target", *target)?;
+            f.add("tiles", cells(py, trio)?)?;
+            f.add("out", *out)?;
+            (&CURSE, f)
         }
-        RawEvent::CheckOk(s) | RawEvent::Win(s) => (kind, *s).into_bound_py_any(py)?,
-        RawEvent::FalseAlarm(s, k) => (kind, *s, *k).into_bound_py_any(py)?,
+        RawEvent::CheckOk(s) | RawEvent::Win(s) => {
+            let kind = if matches!(e, RawEvent::Win(_)) {
+                &WIN
+            } else {
+                &CHECK_OK
+            };
+            let mut f = Fields::of_kind(py, kind, 1)?;
+            f.add("seat", *s)?;
+            (kind, f)
+        }
+        RawEvent::FalseAlarm(s, k) => {
+            let mut f = Fields::of_kind(py, &FALSE_ALARM, 2)?;
+            f.add("seat", *s)?;
+            f.add("at", *k)?;
+            (&FALSE_ALARM, f)
+        }
         RawEvent::Call(s, t, k, found, overlooked) => {
-            (kind, *s, *t, *k, *found, *overlooked).into_bound_py_any(py)?
+            let mut f = Fields::of_kind(py, &CALL, 5)?;
+            f.add("seat", *s)?;
+            f.add("tile", *t)?;
+            f.add("at", *k)?;
+            f.add("found", *found)?;
+            f.add("overlooked", *overlooked)?;
+            (&CALL, f)
         }
-        RawEvent::Draw(s, n) => (kind, *s, *n).into_bound_py_any(py)?,
-        RawEvent::MaxTurns(r) => (kind, PyTuple::new(py, r)?).into_bound_py_any(py)?,
+        RawEvent::Draw(s, n) => {
+            let mut f = Fields::of_kind(py, &DRAW, 2)?;
+            f.add("seat", *s)?;
+            f.add("drawn", *n)?;
+            (&DRAW, f)
+        }
+        RawEvent::MaxTurns(r) => {
+            let mut f = Fields::of_kind(py, &MAX_TURNS, 1)?;
+            f.add("ranking", PyTuple::new(py, r)?)?;
+            (&MAX_TURNS, f)
+        }
     };
-    Ok(t)
+    f.into_kind(kind, classes, plain)
 }
 
 fn board_dict<'py>(
@@ -283,13 +392,22 @@ impl PyFlamingState {
             .then(|| wide(&self.inner.ranking[..self.inner.n()]))
     }
 
-    /// The last apply's raw events as the Python rules' tuples.
-    fn raw_events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// The last apply's raw events, each an instance of its class in `classes` (the
+    /// rules' `RAW_EVENTS`: kind -> named tuple) built by field name (a field on one side
+    /// only: TypeError). With `plain`, plain tuples of the values in each class's field
+    /// order, matched by name all the same (what `events()` reads at once: no instance).
+    #[pyo3(signature = (classes, *, plain = false))]
+    fn raw_events<'py>(
+        &self,
+        py: Python<'py>,
+        classes: &Bound<'py, PyAny>,
+        plain: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
         let items = self
             .inner
             .events
             .iter()
-            .map(|e| raw_event(py, e))
+            .map(|e| raw_event(py, e, classes, plain))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }

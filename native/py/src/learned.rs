@@ -137,20 +137,20 @@ fn sample_game<S: GameState>(
     Ok(())
 }
 
-/// value_samples(game, players, options_json, seeds, per_game) -> (rows, labels,
-/// handmade): the
-/// training positions of `pyramids train-eval`, one `mixed` self-play game per seed (the
+/// value_samples(game, players, options, seeds, per_game) -> (rows, labels,
+/// handmade), `options` the game's options dict: the training positions of `pyramids train-eval`, one `mixed` self-play game per seed (the
 /// deal from `seed`, moves from `Random(seed)`, chance from `Random(seed + 2**32)`).
 #[pyfunction]
 fn value_samples(
     py: Python<'_>,
     game: &str,
     players: usize,
-    options_json: String,
+    options: &Bound<'_, PyAny>,
     seeds: Vec<i128>,
     per_game: usize,
 ) -> PyResult<Samples> {
     let game = game.to_string();
+    let options_json = crate::convert::py_to_text(options)?;
     py.allow_threads(move || {
         let mut out: Samples = (Vec::new(), Vec::new(), Vec::new());
         for &seed in &seeds {

@@ -4,13 +4,15 @@
 //! Generators cross the boundary as `random.Random.getstate()[1]` (625 ints): the caller
 //! passes its generator's state in and sets the state returned, so its generator goes on
 //! exactly as if the Python bot had drawn (`rng.setstate((3, tuple(after), None))`).
-//! Everything that comes from Python is checked: a bad generator state, an action that is
+//! The rules options come as the game's options dict (never JSON text; read into the
+//! engines' option readers in Rust). Everything that comes from Python is checked: a bad generator state, an action that is
 //! not legal or a state with no seat to decide raise ValueError, never a panic.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyramids_core::{sample_chance, Action, GameState, PyRandom, CHANCE};
 
+use crate::convert::{py_to_text, py_to_value};
 use crate::flags::PyFlagsState;
 use crate::flaming::PyFlamingState;
 
@@ -247,11 +249,11 @@ fn flaming_careful(state: PyRef<'_, PyFlamingState>, legal: Vec<Action>) -> Acti
 /// released: (turns, actions, returns).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)] // the loop's every input, as bench passes them
-#[pyo3(signature = (players, options_json, seed, policy, rng_state, chance_state, turn_lo, turn_hi))]
+#[pyo3(signature = (players, options, seed, policy, rng_state, chance_state, turn_lo, turn_hi))]
 fn flaming_self_play(
     py: Python<'_>,
     players: usize,
-    options_json: String,
+    options: &Bound<'_, PyAny>,
     seed: i128,
     policy: &str,
     rng_state: Vec<u32>,
@@ -262,6 +264,7 @@ fn flaming_self_play(
     let policy = parse_policy(policy)?;
     let rng = rng_from(&rng_state, "rng_state")?;
     let chance = rng_from(&chance_state, "chance_state")?;
+    let options_json = py_to_text(options)?;
     py.allow_threads(move || {
         let mut state = pyramids_flaming::State::new_game(players, &options_json, seed)
             .map_err(|r| r.to_string())?;
@@ -283,20 +286,19 @@ fn flaming_self_play(
 /// `Random(seed + 2**32)`), entirely in Rust with the GIL released, timed in Rust around
 /// the whole batch: (games, turns, actions applied, seconds).
 #[pyfunction]
-#[pyo3(signature = (players, options_json, seeds, policy, turn_lo, turn_hi))]
+#[pyo3(signature = (players, options, seeds, policy, turn_lo, turn_hi))]
 fn flaming_self_play_batch(
     py: Python<'_>,
     players: usize,
-    options_json: String,
+    options: &Bound<'_, PyAny>,
     seeds: Vec<i128>,
     policy: &str,
     turn_lo: i128,
     turn_hi: i128,
 ) -> PyResult<(u64, u64, u64, f64)> {
     let policy = parse_policy(policy)?;
+    let value = py_to_value(options)?;
     py.allow_threads(move || {
-        let value: serde_json::Value = serde_json::from_str(&options_json)
-            .map_err(|e| format!("the options are not valid JSON: {e}"))?;
         let opts = pyramids_flaming::Options::from_json(&value).map_err(|r| r.to_string())?;
         self_play_batch(
             &seeds,
@@ -346,11 +348,11 @@ fn flags_evaluate(state: PyRef<'_, PyFlagsState>) -> Vec<f64> {
 /// GIL released: (turns, actions, returns).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)] // the loop's every input, as bench passes them
-#[pyo3(signature = (players, options_json, seed, policy, rng_state, chance_state, turn_lo, turn_hi))]
+#[pyo3(signature = (players, options, seed, policy, rng_state, chance_state, turn_lo, turn_hi))]
 fn flags_self_play(
     py: Python<'_>,
     players: usize,
-    options_json: String,
+    options: &Bound<'_, PyAny>,
     seed: i128,
     policy: &str,
     rng_state: Vec<u32>,
@@ -361,6 +363,7 @@ fn flags_self_play(
     let policy = parse_policy(policy)?;
     let rng = rng_from(&rng_state, "rng_state")?;
     let chance = rng_from(&chance_state, "chance_state")?;
+    let options_json = py_to_text(options)?;
     py.allow_threads(move || {
         let mut state = pyramids_flags::State::new_game(players, &options_json, seed)?;
         state.set_record_events(false);
@@ -381,17 +384,18 @@ fn flags_self_play(
 /// `Random(seed + 2**32)`), entirely in Rust with the GIL released, timed in Rust around
 /// the whole batch: (games, turns, actions applied, seconds).
 #[pyfunction]
-#[pyo3(signature = (players, options_json, seeds, policy, turn_lo, turn_hi))]
+#[pyo3(signature = (players, options, seeds, policy, turn_lo, turn_hi))]
 fn flags_self_play_batch(
     py: Python<'_>,
     players: usize,
-    options_json: String,
+    options: &Bound<'_, PyAny>,
     seeds: Vec<i128>,
     policy: &str,
     turn_lo: i128,
     turn_hi: i128,
 ) -> PyResult<(u64, u64, u64, f64)> {
     let policy = parse_policy(policy)?;
+    let options_json = py_to_text(options)?;
     py.allow_threads(move || {
         self_play_batch(
             &seeds,

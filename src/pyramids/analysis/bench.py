@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import platform
 import random
 import statistics
@@ -301,7 +300,7 @@ def native_self_play(
     results = []
     for index, (label, n, game) in enumerate(configs):
         result = SelfPlay(label, n)
-        options = json.dumps(dict(game.options))
+        options = dict(game.options)
         seed = 0
         while result.games == 0 or result.seconds < budget:
             if batch is not None:
@@ -329,7 +328,7 @@ def native_self_play(
 def _native_game(
     play: Callable[..., tuple[int, Sequence[int], Sequence[float]]],
     players: int,
-    options: str,
+    options: dict[str, Any],
     seed: int,
     *turn: Any,
 ) -> tuple[tuple[int, tuple[int, ...], tuple[float, ...]], float]:
@@ -614,9 +613,7 @@ def _rust_clone_us(game: str, states: Sequence[State]) -> float | None:
     clone_ns = native.binding(f"{game}_clone_ns")
     if clone_ns is None:
         return None
-    samples = [
-        float(clone_ns(json.dumps(state.to_json()), CLONES_PER_CALL)) / 1000 for state in states
-    ]
+    samples = [float(clone_ns(state.to_json(), CLONES_PER_CALL)) / 1000 for state in states]
     return statistics.median(samples)
 
 

@@ -92,7 +92,7 @@ def sample(game: str, players: int, seeds: Sequence[int], per_game: int = PER_GA
         core = importlib.import_module("pyramids._native")
     except ImportError:
         raise TrainingError("pyramids train-eval needs the native core (docs/NATIVE.md)") from None
-    rows, labels, handmade = core.value_samples(game, players, "{}", list(seeds), per_game)
+    rows, labels, handmade = core.value_samples(game, players, {}, list(seeds), per_game)
     return Samples(players, rows, labels, handmade)
 
 

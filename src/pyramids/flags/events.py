@@ -1,7 +1,8 @@
 """What happened: the rules' raw event tuples turned into typed Pyramids and Flags events.
 
-The rules record events as cheap tuples (``FlagsState.raw_events()``); ``from_raw``
-turns one into a frozen dataclass with the facts in the game's notation (pieces such as
+The rules record events as cheap tuples (``FlagsState.raw_events()``), each kind's
+layout declared once by field name (``RAW_EVENTS``, which the native engine builds by
+name); ``from_raw`` turns one into a frozen dataclass with the facts in the game's notation (pieces such as
 ``B3``, cards such as ``CZE``, seats as numbers). With ``masked=True`` cards hidden from
 the viewer appear as ``?`` (PF-VIEW-4): ``FlagsState.events_for(viewer)``. Events hold
 no sentences: the words ("the tower B3 R2 W1 ... seat 1 lays it face up") come from
@@ -10,9 +11,10 @@ the host-level message catalogue ``pyramids.texts``, keyed ``flags.<kind>``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from pyramids.core.game import Event
 from pyramids.flags.actions import TABLE
@@ -265,67 +267,286 @@ EVENT_KINDS: tuple[type[Event], ...] = (
 """Every Pyramids and Flags event class (the descriptor's ``event_kinds``)."""
 
 
+# --- the raw layouts -------------------------------------------------------------------
+# Each raw kind's tuple declared once, by field name: the Python rules build plain tuples
+# in this order (the cheap hot-path form); the native engine builds these classes by field
+# name (``raw_events(RAW_EVENTS)``), so a field added, removed or renamed on one side only
+# is a TypeError naming it, never a shifted value. Pieces and cards are numbers here
+# (``pieces.NAMES``, ``cards.CODES``).
+
+
+class RawMove(NamedTuple):
+    """``move``: ``seat`` moved ``group`` (bottom first, ``lowest`` its base) onto ``target`` (``TABLE``) off ``old`` (-1: the table)."""
+
+    kind: str
+    seat: int
+    lowest: int
+    target: int
+    group: tuple[int, ...]
+    old: int
+
+
+class RawTree(NamedTuple):
+    """``tree``: ``lowest`` completes the ``colour`` tree for ``seat``."""
+
+    kind: str
+    seat: int
+    colour: str
+    lowest: int
+
+
+class RawSwap(NamedTuple):
+    """``swap``: ``seat`` put ``card`` under the deck."""
+
+    kind: str
+    seat: int
+    card: int
+
+
+class RawDraw(NamedTuple):
+    """``draw``: ``seat`` drew ``card``; ``why``: flag, swap or grow."""
+
+    kind: str
+    seat: int
+    card: int
+    why: str
+
+
+class RawNoDraw(NamedTuple):
+    """``no_draw``: the deck is empty; ``seat`` draws nothing."""
+
+    kind: str
+    seat: int
+    why: str
+
+
+class RawFlag(NamedTuple):
+    """``flag``: ``seat`` raised the flag of ``card``."""
+
+    kind: str
+    seat: int
+    card: int
+
+
+class RawNoCapture(NamedTuple):
+    """``no_capture``: the flag of ``card`` captures nothing."""
+
+    kind: str
+    seat: int
+    card: int
+
+
+class RawTake(NamedTuple):
+    """``take``: ``seat`` took ``piece`` from ``source`` (-1: the supply)."""
+
+    kind: str
+    seat: int
+    piece: int
+    source: int
+
+
+class RawCaptureDone(NamedTuple):
+    """``capture_done``: the capture of ``card`` is over."""
+
+    kind: str
+    seat: int
+    card: int
+
+
+class RawWin(NamedTuple):
+    """``win``: ``seat`` wins by ``condition`` (flags, group, points) with ``detail``."""
+
+    kind: str
+    seat: int
+    condition: str
+    detail: Any
+
+
+class RawAction(NamedTuple):
+    """``action``: ``seat`` is offered the ``colour`` tree action."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawLapse(NamedTuple):
+    """``lapse``: the ``colour`` action of ``seat`` lapses."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawDecline(NamedTuple):
+    """``decline``: ``seat`` declines the ``colour`` action."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawActionOver(NamedTuple):
+    """``action_over``: the ``colour`` action of ``seat`` is over."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawSplit(NamedTuple):
+    """``split``: ``seat`` split ``pieces`` off."""
+
+    kind: str
+    seat: int
+    pieces: tuple[int, ...]
+
+
+class RawTrade(NamedTuple):
+    """``trade``: ``seat`` traded ``mine`` for ``theirs`` with ``partner``."""
+
+    kind: str
+    seat: int
+    mine: int
+    theirs: int
+    partner: int
+
+
+class RawGrow(NamedTuple):
+    """``grow``: ``seat`` grows."""
+
+    kind: str
+    seat: int
+
+
+class RawNewStart(NamedTuple):
+    """``newstart``: the ``cards`` of all hands are gathered; ``seat`` deals them."""
+
+    kind: str
+    seat: int
+    cards: int
+
+
+class RawDeal(NamedTuple):
+    """``deal``: ``dealer`` dealt ``hands`` (card numbers per seat)."""
+
+    kind: str
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]
+
+
+class RawPirate(NamedTuple):
+    """``pirate``: ``seat`` steals at random from ``victim``."""
+
+    kind: str
+    seat: int
+    victim: int
+
+
+class RawSteal(NamedTuple):
+    """``steal``: ``seat`` stole ``card`` from ``victim``."""
+
+    kind: str
+    seat: int
+    victim: int
+    card: int
+
+
+class RawWild(NamedTuple):
+    """``wild``: the white tree of ``seat`` stands for ``colour``."""
+
+    kind: str
+    seat: int
+    colour: str
+
+
+class RawDeckOut(NamedTuple):
+    """``deck_out``: deck and hands are empty; a rank per seat."""
+
+    kind: str
+    ranking: tuple[int, ...]
+
+
+class RawMaxTurns(NamedTuple):
+    """``max_turns``: the turn limit is reached; a rank per seat."""
+
+    kind: str
+    ranking: tuple[int, ...]
+
+
+RAW_EVENTS: Mapping[str, type[tuple[Any, ...]]] = MappingProxyType(
+    {
+        "move": RawMove,
+        "tree": RawTree,
+        "swap": RawSwap,
+        "draw": RawDraw,
+        "no_draw": RawNoDraw,
+        "flag": RawFlag,
+        "no_capture": RawNoCapture,
+        "take": RawTake,
+        "capture_done": RawCaptureDone,
+        "win": RawWin,
+        "action": RawAction,
+        "lapse": RawLapse,
+        "decline": RawDecline,
+        "action_over": RawActionOver,
+        "split": RawSplit,
+        "trade": RawTrade,
+        "grow": RawGrow,
+        "newstart": RawNewStart,
+        "deal": RawDeal,
+        "pirate": RawPirate,
+        "steal": RawSteal,
+        "wild": RawWild,
+        "deck_out": RawDeckOut,
+        "max_turns": RawMaxTurns,
+    }
+)
+"""Raw kind -> its layout (the native engine builds these by field name)."""
+
+
 def _names(pieces: tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(NAMES[p] for p in pieces)
+    return tuple(map(NAMES.__getitem__, pieces))
 
 
 def _move(raw: tuple[Any, ...]) -> Event:
-    _, seat, _lowest, target, group, old = raw
+    target, old = raw[3], raw[5]
     onto = "table" if target == TABLE else NAMES[target]
-    return Move(seat, _names(group), onto, None if old < 0 else NAMES[old])
+    return Move(raw[1], _names(raw[4]), onto, None if old < 0 else NAMES[old])
 
 
-def _win(raw: tuple[Any, ...]) -> Event:
-    _, seat, how, detail = raw
-    return Win(seat, how, detail)
+def _flag(raw: tuple[Any, ...]) -> Event:
+    card = CARDS[raw[2]]
+    return Flag(raw[1], CODES[raw[2]], _names(card.tower), card.country, _names(card.pieces))
 
 
-def _public(raw: tuple[Any, ...]) -> Event:
-    """An event that names no hidden card."""
-    kind = raw[0]
-    if kind == "move":
-        return _move(raw)
-    if kind == "tree":
-        return Tree(raw[1], raw[2], NAMES[raw[3]])
-    if kind == "no_draw":
-        return NoDraw(raw[1], raw[2])
-    if kind == "flag":
-        card = CARDS[raw[2]]
-        return Flag(raw[1], CODES[raw[2]], _names(card.tower), card.country, _names(card.pieces))
-    if kind == "no_capture":
-        return NoCapture(raw[1], CODES[raw[2]], _names(CARDS[raw[2]].pieces))
-    if kind == "take":
-        return Take(raw[1], NAMES[raw[2]], None if raw[3] < 0 else raw[3])
-    if kind == "capture_done":
-        return CaptureDone(raw[1], CODES[raw[2]])
-    if kind == "win":
-        return _win(raw)
-    if kind == "split":
-        return Split(raw[1], _names(raw[2]))
-    if kind == "trade":
-        _, seat, mine, theirs, other = raw
-        return Trade(seat, NAMES[mine], NAMES[theirs], other)
-    if kind == "newstart":
-        return NewStart(raw[1], raw[2])
-    if kind == "pirate":
-        return Pirate(raw[1], raw[2])
-    return _SIMPLE[kind](*raw[1:])
-
-
-_SIMPLE: dict[str, Callable[..., Event]] = {
-    "action": ActionOffered,
-    "lapse": Lapse,
-    "decline": Decline,
-    "action_over": ActionOver,
-    "grow": Grow,
-    "wild": Wild,
-    "deck_out": lambda ranking: DeckOut(tuple(ranking)),
-    "max_turns": lambda ranking: MaxTurns(tuple(ranking)),
+_PUBLIC: dict[str, Callable[[tuple[Any, ...]], Event]] = {
+    "move": _move,
+    "tree": lambda r: Tree(r[1], r[2], NAMES[r[3]]),
+    "no_draw": lambda r: NoDraw(r[1], r[2]),
+    "flag": _flag,
+    "no_capture": lambda r: NoCapture(r[1], CODES[r[2]], _names(CARDS[r[2]].pieces)),
+    "take": lambda r: Take(r[1], NAMES[r[2]], None if r[3] < 0 else r[3]),
+    "capture_done": lambda r: CaptureDone(r[1], CODES[r[2]]),
+    "win": lambda r: Win(r[1], r[2], r[3]),
+    "split": lambda r: Split(r[1], _names(r[2])),
+    "trade": lambda r: Trade(r[1], NAMES[r[2]], NAMES[r[3]], r[4]),
+    "newstart": lambda r: NewStart(r[1], r[2]),
+    "pirate": lambda r: Pirate(r[1], r[2]),
+    "action": lambda r: ActionOffered(r[1], r[2]),
+    "lapse": lambda r: Lapse(r[1], r[2]),
+    "decline": lambda r: Decline(r[1], r[2]),
+    "action_over": lambda r: ActionOver(r[1], r[2]),
+    "grow": lambda r: Grow(r[1]),
+    "wild": lambda r: Wild(r[1], r[2]),
+    "deck_out": lambda r: DeckOut(tuple(r[1])),
+    "max_turns": lambda r: MaxTurns(tuple(r[1])),
 }
+"""Raw kind -> the typed event, for the kinds that name no hidden card."""
 
 
-def from_raw(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) -> Event:
-    """The typed event for one raw event tuple, as ``viewer`` may see it when ``masked``."""
+def _hiding(raw: tuple[Any, ...], viewer: int | None, masked: bool) -> Event:
+    """An event that names a card only some seats see (PF-VIEW-4)."""
     kind = raw[0]
 
     def card(code: int, *seen_by: int) -> str:
@@ -336,12 +557,19 @@ def from_raw(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) 
     if kind == "draw":
         return Draw(raw[1], card(raw[2], raw[1]), raw[3])
     if kind == "steal":
-        _, thief, victim, code = raw
-        return Steal(thief, victim, card(code, thief, victim))
-    if kind == "deal":
-        _, dealer, hands = raw
-        return Deal(dealer, tuple(tuple(card(c, s) for c in h) for s, h in enumerate(hands)))
-    return _public(raw)
+        thief, victim = raw[1], raw[2]
+        return Steal(thief, victim, card(raw[3], thief, victim))
+    hands = raw[2]
+    return Deal(raw[1], tuple(tuple(card(c, s) for c in h) for s, h in enumerate(hands)))
+
+
+def from_raw(raw: tuple[Any, ...], viewer: int | None, *, masked: bool = False) -> Event:
+    """The typed event for one raw event (a tuple in its ``RAW_EVENTS`` layout's order),
+    as ``viewer`` may see it when ``masked``."""
+    public = _PUBLIC.get(raw[0])
+    if public is not None:
+        return public(raw)
+    return _hiding(raw, viewer, masked)
 
 
 """Old name of ``from_raw`` (flags/state.py imports it)."""

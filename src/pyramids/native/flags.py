@@ -3,13 +3,14 @@
 The rules run in Rust (``pyramids._native``, crate ``native/flags``); this module puts
 them behind the ``pyramids.core`` protocol with the Python engine's exact behaviour: the
 same action numbers, position JSON, typed events (the native engine hands back the
-Python rules' raw event tuples, turned into events by ``pyramids.flags.events.from_raw``),
-views (``FlagsView``), errors (``PositionError``, ``IllegalActionError``,
-``ActionParseError`` with the same codes and facts, raised by the native core itself) and determinization (drawn from the caller's
+Python rules' raw events as their ``pyramids.flags.events.RAW_EVENTS`` named tuples, built
+by field name, turned into events by ``from_raw``), views (``FlagsView``), errors
+(``PositionError``, ``IllegalActionError``, ``ActionParseError`` with the same codes and
+facts, raised by the native core itself) and determinization (drawn from the caller's
 ``random.Random`` word for word). ``tests/native/test_flags_differential.py`` proves it.
 
-Positions, views and options cross the boundary as dicts by field name, never JSON text
-(docs/NATIVE.md, "The boundary"); the state's Rust object is ``state.native``
+Positions, views, events and options cross the boundary as dicts or classes by field
+name, never JSON text (docs/NATIVE.md, "The boundary"); the state's Rust object is ``state.native``
 (``pyramids.core.native.NativeState``). ``ENGINE`` is the descriptor's ``native`` entry:
 ``make``, ``load_position``, ``view_record`` (the view as ``pyramids_flags::View`` reads
 it) and ``native_of``.
@@ -37,7 +38,7 @@ from pyramids.core.game import (
     history_list,
 )
 from pyramids.flags.actions import NUM_ACTIONS
-from pyramids.flags.events import from_raw
+from pyramids.flags.events import RAW_EVENTS, from_raw
 from pyramids.flags.game import FlagsGame
 from pyramids.flags.options import FlagsOptions
 from pyramids.flags.position import FlagsPosition
@@ -294,16 +295,20 @@ class NativeFlagsState(State):
         return action
 
     def raw_events(self) -> list[tuple[Any, ...]]:
-        """The last apply's events as the Python rules' raw tuples."""
-        return list(self.native.raw_events())
+        """The last apply's raw events, each its ``RAW_EVENTS`` named tuple (built in Rust by
+        field name; equal to the Python rules' raw tuples)."""
+        events: list[tuple[Any, ...]] = self.native.raw_events(RAW_EVENTS)
+        return events
 
     def events(self) -> list[Event]:
         """The last apply's events with their reasons (every card named)."""
-        return [from_raw(e, None) for e in self.native.raw_events()]
+        return [from_raw(e, None) for e in self.native.raw_events(RAW_EVENTS, plain=True)]
 
     def events_for(self, viewer: int | None) -> list[Event]:
         """The last apply's events as ``viewer`` may see them (hidden cards as ``?``)."""
-        return [from_raw(e, viewer, masked=True) for e in self.native.raw_events()]
+        return [
+            from_raw(e, viewer, masked=True) for e in self.native.raw_events(RAW_EVENTS, plain=True)
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (PF-NOTE-2)."""

@@ -6,10 +6,10 @@ offers the whole ``pyramids.core.game.State`` protocol plus the public accessors
 Python ``FlamingState`` that host code reads (``board``, ``hand``, ``pending`` ...;
 ``position`` builds the Python position from the native fields). Refusals are the Python
 engine's: ``pyramids._native`` raises the same ``pyramids.core.errors`` class with the same
-code and facts (nothing is rewrapped here); events are the Python engine's typed events, made by its
-``from_raw`` from the native raw tuples; views are the Python ``FlamingView``, built in Rust
-by field name. Positions, snapshots, views and options cross the boundary as dicts, never
-JSON text (docs/NATIVE.md, "The boundary"). ``ENGINE`` is what the descriptor's ``native``
+code and facts (nothing is rewrapped here); events are the Python engine's typed events,
+made by its ``from_raw`` from the native raw events (its ``RAW_EVENTS`` named tuples, built
+in Rust by field name); views are the Python ``FlamingView``, built in Rust by field name.
+Positions, snapshots, views and options cross the boundary as dicts, never JSON text (docs/NATIVE.md, "The boundary"). ``ENGINE`` is what the descriptor's ``native``
 names (``pyramids.games.engine``); the state's Rust object is ``state.native``
 (``pyramids.core.native.NativeState``).
 """
@@ -25,7 +25,7 @@ from typing import Any, Self
 from pyramids.core.errors import IllegalActionError, PositionError
 from pyramids.core.game import Action, Event, Game, History, Outcome, State, View, history_list
 from pyramids.flaming.actions import action_to_text, parse_action
-from pyramids.flaming.events import from_raw
+from pyramids.flaming.events import RAW_EVENTS, from_raw
 from pyramids.flaming.game import FlamingGame, position_from_json
 from pyramids.flaming.options import FlamingOptions
 from pyramids.flaming.position import CHECK, FlamingPosition, rebuild
@@ -277,8 +277,9 @@ class NativeFlamingState(State):
         return int(self._s.in_play)
 
     def raw_events(self) -> list[tuple[Any, ...]]:
-        """The last apply's events as the Python engine's raw tuples."""
-        events: list[tuple[Any, ...]] = self._s.raw_events()
+        """The last apply's raw events, each its ``RAW_EVENTS`` named tuple (built in Rust by
+        field name; equal to the Python engine's raw tuples)."""
+        events: list[tuple[Any, ...]] = self._s.raw_events(RAW_EVENTS)
         return events
 
     # --- text --------------------------------------------------------------------------
@@ -297,7 +298,7 @@ class NativeFlamingState(State):
 
     def events(self) -> list[Event]:
         """The last apply's events with their reasons."""
-        return [from_raw(e) for e in self._s.raw_events()]
+        return [from_raw(e) for e in self._s.raw_events(RAW_EVENTS, plain=True)]
 
     def to_json(self) -> dict[str, Any]:
         """The position in the contract's JSON notation (FP-NOTE-3, FP-NOTE-4, FP-NOTE-5)."""
