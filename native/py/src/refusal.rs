@@ -2,40 +2,13 @@
 //! with its code and its facts as keyword arguments: `PositionError(code, **data)`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 use pyramids_core::{Refusal, RefusalKind};
 use serde_json::Value;
 
-/// A JSON value as the Python object `json.loads` would give.
+/// A JSON value as the Python object `json.loads` would give (`pythonize`'s serde bridge).
 pub fn value_to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                i.into_pyobject(py)?.into_any()
-            } else if let Some(u) = n.as_u64() {
-                u.into_pyobject(py)?.into_any()
-            } else {
-                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
-            }
-        }
-        Value::String(s) => s.into_pyobject(py)?.into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(value_to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (k, v) in map {
-                dict.set_item(k, value_to_py(py, v)?)?;
-            }
-            dict.into_any()
-        }
-    })
+    pythonize::pythonize(py, value).map_err(PyErr::from)
 }
 
 /// The Python exception for `refusal`.
