@@ -147,14 +147,12 @@ def clocks_json(spec: ClockSpec, banks: Banks, running: int | None) -> list[dict
 
 
 @dataclass(frozen=True)
-class ClockNotice(Event):
+class ClockNotice(Event, kind="clock", game="server"):
     """A server notice: seat ``seat``'s time ran out. ``reason`` ``clock``: a bot played
     that decision; ``forfeit``: the seat forfeited and a bot plays it to the end;
     ``forfeit_end``: it forfeited and that ended the game. Told by the catalogue entry
     ``server.clock`` (``messages/<lang>/server.json``)."""
 
-    kind: ClassVar[str] = "clock"
-    game: ClassVar[str] = "server"
     seat: int
     name: str
     reason: str

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from pyramids.core import Event, State
 from pyramids.server.clocks import CLOCK, FORFEITED, ClockNotice
@@ -46,13 +46,11 @@ def event_json(event: Event) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class StandIn(Event):
+class StandIn(Event, kind="stand_in", game="server"):
     """A server notice, not a rules event: a bot chose this action for a human seat because
     the turn time ran out (``reason`` ``timeout``) or its player is away (``absent``).
     Told by the catalogue entry ``server.stand_in``: "time ran out: a bot played for Alice"."""
 
-    kind: ClassVar[str] = "stand_in"
-    game: ClassVar[str] = "server"
     seat: int
     name: str
     reason: str
