@@ -65,7 +65,12 @@ def bench(tree: Path, game: str, seconds: float) -> dict[str, float]:
         timeout=60 + 40 * seconds,
     ).stdout
     data = json.loads(out)
-    return {k: float(data[k]) for k in (*RATES, *COSTS) if isinstance(data.get(k), int | float)}
+    figures: dict[str, float] = {}
+    for key in (*RATES, *COSTS):
+        value = data.get(key, data.get(f"{key}_{game}"))  # one game's keys may carry its name
+        if isinstance(value, int | float):
+            figures[key] = float(value)
+    return figures
 
 
 def main() -> None:
