@@ -150,15 +150,21 @@ impl State {
     /// Apply `action`; `Err(refusal)` (the Python engine's code and facts) changes nothing.
     pub fn try_apply(&mut self, action: Action) -> Result<(), Refusal> {
         if !self.is_legal(action) {
-            return Err(self
-                .illegal_reason(action)
-                .unwrap_or_else(|| Refusal::illegal("flaming.illegal_action")));
+            return Err(self.refusal_of(action));
         }
         if self.record {
             self.events.clear();
         }
         self.apply_checked(action);
         Ok(())
+    }
+
+    /// The refusal of an illegal `action` (off the hot path: apply's legal case stays small).
+    #[cold]
+    #[inline(never)]
+    fn refusal_of(&self, action: Action) -> Refusal {
+        self.illegal_reason(action)
+            .unwrap_or_else(|| Refusal::illegal("flaming.illegal_action"))
     }
 
     /// Why `action` is illegal here (the refusal), or None when it is legal.
@@ -290,7 +296,14 @@ impl GameState for State {
     }
 
     fn apply(&mut self, action: Action) -> Result<(), String> {
-        self.try_apply(action).map_err(|r| r.to_string())
+        if !self.is_legal(action) {
+            return Err(self.refusal_of(action).to_string());
+        }
+        if self.record {
+            self.events.clear();
+        }
+        self.apply_checked(action);
+        Ok(())
     }
 
     fn is_terminal(&self) -> bool {
