@@ -69,7 +69,6 @@ def command(
     """The ``pyramids tournament`` arguments of one band, on ``engine``."""
     return [
         "tournament",
-        f"--engine={engine}",
         f"--game={game}",
         f"--players={players}",
         f"--bots={','.join(BOTS)}",
@@ -78,6 +77,7 @@ def command(
         f"--seed={seed}",
         f"--out-json={name}.json",
         f"--out-md={name}.md",
+        f"--engine={engine}",
         "--quiet",
     ]
 
