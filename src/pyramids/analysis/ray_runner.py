@@ -215,13 +215,18 @@ def _first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
+CONNECT_ATTEMPTS = 3
+"""How many times ``connect`` asks a head whose Ray Client server fails as it starts."""
+
+
 def connect(ray: ModuleType, address: str) -> None:
     """``ray.init`` for ``address``; ClusterError if it fails.
 
     No job ``runtime_env``: each task sets its variables itself (``_play_task``), which also
     spares the runtime-environment agent a round trip. Ray Client's per-client server on the
     head sometimes dies as it starts (seen with Ray 2.60 on a new head's first client; the
-    client hears of it after ~40 s): that failure is tried once more.
+    client hears of it after ~40 s; seen twice in a row on a loaded 2-core machine): that
+    failure is tried up to ``CONNECT_ATTEMPTS`` times in all.
     """
     if ray.is_initialized():
         raise ClusterError(
@@ -231,7 +236,7 @@ def connect(ray: ModuleType, address: str) -> None:
     if address.startswith(SCHEME):
         _check_reachable(address)
     target = address if address.startswith(SCHEME) else None
-    for attempt in (1, 2):
+    for attempt in range(1, CONNECT_ATTEMPTS + 1):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -241,7 +246,7 @@ def connect(ray: ModuleType, address: str) -> None:
             with contextlib.suppress(Exception):
                 ray.shutdown()
             why = _first_line(exc)
-            if attempt == 1 and why.startswith("Initialization failure from server"):
+            if attempt < CONNECT_ATTEMPTS and why.startswith("Initialization failure from server"):
                 continue
             if "timeout" in why and address.startswith(SCHEME):
                 why += (
