@@ -99,17 +99,23 @@ def int_field(
     (facts ``low`` and ``high``; a range always gives ``low``, ``high`` may be None).
     ``field`` names the field in refusals when it is not ``name`` (``pending.player``).
     """
+    return int_value(present(data, name, default, field), field or name, low=low, high=high)
+
+
+def present(
+    data: Mapping[str, Any], name: str, default: Any = None, field: str | None = None
+) -> Any:
+    """``data[name]`` (``default`` when absent); ``position.missing_field`` (named ``field``,
+    else ``name``) when that is null."""
     value = data.get(name, default)
     if value is None:
         raise PositionError("position.missing_field", field=field or name)
-    return int_value(value, field or name, low=low, high=high)
+    return value
 
 
 def bool_field(data: Mapping[str, Any], name: str, default: bool | None = None) -> bool:
     """``data[name]`` as ``true``/``false`` (``default`` when absent); ``position.not_a_boolean``."""
-    value = data.get(name, default)
-    if value is None:
-        raise PositionError("position.missing_field", field=name)
+    value = present(data, name, default)
     if not isinstance(value, bool):
         raise PositionError("position.not_a_boolean", field=name, value=value)
     return value
@@ -117,9 +123,7 @@ def bool_field(data: Mapping[str, Any], name: str, default: bool | None = None) 
 
 def str_field(data: Mapping[str, Any], name: str, default: str | None = None) -> str:
     """``data[name]`` as a string (``default`` when absent); ``position.not_a_string``."""
-    value = data.get(name, default)
-    if value is None:
-        raise PositionError("position.missing_field", field=name)
+    value = present(data, name, default)
     if not isinstance(value, str):
         raise PositionError("position.not_a_string", field=name, value=value)
     return value
